@@ -1,0 +1,38 @@
+# Bamboo: `make demo` (set up, build, run the 2D Jacobi example) and `make test`.
+.PHONY: all setup build runtime demo test test-translator test-runtime test-e2e bench clean
+
+BUILD := build
+RUNTIME_BUILD := $(BUILD)/runtime
+JOBS ?= 2
+
+all: build
+
+setup:
+	@scripts/setup
+
+build: setup runtime
+
+runtime:
+	@cmake -S runtime -B $(RUNTIME_BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build $(RUNTIME_BUILD) -j$(JOBS)
+
+demo: build
+	@apps/jacobi2d/demo
+
+test: build
+	@scripts/test
+
+test-translator: setup
+	python3 -m pytest -q translator/tests
+
+test-runtime: build
+	ctest --test-dir $(RUNTIME_BUILD) --output-on-failure
+
+test-e2e: build
+	python3 -m pytest -q tests/e2e
+
+bench: build
+	bench/micro/run
+
+clean:
+	rm -rf $(BUILD) apps/*/build

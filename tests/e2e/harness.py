@@ -1,0 +1,61 @@
+"""Building and running test programs two ways: plain mpicc with P*VF real ranks (the
+ground truth) and bamboocc with P processes x VF tasks."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+BAMBOOCC = REPO / "bin" / "bamboocc"
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+           # Keep runs of a few processes on 2 cores from busy-polling each other out.
+           "OMPI_MCA_mpi_yield_when_idle": "1"}
+RUN_TIMEOUT = 120
+
+
+@dataclass
+class Run:
+    returncode: int
+    stdout: str
+    stderr: str
+
+    def lines(self) -> list[str]:
+        """Output lines in a canonical order: ranks print concurrently, so only the
+        multiset of lines is defined; timing lines vary and are left out."""
+        return sorted(line for line in self.stdout.splitlines() if not line.startswith("time "))
+
+
+def build(compiler: str, sources: list[Path], output: Path, flags: list[str] = ()) -> Path:
+    cmd = [compiler, "-O2", "-Wall", "-Wno-unknown-pragmas", *flags, "-o", str(output),
+           *map(str, sources)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    assert done.returncode == 0, f"{' '.join(cmd)} failed:\n{done.stdout}{done.stderr}"
+    return output
+
+
+def build_plain(sources: list[Path], output: Path) -> Path:
+    return build("mpicc", sources, output)
+
+
+def build_bamboo(sources: list[Path], output: Path) -> Path:
+    return build(str(BAMBOOCC), sources, output)
+
+
+def mpirun(exe: Path, processes: int, args: list[str] = (), env: dict[str, str] | None = None,
+           timeout: float = RUN_TIMEOUT) -> Run:
+    cmd = ["mpirun", "--oversubscribe", "-n", str(processes), str(exe), *args]
+    full_env = {**os.environ, **MPI_ENV, **(env or {})}
+    done = subprocess.run(cmd, capture_output=True, text=True, env=full_env, timeout=timeout)
+    return Run(done.returncode, done.stdout, done.stderr)
+
+
+def run_plain(exe: Path, ranks: int, args: list[str] = ()) -> Run:
+    return mpirun(exe, ranks, args)
+
+
+def run_bamboo(exe: Path, processes: int, vf: int, args: list[str] = (), options: list[str] = (),
+               timeout: float = RUN_TIMEOUT) -> Run:
+    return mpirun(exe, processes, [*args, "--bamboo-vf", str(vf), *options], timeout=timeout)

@@ -1,0 +1,61 @@
+"""bamboocc behaves like mpicc: separate compilation, linking objects from elsewhere,
+compiler-style errors."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from harness import BAMBOOCC, REPO, build_plain, mpirun, run_bamboo, run_plain
+
+PROGRAMS_DIR = Path(__file__).parent / "programs"
+
+
+def bamboocc(*args, cwd=None):
+    return subprocess.run([str(BAMBOOCC), *map(str, args)], capture_output=True, text=True, cwd=cwd)
+
+
+def test_separate_compilation_and_untranslated_objects(tmp_path):
+    multifile = PROGRAMS_DIR / "multifile"
+    # One file compiled with -c (object named after the source, in the working directory)...
+    done = bamboocc("-c", "-O2", multifile / "stencil.c", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "stencil.o").is_file()
+    # ...one with -c -o, and a helper without MPI built by the plain C compiler.
+    done = bamboocc("-c", multifile / "main.c", "-o", tmp_path / "main-bamboo.o")
+    assert done.returncode == 0, done.stderr
+    helper = tmp_path / "unused_helper.c"
+    helper.write_text("double bamboo_test_unused_helper(double x) { return 2 * x; }\n")
+    subprocess.run(["cc", "-c", str(helper), "-o", str(tmp_path / "helper.o")], check=True)
+    done = bamboocc(tmp_path / "main-bamboo.o", tmp_path / "stencil.o", tmp_path / "helper.o",
+                    "-o", tmp_path / "prog")
+    assert done.returncode == 0, done.stderr
+    plain = build_plain(sorted(multifile.glob("*.c")), tmp_path / "plain")
+    assert run_bamboo(tmp_path / "prog", 2, 2).lines() == run_plain(plain, 4).lines()
+
+
+def test_translation_errors_are_compiler_style(tmp_path):
+    source = tmp_path / "bad.c"
+    source.write_text('#include <mpi.h>\n'
+                      'int main(int argc, char **argv) {\n'
+                      '  double x = 1, y;\n'
+                      '  MPI_Init(&argc, &argv);\n'
+                      '  MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);\n'
+                      '  MPI_Finalize(); return 0; }\n')
+    done = bamboocc(source, "-o", tmp_path / "bad")
+    assert done.returncode != 0
+    assert f"{source}:5:3: error:" in done.stderr
+    assert "MPI_Allreduce" in done.stderr
+    assert not (tmp_path / "bad").exists()
+
+
+def test_c_errors_point_at_the_users_file(tmp_path):
+    source = tmp_path / "typo.c"
+    source.write_text('#include <mpi.h>\n'
+                      'int main(int argc, char **argv) {\n'
+                      '  MPI_Init(&argc, &argv);\n'
+                      '  undeclared_thing = 3;\n'
+                      '  MPI_Finalize(); return 0; }\n')
+    done = bamboocc(source, "-o", tmp_path / "typo")
+    assert done.returncode != 0
+    assert f"{source.name}:4:3" in done.stderr

@@ -1,0 +1,86 @@
+"""End to end: what the runtime does with bad programs and its own options."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from harness import MPI_ENV, REPO, build_bamboo, mpirun, run_bamboo
+
+PROGRAMS_DIR = Path(__file__).parent / "programs"
+
+
+@pytest.fixture(scope="module")
+def deadlock_exe(tmp_path_factory):
+    return build_bamboo([PROGRAMS_DIR / "deadlock.c"], tmp_path_factory.mktemp("deadlock") / "deadlock")
+
+
+@pytest.mark.parametrize("processes,vf", [(1, 4), (2, 2)])
+def test_deadlock_is_reported(deadlock_exe, processes, vf):
+    start = time.monotonic()
+    run = run_bamboo(deadlock_exe, processes, vf, options=["--bamboo-deadlock-timeout", "1"], timeout=60)
+    assert time.monotonic() - start < 30
+    assert run.returncode != 0
+    assert "never gets here" not in run.stdout
+    # Every task of the reporting process is named with the message it waits for.
+    waits = re.findall(r"vrank (\d+) waits in MPI_Recv at \S*deadlock\.c:12 for a message from vrank (\d+), "
+                       r"tag 42", run.stderr)
+    assert waits, run.stderr
+    total = processes * vf
+    for task, source in waits:
+        assert int(source) == (int(task) + total - 1) % total
+
+
+def test_bamboo_arguments_are_removed(tmp_path):
+    source = tmp_path / "args.c"
+    source.write_text(
+        '#include <mpi.h>\n#include <stdio.h>\n'
+        'int main(int argc, char **argv) {\n'
+        '  int rank; MPI_Init(&argc, &argv); MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n'
+        '  if (rank == 0) for (int i = 1; i < argc; i++) printf("%d:%s\\n", i, argv[i]);\n'
+        '  MPI_Finalize(); return 0; }\n')
+    exe = build_bamboo([source], tmp_path / "args")
+    run = mpirun(exe, 1, ["a", "--bamboo-vf", "3", "b", "--bamboo-workers=1", "c"])
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["1:a", "2:b", "3:c"]
+
+
+def test_vf_from_environment(tmp_path):
+    source = tmp_path / "size.c"
+    source.write_text(
+        '#include <mpi.h>\n#include <stdio.h>\n'
+        'int main(int argc, char **argv) {\n'
+        '  int rank, size; MPI_Init(&argc, &argv); MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n'
+        '  MPI_Comm_size(MPI_COMM_WORLD, &size);\n'
+        '  if (rank == 0) printf("%d\\n", size);\n'
+        '  MPI_Finalize(); return 0; }\n')
+    exe = build_bamboo([source], tmp_path / "size")
+    run = mpirun(exe, 2, env={"BAMBOO_VF": "3"})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["6"]
+
+
+def test_help_lists_options(tmp_path):
+    source = tmp_path / "hello.c"
+    source.write_text('#include <mpi.h>\nint main(int argc, char **argv) { MPI_Init(&argc, &argv); '
+                      'MPI_Finalize(); return 0; }\n')
+    exe = build_bamboo([source], tmp_path / "hello")
+    run = mpirun(exe, 1, ["--bamboo-help"])
+    assert run.returncode == 0
+    for option in ("--bamboo-vf", "--bamboo-workers", "--bamboo-single-thread", "--bamboo-deadlock-timeout"):
+        assert option in run.stdout
+
+
+def test_unknown_option_is_an_error(tmp_path):
+    source = tmp_path / "hello.c"
+    source.write_text('#include <mpi.h>\nint main(int argc, char **argv) { MPI_Init(&argc, &argv); '
+                      'MPI_Finalize(); return 0; }\n')
+    exe = build_bamboo([source], tmp_path / "hello")
+    run = mpirun(exe, 1, ["--bamboo-vff", "2"], timeout=60)
+    assert run.returncode != 0
+    assert "--bamboo-vff" in run.stderr

@@ -1,0 +1,87 @@
+"""Command line: ``python3 -m bamboo translate FILE.c [-o OUT.c] [--explain] [flags]``.
+
+Compiler flags (-I, -D, -U, -std=, -include, -isystem, -iquote, -idirafter) are passed to
+libclang.  Without -o the generated C goes to stdout; with --explain the explanation goes to
+stdout (and the C only to -o, if given).  Diagnostics go to stderr; exit status 1 on errors.
+"""
+from __future__ import annotations
+
+import sys
+
+from .translate import translate_file
+
+USAGE = ("usage: python3 -m bamboo translate FILE.c [-o OUT.c] [--explain] "
+         "[-I DIR] [-D NAME[=VAL]] [-U NAME] [-std=STD] [-include FILE] [-isystem DIR] "
+         "[-iquote DIR]")
+
+_WITH_ARG = ("-I", "-D", "-U", "-include", "-isystem", "-iquote", "-idirafter", "-imacros")
+
+
+def parse_args(argv):
+    if not argv or argv[0] in ("-h", "--help"):
+        return None
+    if argv[0] != "translate":
+        raise SystemExit(f"bamboo: error: unknown command '{argv[0]}'\n{USAGE}")
+    out = None
+    explain = False
+    files = []
+    flags = []
+    i = 1
+    while i < len(argv):
+        a = argv[i]
+        if a == "-o":
+            if i + 1 >= len(argv):
+                raise SystemExit("bamboo: error: -o needs a file name")
+            out = argv[i + 1]
+            i += 2
+            continue
+        if a == "--explain":
+            explain = True
+        elif a in _WITH_ARG:
+            if i + 1 >= len(argv):
+                raise SystemExit(f"bamboo: error: {a} needs an argument")
+            flags += [a, argv[i + 1]]
+            i += 2
+            continue
+        elif a.startswith(("-I", "-D", "-U", "-std=", "-isystem", "-iquote", "-include",
+                           "-idirafter", "-W", "-f", "-m", "-O", "-g")):
+            flags.append(a)
+        elif a.startswith("-"):
+            raise SystemExit(f"bamboo: error: unknown option '{a}'\n{USAGE}")
+        else:
+            files.append(a)
+        i += 1
+    if len(files) != 1:
+        raise SystemExit(f"bamboo: error: expected one input file\n{USAGE}")
+    return files[0], out, explain, flags
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parsed = parse_args(argv)
+    if parsed is None:
+        print(USAGE)
+        return 0
+    path, out, explain, flags = parsed
+    try:
+        res = translate_file(path, flags, display=path, explain=explain)
+    except OSError as e:
+        print(f"bamboo: error: {e}", file=sys.stderr)
+        return 1
+    except Exception as e:  # noqa: BLE001 - report, with the file, instead of a bare traceback
+        import traceback
+        traceback.print_exc()
+        print(f"{path}: error: internal error in the Bamboo translator: {e!r}", file=sys.stderr)
+        return 1
+    for d in res.diagnostics:
+        print(d, file=sys.stderr)
+    if explain and res.explanation:
+        sys.stdout.write(res.explanation)
+    if not res.ok:
+        return 1
+    if out:
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(res.text)
+    elif not explain:
+        sys.stdout.write(res.text)
+    return 0

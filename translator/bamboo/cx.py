@@ -1,0 +1,147 @@
+"""Thin layer over libclang (``clang.cindex``): parsing, locations, operator kinds.
+
+Everything else in the translator talks to libclang through this module and the Node
+tree of model.py.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+
+import clang.cindex as ci
+
+from . import toolchain
+
+CK = ci.CursorKind
+TK = ci.TypeKind
+
+_bound = False
+
+
+def _bind():
+    global _bound
+    if _bound:
+        return
+    lib = ci.conf.lib
+    lib.clang_getFileLocation.argtypes = [
+        ci.SourceLocation, ctypes.POINTER(ci.c_object_p), ctypes.POINTER(ctypes.c_uint),
+        ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint)]
+    lib.clang_getFileLocation.restype = None
+    lib.clang_getCursorBinaryOperatorKind.argtypes = [ci.Cursor]
+    lib.clang_getCursorBinaryOperatorKind.restype = ctypes.c_int
+    lib.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
+    lib.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
+    lib.clang_getBinaryOperatorKindSpelling.argtypes = [ctypes.c_int]
+    lib.clang_getBinaryOperatorKindSpelling.restype = ci._CXString
+    lib.clang_getUnaryOperatorKindSpelling.argtypes = [ctypes.c_int]
+    lib.clang_getUnaryOperatorKindSpelling.restype = ci._CXString
+    _bound = True
+
+
+def index():
+    _bind()
+    return ci.Index.create()
+
+
+def parse(path: str, compiler_args) -> ci.TranslationUnit:
+    """Parse a C file the way the translator needs (macro records kept)."""
+    args = ["-x", "c"] + toolchain.system_include_args() + list(compiler_args) + ["-ferror-limit=0"]
+    opts = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
+    return index().parse(path, args=args, options=opts)
+
+
+class _RangeList(ctypes.Structure):
+    _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.POINTER(ci.SourceRange))]
+
+
+def skipped_ranges(tu, path: str) -> list:
+    """(start, end) offsets of the main file's code skipped by the preprocessor (#if 0 ...)."""
+    _bind()
+    lib = ci.conf.lib
+    try:
+        f = tu.get_file(path)
+    except Exception:  # noqa: BLE001 - libclang raises a bare Exception for unknown files
+        return []
+    lib.clang_getSkippedRanges.argtypes = [ci.TranslationUnit, ci.File]
+    lib.clang_getSkippedRanges.restype = ctypes.POINTER(_RangeList)
+    lib.clang_disposeSourceRangeList.argtypes = [ctypes.POINTER(_RangeList)]
+    lib.clang_disposeSourceRangeList.restype = None
+    lst = lib.clang_getSkippedRanges(tu, f)
+    out = []
+    if lst:
+        for i in range(lst.contents.count):
+            r = lst.contents.ranges[i]
+            out.append((r.start.offset, r.end.offset))
+        lib.clang_disposeSourceRangeList(lst)
+    return out
+
+
+def file_location(loc: ci.SourceLocation):
+    """(file name, line, col, offset) of a location, taking macro arguments at the place they
+    are written (libclang's expansion location gives the macro's name instead)."""
+    _bind()
+    f = ci.c_object_p()
+    line, col, off = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+    ci.conf.lib.clang_getFileLocation(loc, ctypes.byref(f), ctypes.byref(line), ctypes.byref(col),
+                                      ctypes.byref(off))
+    name = None
+    if f:
+        name = _str(ci.conf.lib.clang_getFileName(ci.File(f)))
+    return name, line.value, col.value, off.value
+
+
+def _str(x) -> str:
+    return x if isinstance(x, str) else ci._CXString.from_result(x)
+
+
+def binary_op(cursor) -> str:
+    _bind()
+    k = ci.conf.lib.clang_getCursorBinaryOperatorKind(cursor)
+    return _str(ci.conf.lib.clang_getBinaryOperatorKindSpelling(k))
+
+
+def unary_op(cursor) -> str:
+    """Spelling of a unary operator; postfix ++/-- are returned as 'post++'/'post--'."""
+    _bind()
+    k = ci.conf.lib.clang_getCursorUnaryOperatorKind(cursor)
+    s = _str(ci.conf.lib.clang_getUnaryOperatorKindSpelling(k))
+    if k in (1, 2):  # CXUnaryOperator_PostInc, CXUnaryOperator_PostDec
+        return "post" + s
+    return s
+
+
+def loc_file(loc) -> str | None:
+    f = loc.file
+    return os.path.abspath(f.name) if f is not None else None
+
+
+SCALAR_KINDS = {
+    TK.BOOL, TK.CHAR_U, TK.UCHAR, TK.CHAR16, TK.CHAR32, TK.USHORT, TK.UINT, TK.ULONG,
+    TK.ULONGLONG, TK.UINT128, TK.CHAR_S, TK.SCHAR, TK.WCHAR, TK.SHORT, TK.INT, TK.LONG,
+    TK.LONGLONG, TK.INT128, TK.FLOAT, TK.DOUBLE, TK.LONGDOUBLE, TK.POINTER, TK.ENUM,
+}
+
+
+def is_scalar(t) -> bool:
+    return t.get_canonical().kind in SCALAR_KINDS
+
+
+def strip_arrays(t):
+    c = t.get_canonical()
+    while c.kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY, TK.DEPENDENTSIZEDARRAY):
+        c = c.element_type.get_canonical()
+    return c
+
+
+def is_const_object(t) -> bool:
+    """Top-level const (for arrays: const elements)."""
+    return strip_arrays(t).is_const_qualified()
+
+
+def type_key(t) -> str:
+    """A name for the memory a type designates, for type-based alias checks."""
+    c = t.get_canonical()
+    s = c.spelling
+    for q in ("const ", "volatile ", "restrict "):
+        s = s.replace(q, "")
+    return s.strip()

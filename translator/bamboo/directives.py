@@ -1,0 +1,250 @@
+"""``#pragma bamboo`` directives: finding them in the text and parsing their clauses.
+
+libclang drops unknown pragmas from the AST, so directives are found in the source text
+(comments and strings blanked out) and attached to statements later (model.py).
+
+Grammar::
+
+    #pragma bamboo olap [layout NAME [AXIS...]]*
+    #pragma bamboo send
+    #pragma bamboo receive
+    #pragma bamboo dimension N
+    #pragma bamboo priority EXPR
+
+NAME is NearestNeighbor (alias NN), OneNeighborBackward or MinHeap; an AXIS is X, Y, Z, W
+or a number 0..N-1 of the embedding geometry declared by ``dimension``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .diagnostics import Diagnostics
+from .source import SourceFile
+
+OLAP, SEND, RECEIVE, DIMENSION, PRIORITY = "olap", "send", "receive", "dimension", "priority"
+KINDS = (OLAP, SEND, RECEIVE, DIMENSION, PRIORITY)
+
+LAYOUTS = {
+    "NearestNeighbor": "NearestNeighbor",
+    "NN": "NearestNeighbor",
+    "OneNeighborBackward": "OneNeighborBackward",
+    "MinHeap": "MinHeap",
+}
+AXIS_NAMES = {"X": 0, "Y": 1, "Z": 2, "W": 3}
+
+_PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+bamboo\b", re.M)
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|\S")
+
+
+@dataclass
+class Layout:
+    name: str            # canonical name
+    written: str         # as written (NN or NearestNeighbor, ...)
+    axes: list = field(default_factory=list)   # [(text, index, offset)]
+    offset: int = 0
+
+    def __str__(self):
+        axes = " ".join(a[0] for a in self.axes)
+        return f"{self.name}" + (f" {axes}" if axes else "")
+
+
+@dataclass
+class Directive:
+    kind: str
+    start: int               # offset of '#'
+    end: int                 # offset just past the directive text (before the newline)
+    line: int
+    col: int
+    text: str                # the directive's words after 'bamboo', continuation lines joined
+    layouts: list = field(default_factory=list)
+    dimension: int | None = None
+    expr: str | None = None  # priority expression
+    expr_offset: int | None = None
+    stmt: object = None      # the statement Node it applies to (set by the model)
+    valid: bool = True
+
+    @property
+    def lines(self) -> int:
+        """How many physical lines the directive spans (line continuations)."""
+        return self._nlines
+
+    def __str__(self):
+        return f"#pragma bamboo {self.text}"
+
+
+def _logical_line_end(text: str, pos: int) -> int:
+    """End of the logical line starting at ``pos`` (following backslash continuations)."""
+    while True:
+        j = text.find("\n", pos)
+        if j < 0:
+            return len(text)
+        k = j - 1
+        if k >= 0 and text[k] == "\r":
+            k -= 1
+        if k >= 0 and text[k] == "\\":
+            pos = j + 1
+            continue
+        return j
+
+
+def scan(src: SourceFile, diags: Diagnostics, skipped=()) -> list:
+    """Find and parse every ``#pragma bamboo`` line of ``src`` (except in ``skipped``
+    ranges: code the preprocessor leaves out)."""
+    blank = src.blanked
+    result = []
+    for m in _PRAGMA.finditer(blank):
+        hash_off = blank.index("#", m.start())
+        if any(a <= hash_off < b for a, b in skipped):
+            continue
+        end = _logical_line_end(blank, m.start())
+        words_start = m.end()
+        # The directive's words, as (text, offset) tokens, from the blanked text (no comments).
+        body = blank[words_start:end]
+        tokens = [(t.group(0), words_start + t.start()) for t in _TOKEN.finditer(body)
+                  if t.group(0) != "\\"]
+        while end > hash_off and blank[end - 1] in " \t\r":
+            end -= 1
+        line, col = src.line_col(hash_off)
+        text = " ".join(t for t, _ in tokens)
+        d = Directive(kind="", start=hash_off, end=end, line=line, col=col, text=text)
+        d._nlines = src.text.count("\n", hash_off, end) + 1
+        _parse(d, tokens, src, diags)
+        result.append(d)
+    _check_dimension(result, src, diags)
+    return result
+
+
+def _err(diags, src, offset, msg):
+    line, col = src.line_col(offset)
+    diags.error(src.display, line, col, msg)
+
+
+def _parse(d: Directive, tokens, src, diags):
+    if not tokens:
+        _err(diags, src, d.start, "empty bamboo directive (expected olap, send, receive, "
+                                  "dimension or priority)")
+        d.valid = False
+        return
+    word, off = tokens[0]
+    rest = tokens[1:]
+    if word not in KINDS:
+        _err(diags, src, off, f"unknown bamboo directive '{word}' (expected olap, send, receive, "
+                              "dimension or priority)")
+        d.valid = False
+        return
+    d.kind = word
+    if word in (SEND, RECEIVE):
+        if rest:
+            _err(diags, src, rest[0][1], f"unexpected '{rest[0][0]}' after '{word}' "
+                                         f"(the {word} directive takes no clauses)")
+            d.valid = False
+    elif word == DIMENSION:
+        if not rest:
+            _err(diags, src, d.end, "dimension directive needs the number of dimensions "
+                                    "of the embedding geometry")
+            d.valid = False
+        elif not rest[0][0].isdigit() or int(rest[0][0]) < 1:
+            _err(diags, src, rest[0][1], f"dimension must be a positive integer, not '{rest[0][0]}'")
+            d.valid = False
+        elif len(rest) > 1:
+            _err(diags, src, rest[1][1], f"unexpected '{rest[1][0]}' after 'dimension {rest[0][0]}'")
+            d.valid = False
+        else:
+            d.dimension = int(rest[0][0])
+    elif word == PRIORITY:
+        if not rest:
+            _err(diags, src, d.end, "priority directive needs an expression")
+            d.valid = False
+        else:
+            d.expr_offset = rest[0][1]
+            raw = src.text[d.expr_offset:d.end]
+            d.expr = " ".join(raw.replace("\\\n", " ").split())
+    else:  # OLAP
+        _parse_layouts(d, rest, src, diags)
+
+
+def _parse_layouts(d, tokens, src, diags):
+    i = 0
+    while i < len(tokens):
+        word, off = tokens[i]
+        if word != "layout":
+            _err(diags, src, off, f"unknown clause '{word}' in olap directive "
+                                  "(expected 'layout NAME [AXIS...]')")
+            d.valid = False
+            return
+        i += 1
+        if i >= len(tokens) or tokens[i][0] in ("(", ")", ",", "layout"):
+            _err(diags, src, tokens[i][1] if i < len(tokens) else d.end,
+                 "'layout' needs a layout name (NearestNeighbor, NN, OneNeighborBackward "
+                 "or MinHeap)")
+            d.valid = False
+            return
+        name, noff = tokens[i]
+        if name not in LAYOUTS:
+            _err(diags, src, noff, f"unknown layout '{name}' (expected NearestNeighbor, NN, "
+                                   "OneNeighborBackward or MinHeap)")
+            d.valid = False
+            return
+        lay = Layout(LAYOUTS[name], name, [], noff)
+        i += 1
+        while i < len(tokens) and tokens[i][0] != "layout":
+            a, aoff = tokens[i]
+            i += 1
+            if a in ("(", ")", ","):
+                continue
+            if a in AXIS_NAMES:
+                lay.axes.append((a, AXIS_NAMES[a], aoff))
+            elif a.isdigit():
+                lay.axes.append((a, int(a), aoff))
+            else:
+                _err(diags, src, aoff, f"invalid axis '{a}' for layout {name} "
+                                       "(expected X, Y, Z, W or a number)")
+                d.valid = False
+                return
+        d.layouts.append(lay)
+
+
+def _check_dimension(directives, src, diags):
+    """``dimension`` at most once, before the first olap with a layout; axes < dimension."""
+    dim = None
+    dim_dir = None
+    for d in directives:
+        if d.kind == DIMENSION and d.valid:
+            if dim_dir is d:
+                continue
+            if dim_dir is not None:
+                _err(diags, src, d.start, "duplicate dimension directive "
+                                          f"(first declared at line {dim_dir.line})")
+                continue
+            dim_dir = d
+            dim = d.dimension
+        elif d.kind == OLAP and d.valid and d.layouts:
+            if dim_dir is None:
+                later = next((x for x in directives if x.kind == DIMENSION and x.valid), None)
+                if later is not None:
+                    _err(diags, src, later.start, "the dimension directive must come before the "
+                                                  f"first olap region with a layout (line {d.line})")
+                    dim_dir = later  # report once
+                    dim = later.dimension
+                else:
+                    _err(diags, src, d.layouts[0].offset,
+                         "a layout needs the embedding geometry's dimension: add "
+                         "'#pragma bamboo dimension N' before the first olap region")
+                    d.valid = False
+                    continue
+            for lay in d.layouts:
+                for text, idx, aoff in lay.axes:
+                    if dim is not None and idx >= dim:
+                        _err(diags, src, aoff, f"axis {text} of layout {lay.written} is outside the "
+                                               f"{dim}-dimensional embedding geometry "
+                                               f"(dimension {dim})")
+                        d.valid = False
+    return dim
+
+
+def dimension_of(directives):
+    for d in directives:
+        if d.kind == DIMENSION and d.valid:
+            return d.dimension
+    return None

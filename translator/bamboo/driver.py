@@ -1,0 +1,159 @@
+"""bamboocc: an mpicc-compatible compiler driver that builds MPI C programs with Bamboo.
+
+Every C source on the command line is translated (`bamboo translate`) into a temporary
+file, then the MPI compiler wrapper runs with the user's own arguments, the sources
+replaced by their translations, the runtime's include directory added, and, when
+linking, the runtime library.  Objects, archives and libraries pass through untouched,
+so translated and untranslated objects can be linked together (an object not built by
+bamboocc must not call MPI itself: its calls would bypass the virtual ranks).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .translate import translate_file
+
+REPO = Path(__file__).resolve().parents[2]
+RUNTIME_INCLUDE = REPO / "runtime" / "include"
+RUNTIME_LIBDIR = REPO / "build" / "runtime"
+RUNTIME_LIBS = ["-lbamboo", "-lboost_context", "-lstdc++", "-lpthread", "-lm"]
+
+C_SOURCE_SUFFIXES = (".c",)
+
+# Options whose value is the next argument (gcc spelling); all are passed on as given.
+OPTIONS_WITH_VALUE = {
+    "-o", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote", "-idirafter",
+    "-L", "-l", "-MF", "-MT", "-MQ", "-x", "-Xlinker", "-Xpreprocessor", "-Xassembler",
+    "-u", "-T", "-z", "-aux-info", "-wrapper", "-isysroot", "-B",
+}
+# Of those, the ones that change how the translator must parse a source.
+PARSE_OPTIONS = {"-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote", "-idirafter"}
+PARSE_PREFIXES = ("-I", "-D", "-U", "-std=", "-isystem", "-iquote", "-include", "-idirafter")
+
+BAMBOOCC_HELP = """\
+usage: bamboocc [mpicc options] FILE...
+
+Compiles and links MPI C programs as Bamboo task programs. Accepts the options of
+mpicc; every .c file is translated first (see `bamboo translate --explain FILE.c`).
+
+bamboocc's own options:
+  --bamboo-keep       keep the translated sources and print where they are
+  --bamboo-help       this text
+Environment:
+  BAMBOO_MPICC        the MPI compiler wrapper to use (default: mpicc)
+"""
+
+
+@dataclass
+class Command:
+    """A bamboocc command line, split into what the driver needs to know."""
+
+    args: list[str]                                    # user's arguments, in order
+    sources: list[int] = field(default_factory=list)   # indices of C sources in args
+    parse_args: list[str] = field(default_factory=list)
+    links: bool = True
+    keep: bool = False
+
+
+def parse_command(argv: list[str]) -> Command:
+    cmd = Command(args=[])
+    language_forced = False
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--bamboo-keep":
+            cmd.keep = True
+            i += 1
+            continue
+        if arg in OPTIONS_WITH_VALUE and i + 1 < len(argv):
+            value = argv[i + 1]
+            cmd.args += [arg, value]
+            if arg in PARSE_OPTIONS:
+                cmd.parse_args += [arg, value]
+            if arg == "-x":
+                language_forced = value != "none"
+            i += 2
+            continue
+        if arg in ("-c", "-S", "-E", "-M", "-MM", "-fsyntax-only"):
+            cmd.links = False
+        if arg.startswith(PARSE_PREFIXES):
+            cmd.parse_args.append(arg)
+        if not arg.startswith("-") and arg.endswith(C_SOURCE_SUFFIXES) and not language_forced:
+            cmd.sources.append(len(cmd.args))
+        cmd.args.append(arg)
+        i += 1
+    return cmd
+
+
+def build_command(cmd: Command, translated: dict[int, Path]) -> list[str]:
+    """The MPI compiler invocation: the user's arguments with translated sources."""
+    mpicc = os.environ.get("BAMBOO_MPICC", "mpicc")
+    out = [mpicc, f"-I{RUNTIME_INCLUDE}"]
+    for index, arg in enumerate(cmd.args):
+        if index in translated:
+            # Quoted includes of the user's file are searched next to the original.
+            out += ["-iquote", str(Path(arg).resolve().parent), str(translated[index])]
+        else:
+            out.append(arg)
+    if cmd.links:
+        out += [f"-L{RUNTIME_LIBDIR}"] + RUNTIME_LIBS
+    return out
+
+
+def translate_sources(cmd: Command, workdir: Path) -> dict[int, Path] | None:
+    """Translates every source into workdir; None if any translation failed."""
+    translated: dict[int, Path] = {}
+    failed = False
+    for n, index in enumerate(cmd.sources):
+        source = Path(cmd.args[index])
+        if not source.is_file():
+            print(f"bamboocc: error: {source}: no such file", file=sys.stderr)
+            failed = True
+            continue
+        result = translate_file(str(source), cmd.parse_args)
+        for diagnostic in result.diagnostics:
+            print(diagnostic, file=sys.stderr)
+        if not result.ok:
+            failed = True
+            continue
+        # Same file name as the original, so that `-c` without `-o` names the object alike.
+        target = workdir / str(n) / source.name
+        target.parent.mkdir(parents=True)
+        target.write_text(result.text)
+        translated[index] = target
+    return None if failed else translated
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or "--bamboo-help" in argv:
+        print(BAMBOOCC_HELP, end="")
+        return 0 if argv else 1
+    cmd = parse_command(argv)
+    if cmd.links and not (RUNTIME_LIBDIR / "libbamboo.a").is_file():
+        print(f"bamboocc: error: the runtime library is not built ({RUNTIME_LIBDIR}/libbamboo.a); "
+              "run `make` in the Bamboo checkout", file=sys.stderr)
+        return 1
+    workdir = Path(tempfile.mkdtemp(prefix="bamboocc-"))
+    try:
+        translated = translate_sources(cmd, workdir)
+        if translated is None:
+            return 1
+        status = subprocess.call(build_command(cmd, translated))
+        if cmd.keep:
+            print(f"bamboocc: translated sources kept in {workdir}", file=sys.stderr)
+        return status
+    finally:
+        if not cmd.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,169 @@
+"""A buffer of edits on the user's source text, emitted with ``#line`` directives.
+
+Edits are recorded against offsets of the original text and applied all at once:
+
+* ``replace(start, end, text)``: replace a range (ranges never overlap);
+* ``insert(offset, text, order)``: insert generated text at a point (several insertions at
+  one point come out by ``order``, then in the order they were made);
+* ``move(start, end, dest, order)``: emit the original range (with the edits inside it) at
+  ``dest`` instead of where it stands (block reordering);
+* ``append(text)``: generated text at the end of the file.
+
+The output starts with ``#include "bamboo.h"`` and ``#line 1 "<file>"``.  Whenever the next
+piece of original text would not be on the line the compiler believes it is on (because
+inserted text added lines, or text was moved), a ``#line N "<file>"`` is emitted first, so
+compiler messages and debuggers point at the user's file.
+"""
+from __future__ import annotations
+
+from .source import SourceFile
+
+
+class EditConflict(Exception):
+    pass
+
+
+def line_directive(line: int, path: str) -> str:
+    p = path.replace("\\", "\\\\").replace('"', '\\"')
+    return f'#line {line} "{p}"\n'
+
+
+class EditBuffer:
+    def __init__(self, src: SourceFile):
+        self.src = src
+        self._replaces = []   # (start, end, text)
+        self._inserts = []    # (offset, order, seq, text)
+        self._moves = []      # (start, end, dest, order, seq)
+        self._appends = []
+        self._seq = 0
+
+    # -- recording -------------------------------------------------------------------
+    def _next(self):
+        self._seq += 1
+        return self._seq
+
+    def replace(self, start: int, end: int, text: str):
+        for s, e, _ in self._replaces:
+            if start < e and s < end or (start == s and end == e):
+                raise EditConflict(f"overlapping edits at offsets {start}-{end} and {s}-{e}")
+        self._replaces.append((start, end, text))
+
+    def insert(self, offset: int, text: str, order: int = 0):
+        for s, e, _ in self._replaces:
+            if s < offset < e:
+                raise EditConflict(f"insertion at {offset} inside a replaced range {s}-{e}")
+        self._inserts.append((offset, order, self._next(), text))
+
+    def move(self, start: int, end: int, dest: int, order: int = 0):
+        if start <= dest < end:
+            raise EditConflict("a range cannot move inside itself")
+        self._moves.append((start, end, dest, order, self._next()))
+
+    def append(self, text: str):
+        self._appends.append(text)
+
+    # -- emission --------------------------------------------------------------------
+    def _pieces(self, a: int, b: int, out: list, top: bool):
+        """Pieces ('orig', s, e) / ('gen', text) of the range [a, b) in output order."""
+        events = []  # (offset, phase, order, seq, kind, payload)
+        for off, order, seq, text in self._inserts:
+            if a <= off < b or (top and off == b):
+                events.append((off, 0, order, seq, "ins", text))
+        for s, e, dest, order, seq in self._moves:
+            if a <= dest < b or (top and dest == b):
+                events.append((dest, 0, order, seq, "movein", (s, e)))
+            if a <= s < b and (top or (s, e) != (a, b)):
+                events.append((s, 1, 0, seq, "skip", e))
+        for s, e, text in self._replaces:
+            if a <= s < b:
+                events.append((s, 2, 0, 0, "repl", (e, text)))
+        events.sort(key=lambda ev: ev[:4])
+        pos = a
+        for off, _phase, _order, _seq, kind, payload in events:
+            if off < pos:
+                # inside a skipped/replaced range: moved-out ranges carry their own edits
+                if kind in ("ins", "movein"):
+                    continue
+                continue
+            if off > pos:
+                out.append(("orig", pos, off))
+                pos = off
+            if kind == "ins":
+                out.append(("gen", payload))
+            elif kind == "movein":
+                s, e = payload
+                self._pieces(s, e, out, top=False)
+            elif kind == "skip":
+                pos = max(pos, payload)
+            elif kind == "repl":
+                e, text = payload
+                out.append(("repl", off, e, text))
+                pos = e
+        if pos < b:
+            out.append(("orig", pos, b))
+
+    def output(self, header: str = '#include "bamboo.h"\n') -> str:
+        src = self.src
+        pieces = []
+        self._pieces(0, len(src.text), pieces, top=True)
+        for text in self._appends:
+            pieces.append(("gen", text))
+        chunks = [header, line_directive(1, src.path)]
+        presumed = 1
+        at_bol = True
+        for p in pieces:
+            if p[0] == "gen":
+                text = p[1]
+                if not text:
+                    continue
+                chunks.append(text)
+                presumed += text.count("\n")
+                at_bol = text.endswith("\n")
+                continue
+            if p[0] == "repl":
+                _, s, e, text = p
+            else:
+                _, s, e = p
+                if s >= e:
+                    continue
+                text = src.text[s:e]
+            line = src.line_of(s)
+            if presumed != line:
+                if not at_bol:
+                    chunks.append("\n")
+                chunks.append(line_directive(line, src.path))
+                prefix = src.text[src.line_start(s):s]
+                chunks.append("".join(c if c in " \t" else " " for c in prefix))
+                presumed = line
+            chunks.append(text)
+            if p[0] == "repl":
+                # the compiler counts the replacement's lines; the source continues at e
+                presumed += text.count("\n")
+                if text.count("\n") != src.text.count("\n", s, e):
+                    presumed = -1  # force a #line before the next original text
+                at_bol = text.endswith("\n") if text else at_bol
+            else:
+                presumed += text.count("\n")
+                at_bol = text.endswith("\n")
+        out = "".join(chunks)
+        if not out.endswith("\n"):
+            out += "\n"
+        return out
+
+
+def apply_rewrites(text: str, base: int, rewrites: dict, start: int, end: int) -> str:
+    """The original text of [start, end) with token rewrites applied.
+
+    ``rewrites`` maps an offset to (end offset, replacement); ``text`` is the whole file
+    and ``base`` must be 0 (kept for clarity at call sites)."""
+    out = []
+    pos = start
+    for off in sorted(o for o in rewrites if start <= o < end):
+        e, rep = rewrites[off]
+        if e > end or off < pos:
+            continue
+        out.append(text[pos:off])
+        out.append(rep)
+        pos = e
+    out.append(text[pos:end])
+    return "".join(out)

@@ -1,0 +1,79 @@
+"""``--explain``: what the translator did to a file, in words."""
+from __future__ import annotations
+
+from .firing_rule import to_text
+
+
+def _loc(prog, offset):
+    f, l, c = prog.where(offset)
+    return f"{f}:{l}:{c}"
+
+
+def explain(prog, regions, privatizer, main_info, helpers, used_helpers) -> str:
+    out = [f"bamboo: {prog.src.display}"]
+    dims = [d for d in prog.directives if d.kind == "dimension" and d.valid]
+    if dims:
+        out.append(f"dimension: {dims[0].dimension} (embedding geometry of the layouts)")
+    out.append("main: " + (main_info.describe() if main_info else "no main in this file"))
+    pvs = list(privatizer.vars.values()) if privatizer else []
+    if pvs:
+        out.append("privatized variables (one copy per task):")
+        for pv in pvs:
+            how = "defined here" if pv.defined_here else "declared here, defined elsewhere"
+            out.append(f"  {pv.describe()}: {how}, {len(pv.uses)} use(s) -> "
+                       f"BAMBOO_PRIVATE({pv.mangled})")
+    else:
+        out.append("privatized variables: none")
+    for r in (regions.regions if regions else []):
+        kind = (f"{r.stmt.kind.name.lower().replace('_stmt', '')} loop: each iteration is an "
+                "evaluation point") if r.is_loop else "statement: one evaluation point"
+        out.append("")
+        out.append(f"region at {_loc(prog, r.directive.start)} in {r.fn.name}() ({kind})")
+        if r.directive.layouts:
+            out.append("  layouts: " + ", ".join(str(l) for l in r.directive.layouts))
+        else:
+            out.append("  layouts: none")
+
+        def name(it):
+            if it.block is None:
+                return f"statement (line {it.stmt.line})"
+            return f"{it.block.kind} block (line {it.block.line})"
+        out.append("  blocks: " + ", ".join(name(it) for it in r.items if it.block))
+        if r.moves:
+            for m in r.moves:
+                past = ", ".join(f"line {b.line}" for b in m.passed)
+                out.append(f"  reordering: send block at line {m.send.line} moved before the "
+                           f"receive block(s) at {past}")
+            out.append("  order after reordering: " + ", ".join(name(it) for it in r.order))
+        else:
+            out.append("  reordering: none")
+        for i, w in enumerate(r.windows, 1):
+            lines = ", ".join(str(b.line) for b in w.blocks)
+            out.append(f"  window {i} (receive block(s) at line {lines}):")
+            a = w.analysis
+            if a.rules:
+                out.append("    firing rule:")
+                out += to_text(a.rules, "      ")
+                if a.shadows:
+                    out.append("    (the rule works on its own copies of: " +
+                               ", ".join(n for n, _ in a.shadows) + ")")
+            else:
+                out.append("    firing rule: empty (no message can be announced in advance)")
+            for d in a.left_out:
+                out.append(f"    left out, waits on its own: {d.what} at line {d.node.line}: "
+                           f"{d.reason}")
+    hs = [h for h in helpers.values() if h.fn.name in used_helpers]
+    if hs:
+        out.append("")
+        out.append("helper firing rules:")
+        for h in hs:
+            out.append(f"  {h.name}() for {h.fn.name}():")
+            if h.analysis is not None and h.analysis.rules:
+                out += to_text(h.analysis.rules, "    ")
+            else:
+                out.append("    (empty)")
+            if h.analysis is not None:
+                for d in h.analysis.left_out:
+                    out.append(f"    left out, waits on its own: {d.what} at line "
+                               f"{d.node.line}: {d.reason}")
+    return "\n".join(out) + "\n"

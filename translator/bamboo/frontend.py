@@ -1,0 +1,254 @@
+"""From a C file to a Program: parse with libclang, report C errors, build the Node trees,
+find the directives and attach them, and check every MPI function the file references."""
+from __future__ import annotations
+
+import os
+
+from . import cx, directives as dirs, mpi_api
+from .cx import CK
+from .diagnostics import Diagnostics
+from .model import Function, MacroUse, MPICall, Node, Program, build_tree
+from .source import SourceFile
+
+_SEVERITY = {2: "warning", 3: "error", 4: "error"}
+
+
+def load(path: str, compiler_args, diags: Diagnostics, display: str | None = None) -> Program | None:
+    """Parse ``path``; None when libclang reports errors (they are in ``diags``)."""
+    src = SourceFile(path, display=display if display is not None else path)
+    tu = cx.parse(src.path, compiler_args)
+    prog = Program(src, tu, diags)
+    failed = False
+    for d in tu.diagnostics:
+        if d.severity < 3:
+            continue
+        failed = True
+        loc = d.location
+        if loc.file is None:
+            diags.error("", 0, 0, d.spelling)
+        else:
+            file = src.display if os.path.abspath(loc.file.name) == src.path else loc.file.name
+            diags.error(file, loc.line, loc.column, d.spelling)
+    if failed:
+        return None
+    _collect(prog)
+    prog.directives = dirs.scan(src, diags, cx.skipped_ranges(tu, src.path))
+    _attach_directives(prog)
+    _check_mpi_references(prog)
+    return prog
+
+
+def _collect(prog: Program):
+    for c in prog.tu.cursor.get_children():
+        k = c.kind
+        if k == CK.MACRO_INSTANTIATION:
+            if prog.in_main(c):
+                prog.macro_uses.append(MacroUse(c.extent.start.offset, c.extent.end.offset,
+                                                c.spelling, c.referenced))
+            continue
+        if k == CK.MACRO_DEFINITION:
+            if prog.in_main(c):
+                prog.macro_defs.append(c)
+            continue
+        if k == CK.INCLUSION_DIRECTIVE or c.location.file is None:
+            continue
+        if k == CK.FUNCTION_DECL:
+            prog.declared_functions.setdefault(c.spelling, []).append(c)
+        if not prog.in_main(c):
+            if not c.location.is_in_system_header:
+                prog.header_cursors.append(c)
+            continue
+        if k == CK.FUNCTION_DECL and c.is_definition():
+            node = build_tree(c, None, prog)
+            body = next((ch for ch in node.children if ch.kind == CK.COMPOUND_STMT), None)
+            if body is None:
+                continue
+            params = [ch for ch in node.children if ch.kind == CK.PARM_DECL]
+            fn = Function(c.spelling, c, node, body, params)
+            prog.functions[fn.name] = fn
+            prog.function_order.append(fn)
+            _collect_vars(prog, fn)
+        elif k == CK.VAR_DECL:
+            prog.file_vars.append(build_tree(c, None, prog))
+        elif k != CK.FUNCTION_DECL:
+            prog.other_trees.append(build_tree(c, None, prog))
+    prog.macro_uses.sort(key=lambda m: m.start)
+
+
+def _base_var_node(n: Node):
+    """The variable an lvalue designates as a whole (a, a[i], a.f, (a)) -> DECL_REF of a."""
+    n = n.strip()
+    while True:
+        if n.kind == CK.ARRAY_SUBSCRIPT_EXPR and n.children:
+            base = n.children[0].strip()
+            if base.kind == CK.DECL_REF_EXPR and base.type.get_canonical().kind in (
+                    cx.TK.CONSTANTARRAY, cx.TK.INCOMPLETEARRAY, cx.TK.VARIABLEARRAY):
+                n = base
+                continue
+            return None
+        if n.kind == CK.MEMBER_REF_EXPR and n.children:
+            base = n.children[0].strip()
+            if base.type.get_canonical().kind == cx.TK.RECORD:  # s.f (not p->f)
+                n = base
+                continue
+            return None
+        break
+    return n if n.kind == CK.DECL_REF_EXPR else None
+
+
+def _collect_vars(prog: Program, fn: Function):
+    for n in fn.node.walk():
+        if n.kind in (CK.PARM_DECL, CK.VAR_DECL):
+            v = prog.var(n.cursor)
+            if v is not None:
+                fn.vars[v.key] = v
+    for n in fn.node.walk():
+        if n.kind == CK.UNARY_OPERATOR and n.op == "&" and n.children:
+            b = _base_var_node(n.children[0])
+            v = prog.var_of_ref(b) if b is not None else None
+            if v is not None:
+                v.address_taken = True
+        elif n.kind == CK.DECL_REF_EXPR:
+            v = prog.var_of_ref(n)
+            if v is None or v.cursor.type.get_canonical().kind not in (
+                    cx.TK.CONSTANTARRAY, cx.TK.INCOMPLETEARRAY, cx.TK.VARIABLEARRAY):
+                continue
+            # an array used other than by subscript or sizeof decays to a pointer to it
+            p = n.parent
+            child = n
+            while p is not None and p.kind in (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR):
+                child, p = p, p.parent
+            if p is not None and p.kind == CK.ARRAY_SUBSCRIPT_EXPR and p.children[0] is child:
+                continue
+            if p is not None and p.kind == CK.CXX_UNARY_EXPR:
+                continue
+            if p is not None and p.kind == CK.MEMBER_REF_EXPR:
+                continue
+            v.address_taken = True
+
+
+# -- directives -------------------------------------------------------------------------------
+
+_BODY_INDEX = {CK.IF_STMT: (1, 2), CK.WHILE_STMT: (1,), CK.DO_STMT: (0,), CK.SWITCH_STMT: (1,)}
+
+
+def statement_slots(prog: Program):
+    """Every place a statement stands in the main file's functions, outermost first."""
+    slots = []
+    for fn in prog.function_order:
+        for n in fn.body.walk():
+            p = n.parent
+            if p is None or n is fn.body:
+                continue
+            if p.kind == CK.COMPOUND_STMT:
+                slots.append(n)
+            elif p.kind in _BODY_INDEX:
+                idx = [i for i in _BODY_INDEX[p.kind] if i < len(p.children)]
+                if any(p.children[i] is n for i in idx):
+                    slots.append(n)
+            elif p.kind == CK.FOR_STMT and p.children and p.children[-1] is n:
+                slots.append(n)
+            elif p.kind in (CK.CASE_STMT, CK.DEFAULT_STMT, CK.LABEL_STMT) and p.children[-1] is n:
+                slots.append(n)
+    return slots
+
+
+def _only_preprocessor_between(blank: str, a: int, b: int) -> bool:
+    lines = blank[a:b].split("\n")
+    cont = False
+    for i, line in enumerate(lines):
+        s = line.strip()
+        if cont:
+            cont = s.endswith("\\")
+            continue
+        if not s:
+            continue
+        if s.startswith("#") and i > 0:
+            cont = s.endswith("\\")
+            continue
+        return False
+    return True
+
+
+def _attach_directives(prog: Program):
+    slots = statement_slots(prog)
+    slots.sort(key=lambda n: n.start)  # stable: outermost first among equal starts
+    import bisect
+    starts = [n.start for n in slots]
+    for d in prog.directives:
+        if not d.kind or d.kind == dirs.DIMENSION:
+            continue  # unknown directives are already reported
+        i = bisect.bisect_left(starts, d.end)
+        n = slots[i] if i < len(slots) else None
+        if n is None or not _only_preprocessor_between(prog.src.blanked, d.end, n.start):
+            prog.error(d.start, f"'#pragma bamboo {d.kind}' must be followed by a statement "
+                                "in the same block (it applies to the statement after it)")
+            d.valid = False
+            continue
+        d.stmt = n
+        if d.kind in (dirs.OLAP, dirs.SEND, dirs.RECEIVE):
+            d.valid = True if d.kind != dirs.OLAP else d.valid
+
+
+# -- MPI references ---------------------------------------------------------------------------
+
+def _is_direct_callee(n: Node) -> bool:
+    child, p = n, n.parent
+    while p is not None and p.kind == CK.UNEXPOSED_EXPR:
+        child, p = p, p.parent
+    return p is not None and p.kind == CK.CALL_EXPR and p.children and p.children[0] is child
+
+
+def _enclosing_function(prog, n: Node):
+    for a in n.ancestors():
+        if a.kind == CK.FUNCTION_DECL:
+            return prog.functions.get(a.spelling)
+    return None
+
+
+def _check_mpi_references(prog: Program):
+    trees = [fn.node for fn in prog.function_order] + prog.file_vars + prog.other_trees
+    for tree in trees:
+        for n in tree.walk():
+            if n.kind != CK.DECL_REF_EXPR:
+                continue
+            r = n.ref
+            if r is None or r.kind != CK.FUNCTION_DECL or not mpi_api.is_mpi_name(r.spelling):
+                continue
+            name = r.spelling
+            spec = mpi_api.lookup(name)
+            if spec is None:
+                prog.error(n.start, f"{name} is not supported by the Bamboo runtime yet")
+                continue
+            if not _is_direct_callee(n):
+                prog.error(n.start, f"{name} is used other than as a direct call (the Bamboo "
+                                    "runtime replaces MPI calls by macros; call it directly)")
+                continue
+            call = n
+            while call.kind != CK.CALL_EXPR:
+                call = call.parent
+            mc = MPICall(call, spec, _enclosing_function(prog, call))
+            prog.mpi_calls.append(mc)
+            prog._calls_by_node[id(call)] = mc
+    # code in the user's own headers (inline functions, initializers)
+    for c in prog.header_cursors:
+        _check_header_cursor(prog, c)
+
+
+def _check_header_cursor(prog, cursor):
+    stack = [(cursor, None)]
+    while stack:
+        c, parent = stack.pop()
+        if c.kind == CK.DECL_REF_EXPR:
+            r = c.referenced
+            if r is not None and r.kind == CK.FUNCTION_DECL and mpi_api.is_mpi_name(r.spelling):
+                where = prog.cursor_where(c)
+                if mpi_api.lookup(r.spelling) is None:
+                    prog.diags.error(*where, f"{r.spelling} is not supported by the Bamboo "
+                                             "runtime yet")
+                elif parent is None or parent.kind not in (CK.UNEXPOSED_EXPR, CK.CALL_EXPR):
+                    prog.diags.error(*where, f"{r.spelling} is used other than as a direct call "
+                                             "(the Bamboo runtime replaces MPI calls by macros; "
+                                             "call it directly)")
+        for ch in c.get_children():
+            stack.append((ch, c))

@@ -1,0 +1,363 @@
+"""The program model: a small tree over libclang's AST plus what the analyses need.
+
+``Node`` wraps one libclang cursor of the main file (kind, offsets, children, parent);
+``Program`` holds the parsed file: its functions, variables, macros, directives and the
+MPI calls found in it.  Offsets are byte offsets into the main file's text (for nodes
+inside macro expansions, the expansion's place).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from . import cx, mpi_api
+from .cx import CK, TK
+from .diagnostics import Diagnostics
+from .source import SourceFile
+
+STMT_CONTAINERS = {CK.IF_STMT, CK.FOR_STMT, CK.WHILE_STMT, CK.DO_STMT, CK.SWITCH_STMT,
+                   CK.CASE_STMT, CK.DEFAULT_STMT, CK.LABEL_STMT}
+LOOPS = {CK.FOR_STMT, CK.WHILE_STMT, CK.DO_STMT}
+
+
+class Node:
+    """One cursor of the main file's AST, with parent links."""
+
+    __slots__ = ("cursor", "kind", "parent", "children", "start", "end", "_ref", "_op",
+                 "_type", "_spelling", "prog", "_callee", "_for")
+
+    def __init__(self, cursor, parent, prog):
+        self.cursor = cursor
+        self.kind = cursor.kind
+        self.parent = parent
+        self.prog = prog
+        ext = cursor.extent
+        self.start = ext.start.offset
+        self.end = ext.end.offset
+        self.children = []
+        self._ref = self._op = self._type = self._spelling = self._callee = self._for = None
+
+    # -- lazy cursor properties ----------------------------------------------------------
+    @property
+    def ref(self):
+        """The declaration a DECL_REF_EXPR / MEMBER_REF_EXPR / CALL_EXPR refers to."""
+        if self._ref is None:
+            self._ref = self.cursor.referenced or False
+        return self._ref or None
+
+    @property
+    def op(self) -> str:
+        if self._op is None:
+            if self.kind in (CK.BINARY_OPERATOR, CK.COMPOUND_ASSIGNMENT_OPERATOR):
+                self._op = cx.binary_op(self.cursor)
+            elif self.kind == CK.UNARY_OPERATOR:
+                self._op = cx.unary_op(self.cursor)
+            else:
+                self._op = ""
+        return self._op
+
+    @property
+    def type(self):
+        if self._type is None:
+            self._type = self.cursor.type
+        return self._type
+
+    @property
+    def spelling(self) -> str:
+        if self._spelling is None:
+            self._spelling = self.cursor.spelling
+        return self._spelling
+
+    @property
+    def text(self) -> str:
+        return self.prog.src.text[self.start:self.end]
+
+    @property
+    def line(self) -> int:
+        return self.prog.src.line_of(self.start)
+
+    @property
+    def is_expr(self) -> bool:
+        return self.kind.is_expression()
+
+    def walk(self):
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+    def strip(self) -> "Node":
+        """Skip implicit casts (UNEXPOSED_EXPR) and parentheses."""
+        n = self
+        while n.kind in (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR) and len(n.children) == 1:
+            n = n.children[0]
+        return n
+
+    def ancestors(self):
+        p = self.parent
+        while p is not None:
+            yield p
+            p = p.parent
+
+    def __repr__(self):
+        return f"<{self.kind.name} {self.start}-{self.end}>"
+
+    # -- calls -------------------------------------------------------------------------------
+    @property
+    def callee_decl(self):
+        """For a CALL_EXPR calling a named function: its declaration cursor, else None."""
+        if self.kind != CK.CALL_EXPR or not self.children:
+            return None
+        if self._callee is None:
+            c = self.children[0].strip()
+            r = c.ref if c.kind == CK.DECL_REF_EXPR else None
+            self._callee = r if (r is not None and r.kind == CK.FUNCTION_DECL) else False
+        return self._callee or None
+
+    @property
+    def callee_name(self) -> str | None:
+        d = self.callee_decl
+        return d.spelling if d is not None else None
+
+    @property
+    def args(self):
+        return self.children[1:] if self.kind == CK.CALL_EXPR else []
+
+    # -- statements ------------------------------------------------------------------------
+    def for_parts(self):
+        """(init, cond, inc, body, header_open, header_close) of a FOR_STMT; parts may be None."""
+        if self._for is None:
+            blank = self.prog.src.blanked
+            i = blank.find("(", self.start)
+            depth, semis, j = 0, [], i
+            while j < len(blank):
+                ch = blank[j]
+                if ch == "(":
+                    depth += 1
+                elif ch == ")":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                elif ch == ";" and depth == 1:
+                    semis.append(j)
+                j += 1
+            close = j
+            init = cond = inc = None
+            body = self.children[-1] if self.children else None
+            if len(semis) == 2 and self.prog.src.text[self.start:self.start + 3] == "for":
+                for c in self.children[:-1]:
+                    if c.start < semis[0] or (c.kind == CK.DECL_STMT and c.start < semis[0] + 1):
+                        init = c
+                    elif c.start < semis[1]:
+                        cond = c
+                    elif c.start < close:
+                        inc = c
+                self._for = (init, cond, inc, body, i, close)
+            else:  # written by a macro: the parts cannot be told apart
+                self._for = (None, None, None, body, None, None)
+        return self._for
+
+    def stmt_end(self) -> int:
+        """End offset of a statement including its ';' (libclang leaves it out of
+        expression statements and of statements ending in one)."""
+        text = self.prog.src.text
+        end = self.end
+        if end > 0 and text[end - 1] in ";}":
+            return end
+        blank = self.prog.src.blanked
+        j = end
+        while j < len(blank) and blank[j] in " \t\r\n":
+            j += 1
+        if j < len(blank) and blank[j] == ";":
+            return j + 1
+        return end
+
+
+def build_tree(cursor, parent, prog) -> Node:
+    node = Node(cursor, parent, prog)
+    for ch in cursor.get_children():
+        node.children.append(build_tree(ch, node, prog))
+    return node
+
+
+@dataclass
+class Var:
+    """A variable the analyses track, keyed by its USR."""
+    key: str
+    name: str
+    cursor: object
+    is_param: bool = False
+    is_static_storage: bool = False
+    is_local: bool = False
+    address_taken: bool = False
+
+    @property
+    def type(self):
+        return self.cursor.type
+
+    @property
+    def is_scalar(self):
+        return cx.is_scalar(self.cursor.type)
+
+    @property
+    def is_memory(self) -> bool:
+        """Values the slice cannot track by name: globals, statics, address-taken locals."""
+        return self.is_static_storage or self.address_taken or not self.is_local
+
+    @property
+    def trackable(self) -> bool:
+        """A local scalar whose value only changes by assignments to it by name."""
+        return (self.is_local and not self.is_static_storage and not self.address_taken
+                and self.is_scalar and not self.cursor.type.is_volatile_qualified())
+
+
+@dataclass
+class Function:
+    name: str
+    cursor: object
+    node: Node                 # FUNCTION_DECL node
+    body: Node                 # COMPOUND_STMT
+    params: list               # PARM_DECL nodes
+    vars: dict = field(default_factory=dict)  # key -> Var (params and locals)
+
+
+@dataclass
+class MPICall:
+    node: Node
+    spec: mpi_api.MPIFunction
+    function: Function | None
+
+    @property
+    def name(self):
+        return self.spec.name
+
+    def arg(self, index):
+        if index is None:
+            return None
+        args = self.node.args
+        return args[index] if index < len(args) else None
+
+
+@dataclass
+class MacroUse:
+    start: int
+    end: int
+    name: str
+    definition: object   # MACRO_DEFINITION cursor or None
+
+
+class Program:
+    """Everything the translator knows about one parsed input file."""
+
+    def __init__(self, src: SourceFile, tu, diags: Diagnostics):
+        self.src = src
+        self.tu = tu
+        self.diags = diags
+        self.functions: dict[str, Function] = {}
+        self.function_order: list[Function] = []
+        self.file_vars: list = []         # file-scope VAR_DECL nodes of the main file
+        self.other_trees: list = []       # other file-scope declarations (types, enums, ...)
+        self.macro_uses: list[MacroUse] = []
+        self.macro_defs: list = []        # MACRO_DEFINITION cursors of the main file
+        self.mpi_calls: list[MPICall] = []
+        self.directives: list = []
+        self.header_cursors: list = []    # top-level cursors from user (non-system) headers
+        self.declared_functions: dict = {}  # name -> [cursor] of all function declarations
+        self._var_cache: dict = {}
+        self._calls_by_node: dict = {}
+
+    # -- locations -----------------------------------------------------------------------------
+    def in_main(self, cursor) -> bool:
+        f = cursor.location.file
+        return f is not None and os.path.abspath(f.name) == self.src.path
+
+    def where(self, offset: int):
+        line, col = self.src.line_col(offset)
+        return self.src.display, line, col
+
+    def error(self, offset: int, msg: str):
+        self.diags.error(*self.where(offset), msg)
+
+    def warning(self, offset: int, msg: str):
+        self.diags.warning(*self.where(offset), msg)
+
+    def note(self, offset: int, msg: str):
+        self.diags.note(*self.where(offset), msg)
+
+    def cursor_where(self, cursor):
+        loc = cursor.location
+        f = loc.file
+        if f is None:
+            return self.src.display, 0, 0
+        name = os.path.abspath(f.name)
+        disp = self.src.display if name == self.src.path else os.path.relpath(name) \
+            if not os.path.relpath(name).startswith("..") else name
+        return disp, loc.line, loc.column
+
+    # -- variables -----------------------------------------------------------------------------
+    def var(self, cursor, function: Function | None = None) -> Var | None:
+        """The Var for a VAR_DECL/PARM_DECL cursor (a declaration or a reference's target)."""
+        if cursor is None or cursor.kind not in (CK.VAR_DECL, CK.PARM_DECL):
+            return None
+        key = cursor.get_usr() or f"{cursor.spelling}@{cursor.location.offset}"
+        v = self._var_cache.get(key)
+        if v is None:
+            is_param = cursor.kind == CK.PARM_DECL
+            static = cursor.kind == CK.VAR_DECL and (
+                cursor.storage_class in (cx.ci.StorageClass.STATIC, cx.ci.StorageClass.EXTERN)
+                or cursor.semantic_parent is None
+                or cursor.semantic_parent.kind == CK.TRANSLATION_UNIT)
+            local = is_param or (cursor.semantic_parent is not None
+                                 and cursor.semantic_parent.kind == CK.FUNCTION_DECL
+                                 and cursor.storage_class != cx.ci.StorageClass.EXTERN)
+            v = Var(key, cursor.spelling, cursor, is_param=is_param, is_static_storage=static,
+                    is_local=local)
+            self._var_cache[key] = v
+        return v
+
+    def var_of_ref(self, node: Node) -> Var | None:
+        if node.kind != CK.DECL_REF_EXPR:
+            return None
+        return self.var(node.ref)
+
+    # -- macros ----------------------------------------------------------------------------
+    def macro_at(self, offset: int) -> MacroUse | None:
+        for m in self.macro_uses:
+            if m.start <= offset < m.end:
+                return m
+        return None
+
+    def text_reproducible(self, node: Node) -> bool:
+        """Whether the node's source text (its expansion range) spells exactly this node:
+        false for pieces of a macro's body, and for macro arguments whose range is lost."""
+        if node.start >= node.end:
+            return False
+        for m in self.macro_uses:
+            if m.end <= node.start or m.start >= node.end:
+                continue
+            if node.start <= m.start and m.end <= node.end:
+                if (m.start, m.end) == (node.start, node.end):
+                    # the node is the whole expansion, or a piece of its body
+                    p = node.parent
+                    while p is not None and p.kind == CK.UNEXPOSED_EXPR and \
+                            (p.start, p.end) == (node.start, node.end):
+                        p = p.parent
+                    if p is not None and (p.start, p.end) == (node.start, node.end):
+                        return False
+                continue
+            return False
+        return True
+
+    # -- calls -----------------------------------------------------------------------------
+    def mpi_call(self, node: Node) -> MPICall | None:
+        return self._calls_by_node.get(id(node))
+
+    def defined_function(self, node: Node) -> Function | None:
+        """The Function defined in this file that a CALL_EXPR calls, if any."""
+        d = node.callee_decl
+        if d is None:
+            return None
+        return self.functions.get(d.spelling)
+
+    def function_is_system(self, name: str) -> bool:
+        decls = self.declared_functions.get(name, [])
+        return bool(decls) and all(c.location.is_in_system_header for c in decls)

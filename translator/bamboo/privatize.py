@@ -1,0 +1,412 @@
+"""Privatization of globals: each task (virtual rank) gets its own copy of every mutable
+variable with static storage duration declared in the user's files.
+
+Scheme (see BAMBOO_PRIVATE in runtime/include/bamboo.h):
+
+* the definition is renamed ``bamboo_initial_<name>``: the template the runtime copies;
+* ``size_t bamboo_offset_<name>`` is declared next to it (static for internal linkage and
+  function-local statics, a definition where the variable is defined, ``extern`` where it
+  is only declared);
+* every use becomes ``BAMBOO_PRIVATE(<name>)``;
+* a constructor at the end of the file registers the variables defined in it.
+
+Internal-linkage names keep their name (their symbols are static); function-local statics
+become ``<function>__<name>`` and their template moves to file scope just before the
+function, on the function's first line.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from . import cx
+from .cx import CK
+from .edits import EditBuffer
+from .model import Program
+
+
+@dataclass
+class PrivateVar:
+    key: str
+    name: str
+    mangled: str = ""
+    linkage: str = "external"      # external | internal | local
+    function: str | None = None    # for function-local statics
+    decls: list = field(default_factory=list)         # main-file declaration cursors
+    header_decls: list = field(default_factory=list)  # declarations in user headers
+    defined_here: bool = False
+    uses: list = field(default_factory=list)          # Nodes (DECL_REF_EXPR) in the main file
+    type_spelling: str = ""
+
+    @property
+    def registered_name(self):
+        return self.name if self.linkage == "external" else self.mangled
+
+    def describe(self) -> str:
+        where = {"external": "global", "internal": "static global",
+                 "local": f"static local of {self.function}()"}[self.linkage]
+        return f"{self.name} ({where}, {self.type_spelling})"
+
+
+class Privatizer:
+    def __init__(self, prog: Program):
+        self.prog = prog
+        self.vars: dict[str, PrivateVar] = {}
+        self.rewrites: dict = {}   # offset -> (end, replacement): uses and declaration names
+        self._macro_rewrites: dict = {}
+        self._local_moves = []     # (decl_stmt Node, Function, [PrivateVar])
+
+    # -- discovery --------------------------------------------------------------------------
+    def run(self):
+        prog = self.prog
+        self._collect()
+        self._find_uses()
+        self._check_initializers()
+        return self
+
+    def _is_candidate(self, c) -> bool:
+        if c.kind != CK.VAR_DECL:
+            return False
+        if cx.is_const_object(c.type):
+            return False
+        return True
+
+    @staticmethod
+    def _defines(c) -> bool:
+        """A definition, or a file-scope tentative definition (``int x;``)."""
+        if c.is_definition():
+            return True
+        return c.storage_class != cx.ci.StorageClass.EXTERN and (
+            c.semantic_parent is None or c.semantic_parent.kind == CK.TRANSLATION_UNIT)
+
+    def _check_tls(self, c) -> bool:
+        if c.tls_kind != cx.ci.TLSKind.NONE:
+            self.prog.diags.error(*self.prog.cursor_where(c),
+                                  f"thread-local variable '{c.spelling}' cannot be privatized "
+                                  "(tasks share worker threads); make it an ordinary global")
+            return False
+        return True
+
+    def _add(self, c, linkage, function=None) -> PrivateVar:
+        key = c.get_usr() or f"{c.spelling}@{c.location.offset}"
+        pv = self.vars.get(key)
+        if pv is None:
+            pv = PrivateVar(key, c.spelling, linkage=linkage, function=function,
+                            type_spelling=c.type.spelling)
+            self.vars[key] = pv
+        return pv
+
+    def _collect(self):
+        prog = self.prog
+        # declarations in the user's own headers
+        for c in prog.header_cursors:
+            if c.kind == CK.FUNCTION_DECL and c.is_definition():
+                for x in c.walk_preorder():
+                    if x.kind == CK.VAR_DECL and x.storage_class == cx.ci.StorageClass.STATIC \
+                            and self._is_candidate(x):
+                        prog.diags.error(*prog.cursor_where(x),
+                                         f"static variable '{x.spelling}' of {c.spelling}() is "
+                                         "defined in a header, which the translator does not "
+                                         "rewrite; each task needs its own copy: move the "
+                                         "function into a .c file")
+                continue
+            if not self._is_candidate(c):
+                continue
+            if c.is_definition() and c.storage_class != cx.ci.StorageClass.EXTERN:
+                prog.diags.error(*prog.cursor_where(c),
+                                 f"global variable '{c.spelling}' is defined in a header; each task "
+                                 "needs its own copy: define it in one .c file and declare it "
+                                 "'extern' in the header")
+                continue
+            if not self._check_tls(c):
+                continue
+            pv = self._add(c, "external")
+            pv.header_decls.append(c)
+        # file-scope declarations of the main file
+        for n in prog.file_vars:
+            c = n.cursor
+            if not self._is_candidate(c) or not self._check_tls(c):
+                continue
+            internal = c.linkage == cx.ci.LinkageKind.INTERNAL
+            pv = self._add(c, "internal" if internal else "external")
+            pv.decls.append(c)
+            if self._defines(c):
+                pv.defined_here = True
+        # statics and extern declarations inside functions
+        used_names = {}
+        for fn in prog.function_order:
+            for n in fn.body.walk():
+                if n.kind != CK.DECL_STMT:
+                    continue
+                vds = [v for v in n.children if v.kind == CK.VAR_DECL]
+                if not vds:
+                    continue
+                sc = vds[0].cursor.storage_class
+                if sc == cx.ci.StorageClass.EXTERN:
+                    for vd in vds:
+                        c = vd.cursor
+                        if self._is_candidate(c) and self._check_tls(c):
+                            r = c.canonical
+                            pv = self._add(r, "internal" if c.linkage == cx.ci.LinkageKind.INTERNAL
+                                           else "external")
+                            pv.decls.append(c)
+                elif sc == cx.ci.StorageClass.STATIC:
+                    movable = []
+                    for vd in vds:
+                        c = vd.cursor
+                        if not self._is_candidate(c) or not self._check_tls(c):
+                            continue
+                        pv = self._add(c, "local", fn.name)
+                        base = f"{fn.name}__{c.spelling}"
+                        k = used_names.get(base, 0)
+                        used_names[base] = k + 1
+                        pv.mangled = base if k == 0 else f"{base}_{k}"
+                        pv.defined_here = True
+                        movable.append(pv)
+                    if movable:
+                        if len(movable) != len(vds):
+                            prog.error(n.start, "a declaration mixing const and mutable static "
+                                                "variables cannot be privatized; split it")
+                            continue
+                        if self._local_types_ok(n, fn):
+                            self._local_moves.append((n, fn, movable))
+        for pv in self.vars.values():
+            if not pv.mangled:
+                pv.mangled = pv.name
+
+    def _local_types_ok(self, stmt, fn) -> bool:
+        lo, hi = fn.node.start, fn.node.end
+        for n in stmt.walk():
+            if n.kind in (CK.TYPE_REF, CK.DECL_REF_EXPR) and n.ref is not None:
+                r = n.ref
+                if r.kind in (CK.VAR_DECL, CK.PARM_DECL) and n.kind == CK.DECL_REF_EXPR:
+                    continue
+                if self.prog.in_main(r) and lo <= r.location.offset < hi and \
+                        not (stmt.start <= r.location.offset < stmt.end):
+                    self.prog.error(n.start, f"static variable declared with '{n.spelling}', which "
+                                             f"is declared inside {fn.name}(); privatization moves "
+                                             "the variable to file scope: declare it there")
+                    return False
+        return True
+
+    # -- uses ------------------------------------------------------------------------------------
+    def _find_uses(self):
+        prog = self.prog
+        src = prog.src
+        keys = self.vars
+        trees = [fn.node for fn in prog.function_order] + prog.file_vars + prog.other_trees
+        macro_names_needed = set()
+        for tree in trees:
+            for n in tree.walk():
+                if n.kind != CK.DECL_REF_EXPR:
+                    continue
+                r = n.ref
+                if r is None or r.kind != CK.VAR_DECL:
+                    continue
+                key = r.get_usr()
+                pv = keys.get(key)
+                if pv is None:
+                    continue
+                fname, line, col, off = cx.file_location(n.cursor.location)
+                if fname and os.path.abspath(fname) == src.path and src.identifier_at(off) == pv.name:
+                    pv.uses.append(n)
+                    if any(a.kind == CK.CXX_UNARY_EXPR for a in n.ancestors()):
+                        # sizeof/_Alignof: the template has the same type, and stays constant
+                        self.rewrites[off] = (off + len(pv.name), f"bamboo_initial_{pv.mangled}")
+                    else:
+                        self.rewrites[off] = (off + len(pv.name), f"BAMBOO_PRIVATE({pv.mangled})")
+                    continue
+                # inside the body of a macro
+                m = prog.macro_at(n.start)
+                d = m.definition if m is not None else None
+                if d is not None and prog.in_main(d):
+                    pv.uses.append(n)
+                    macro_names_needed.add((pv.key, n.start, m.name))
+                    continue
+                mname = m.name if m is not None else "a macro"
+                dfile = prog.cursor_where(d)[0] if d is not None else "another file"
+                prog.error(n.start, f"'{pv.name}' is used inside macro '{mname}' defined in "
+                                    f"{dfile}; a privatized variable can only be used through "
+                                    "macros defined in the translated file")
+        # rewrite the bodies of this file's macros that name privatized variables
+        if macro_names_needed:
+            found = {}
+            for d in prog.macro_defs:
+                self._rewrite_macro(d, found)
+            for key, off, mname in sorted(macro_names_needed, key=lambda x: x[1]):
+                if key not in found:
+                    pv = self.vars[key]
+                    prog.error(off, f"'{pv.name}' is used inside macro '{mname}' through a macro "
+                                    "defined in another file; a privatized variable can only be "
+                                    "used through macros defined in the translated file")
+        # uses from code in the user's headers cannot be rewritten
+        for c in prog.header_cursors:
+            for x in c.walk_preorder():
+                if x.kind == CK.DECL_REF_EXPR and x.referenced is not None and \
+                        x.referenced.get_usr() in keys:
+                    prog.diags.error(*prog.cursor_where(x),
+                                     f"privatized variable '{x.spelling}' is used in a header, "
+                                     "which the translator does not rewrite; move the code "
+                                     "into the .c file")
+
+    def _rewrite_macro(self, d, found):
+        toks = list(d.get_tokens())
+        if len(toks) < 2:
+            return
+        params = set()
+        i = 1
+        if cx.ci.conf.lib.clang_Cursor_isMacroFunctionLike(d) and toks[1].spelling == "(":
+            i = 2
+            while i < len(toks) and toks[i].spelling != ")":
+                if toks[i].kind == cx.ci.TokenKind.IDENTIFIER:
+                    params.add(toks[i].spelling)
+                i += 1
+            i += 1
+        by_name = {}
+        for pv in self.vars.values():
+            if pv.linkage != "local":
+                by_name.setdefault(pv.name, pv)
+        prev = None
+        for t in toks[i:]:
+            if t.kind == cx.ci.TokenKind.IDENTIFIER and t.spelling in by_name and \
+                    t.spelling not in params and (prev is None or prev.spelling not in (".", "->")):
+                pv = by_name[t.spelling]
+                off = t.extent.start.offset
+                self.rewrites[off] = (off + len(pv.name), f"BAMBOO_PRIVATE({pv.mangled})")
+                found[pv.key] = True
+            prev = t
+
+    def _check_initializers(self):
+        """A static initializer cannot take the address of a privatized variable: the pointer
+        would point at the template, not at the task's copy."""
+        prog = self.prog
+        inits = [n for n in prog.file_vars]
+        for fn in prog.function_order:
+            for n in fn.body.walk():
+                if n.kind == CK.VAR_DECL and n.cursor.storage_class == cx.ci.StorageClass.STATIC:
+                    inits.append(n)
+        for vd in inits:
+            for n in vd.walk():
+                if n is vd or n.kind != CK.DECL_REF_EXPR:
+                    continue
+                if any(a.kind == CK.CXX_UNARY_EXPR for a in n.ancestors() if a is not vd and
+                       vd.start <= a.start):
+                    continue
+                r = n.ref
+                if r is None or r.get_usr() not in self.vars:
+                    continue
+                prog.error(n.start, f"the initializer of '{vd.spelling}' takes the address of "
+                                    f"privatized variable '{r.spelling}' (each task has its own "
+                                    "copy); set the pointer at run time instead")
+                # do not rewrite it: the error stops the translation anyway
+                fname, _, _, off = cx.file_location(n.cursor.location)
+                self.rewrites.pop(off, None)
+
+    # -- edits -------------------------------------------------------------------------------------
+    def _decl_end(self, c) -> int:
+        """Offset just past the ';' ending the declaration that holds cursor ``c``."""
+        blank = self.prog.src.blanked
+        j = c.extent.end.offset
+        depth = 0
+        while j < len(blank):
+            ch = blank[j]
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+            elif ch == ";" and depth <= 0:
+                return j + 1
+            j += 1
+        return c.extent.end.offset
+
+    def apply(self, buf: EditBuffer):
+        prog = self.prog
+        src = prog.src
+        moved_keys = {pv.key for _, _, pvs in self._local_moves for pv in pvs}
+        local_stmt_ranges = [(n.start, n.end) for n, _, _ in self._local_moves]
+        after_decl = {}   # offset -> [text]
+        for pv in self.vars.values():
+            if pv.key in moved_keys or pv.linkage == "local":
+                continue
+            for c in pv.decls:
+                fname, _, _, off = cx.file_location(c.location)
+                if src.identifier_at(off) != pv.name:
+                    prog.error(c.extent.start.offset, f"'{pv.name}' is declared by a macro and "
+                                                      "cannot be privatized")
+                    continue
+                self.rewrites[off] = (off + len(pv.name), f"bamboo_initial_{pv.mangled}")
+                if pv.linkage == "internal":
+                    decl = f"static size_t bamboo_offset_{pv.mangled};"
+                elif self._defines(c):
+                    decl = f"size_t bamboo_offset_{pv.mangled};"
+                else:
+                    decl = f"extern size_t bamboo_offset_{pv.mangled};"
+                after_decl.setdefault(self._decl_end(c), []).append(decl)
+            # a use before any declaration in this file: declare the template from the header's
+            # declaration
+            if pv.uses:
+                first = min(pv.uses, key=lambda n: n.start)
+                first_decl = min((c.extent.start.offset for c in pv.decls), default=None)
+                if first_decl is None or first_decl > first.start:
+                    top = self._top_level_start(first.start)
+                    buf.insert(src.line_start(top),
+                               f"extern __typeof__({pv.name}) bamboo_initial_{pv.mangled}; "
+                               f"extern size_t bamboo_offset_{pv.mangled};  /* bamboo: privatized "
+                               f"'{pv.name}', declared in a header */\n", order=-10)
+        for off, decls in after_decl.items():
+            buf.insert(off, " " + " ".join(decls) + "  /* bamboo: privatized */", order=-5)
+        # function-local statics: the template moves before the function
+        for stmt, fn, pvs in self._local_moves:
+            renames = {}
+            for vd in stmt.children:
+                if vd.kind != CK.VAR_DECL:
+                    continue
+                pv = self.vars[vd.cursor.get_usr()]
+                _, _, _, off = cx.file_location(vd.cursor.location)
+                renames[off] = (off + len(pv.name), f"bamboo_initial_{pv.mangled}")
+            from .edits import apply_rewrites
+            text = apply_rewrites(src.no_comments, 0, renames, stmt.start, stmt.stmt_end())
+            text = " ".join(text.split())
+            offs = " ".join(f"static size_t bamboo_offset_{pv.mangled};" for pv in pvs)
+            names = ", ".join(pv.name for pv in pvs)
+            buf.insert(fn.node.start, f"{text} {offs} /* bamboo: privatized static of {fn.name}() */ ",
+                       order=-20)
+            nl = src.text.count("\n", stmt.start, stmt.stmt_end())
+            buf.replace(stmt.start, stmt.stmt_end(),
+                        f"/* bamboo: static {names} privatized (template before {fn.name}()) */"
+                        + "\n" * nl)
+        for off, (end, text) in self.rewrites.items():
+            if any(a <= off < b for a, b in local_stmt_ranges):
+                continue
+            buf.replace(off, end, text)
+        defined = [pv for pv in self.vars.values() if pv.defined_here]
+        if defined:
+            buf.append(self.constructor(defined))
+
+    def _top_level_start(self, offset: int) -> int:
+        for fn in self.prog.function_order:
+            if fn.node.start <= offset < fn.node.end:
+                return fn.node.start
+        for n in self.prog.file_vars:
+            if n.start <= offset < n.end:
+                return n.start
+        return offset
+
+    def constructor(self, defined) -> str:
+        base = os.path.basename(self.prog.src.display)
+        lines = ["",
+                 "/* bamboo: register this file's privatized variables (each task gets its own "
+                 "copy, initialized from bamboo_initial_<name>) */",
+                 "static void __attribute__((constructor)) bamboo_register_this_file_globals(void)",
+                 "{",
+                 "    static const bamboo_global globals[] = {"]
+        for pv in defined:
+            m = pv.mangled
+            shown = pv.name if pv.linkage == "external" else (
+                f"{base}:{pv.name}" if pv.linkage == "internal" else f"{base}:{pv.function}:{pv.name}")
+            lines.append(f'        {{"{shown}", &bamboo_offset_{m}, &bamboo_initial_{m}, '
+                         f"sizeof(bamboo_initial_{m}), __alignof__(bamboo_initial_{m})}},")
+        lines += ["    };",
+                  "    bamboo_register_globals(globals, sizeof globals / sizeof globals[0]);",
+                  "}", ""]
+        return "\n".join(lines)

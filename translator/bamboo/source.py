@@ -1,0 +1,114 @@
+"""The user's source text: offsets <-> lines, and a copy with comments blanked out."""
+from __future__ import annotations
+
+import bisect
+import os
+import re
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def blank_comments(text: str, strings: bool = True) -> str:
+    """``text`` with comments (and, if ``strings``, string/char literal contents) replaced
+    by spaces; newlines and all offsets are kept."""
+    out = list(text)
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "/" and i + 1 < n and text[i + 1] == "*":
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            for k in range(i, j):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = j
+        elif c == "/" and i + 1 < n and text[i + 1] == "/":
+            j = i
+            while j < n and text[j] != "\n":
+                if text[j] == "\\" and j + 1 < n and text[j + 1] == "\n":
+                    j += 2
+                    continue
+                j += 1
+            for k in range(i, j):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            if strings:
+                for k in range(i + 1, min(j, n)):
+                    if out[k] != "\n":
+                        out[k] = " "
+            i = j + 1
+        else:
+            i += 1
+    return "".join(out)
+
+
+class SourceFile:
+    """One file of user source."""
+
+    def __init__(self, path: str, text: str | None = None, display: str | None = None):
+        self.path = os.path.abspath(path)
+        self.display = display if display is not None else path
+        if text is None:
+            with open(self.path, encoding="utf-8", errors="surrogateescape") as f:
+                text = f.read()
+        self.text = text
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self._blank = None
+        self._nocomment = None
+
+    @property
+    def blanked(self) -> str:
+        """The text with comments and string contents replaced by spaces."""
+        if self._blank is None:
+            self._blank = blank_comments(self.text)
+        return self._blank
+
+    @property
+    def no_comments(self) -> str:
+        """The text with comments replaced by spaces (string literals kept)."""
+        if self._nocomment is None:
+            self._nocomment = blank_comments(self.text, strings=False)
+        return self._nocomment
+
+    def line_col(self, offset: int):
+        """1-based (line, column) of a byte offset."""
+        i = bisect.bisect_right(self.line_starts, offset) - 1
+        return i + 1, offset - self.line_starts[i] + 1
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.line_starts, offset) - 1 + 1
+
+    def offset(self, line: int, col: int = 1) -> int:
+        return self.line_starts[line - 1] + col - 1
+
+    def line_start(self, offset: int) -> int:
+        return self.line_starts[self.line_of(offset) - 1]
+
+    def line_end(self, offset: int) -> int:
+        """Offset of the newline ending the line holding ``offset`` (or len(text))."""
+        j = self.text.find("\n", offset)
+        return len(self.text) if j < 0 else j
+
+    def indent_at(self, offset: int) -> str:
+        """The leading whitespace of the line holding ``offset``."""
+        s = self.line_start(offset)
+        m = re.match(r"[ \t]*", self.text[s:])
+        return m.group(0)
+
+    def only_space_before(self, offset: int) -> bool:
+        """True when only whitespace (or comments) precede ``offset`` on its line."""
+        return self.blanked[self.line_start(offset):offset].strip() == ""
+
+    def only_space_after(self, offset: int) -> bool:
+        return self.blanked[offset:self.line_end(offset)].strip() == ""
+
+    def identifier_at(self, offset: int) -> str | None:
+        m = _IDENT.match(self.text, offset)
+        if m and (offset == 0 or not (self.text[offset - 1].isalnum() or self.text[offset - 1] == "_")):
+            return m.group(0)
+        return None

@@ -1,0 +1,67 @@
+"""Where libclang finds compiler and MPI headers.
+
+libclang from PyPI ships without its resource headers (stddef.h, stdarg.h, ...), so we
+borrow GCC's, and take the MPI include directories from the MPI compiler wrapper.
+"""
+from __future__ import annotations
+
+import functools
+import shlex
+import shutil
+import subprocess
+
+
+def _run(cmd):
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    return out.stdout.strip()
+
+
+@functools.lru_cache(maxsize=None)
+def gcc_include_dir() -> str | None:
+    """GCC's own include directory (stddef.h, stdarg.h, ...), or None."""
+    for cc in ("gcc", "cc"):
+        if shutil.which(cc):
+            path = _run([cc, "-print-file-name=include"])
+            if path and path != "include":
+                return path
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def mpi_include_dirs(mpicc: str = "mpicc") -> tuple:
+    """The -I directories of the MPI compiler wrapper (Open MPI or MPICH)."""
+    if not shutil.which(mpicc):
+        return ()
+    out = _run([mpicc, "--showme:compile"])  # Open MPI
+    if out is None:
+        out = _run([mpicc, "-show"])  # MPICH
+    if out is None:
+        return ()
+    dirs = []
+    words = shlex.split(out)
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w == "-I" and i + 1 < len(words):
+            dirs.append(words[i + 1])
+            i += 1
+        elif w.startswith("-I"):
+            dirs.append(w[2:])
+        i += 1
+    return tuple(dirs)
+
+
+def system_include_args() -> list:
+    """Arguments that make libclang see compiler and MPI headers as system headers."""
+    args = []
+    gcc = gcc_include_dir()
+    if gcc:
+        args += ["-isystem", gcc]
+    for d in mpi_include_dirs():
+        args += ["-isystem", d]
+    return args

@@ -1,0 +1,98 @@
+"""The translation pipeline: one input file in, generated C (or diagnostics) out."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import analysis, entry, explain as explain_mod, firing_rule, frontend
+from .diagnostics import Diagnostics, NOTE
+from .edits import EditBuffer
+from .privatize import Privatizer
+from .regions import RegionBuilder
+
+
+@dataclass
+class TranslationResult:
+    text: str | None
+    diagnostics: list = field(default_factory=list)
+    explanation: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.text is not None and not any(d.severity == "error" for d in self.diagnostics)
+
+
+def _used_helpers(regions, helpers) -> set:
+    """Helpers whose companion a firing rule calls, directly or through other companions."""
+    used = set()
+    stack = []
+    for r in regions.regions:
+        for w in r.windows:
+            stack += [d.helper.name for d in w.analysis.included if d.helper is not None]
+    while stack:
+        name = stack.pop()
+        if name in used:
+            continue
+        used.add(name)
+        h = helpers.get(name)
+        if h is not None and h.analysis is not None:
+            stack += [d.helper.name for d in h.analysis.included if d.helper is not None]
+    return used
+
+
+def _notes(prog, regions, helpers, used):
+    for r in regions.regions:
+        for w in r.windows:
+            for d in w.analysis.left_out:
+                prog.note(d.node.start, f"{d.what} is left out of the firing rule and waits on "
+                                        f"its own: {d.reason}")
+    for name in sorted(used):
+        h = helpers[name]
+        if h.analysis is None:
+            continue
+        for d in h.analysis.left_out:
+            prog.note(d.node.start, f"{d.what} is left out of the firing rule of {name}() and "
+                                    f"waits on its own: {d.reason}")
+
+
+def translate_file(path: str, compiler_args=(), display: str | None = None,
+                   explain: bool = False) -> TranslationResult:
+    """Translate one annotated MPI C file for the Bamboo runtime."""
+    diags = Diagnostics()
+    prog = frontend.load(path, list(compiler_args), diags, display=display)
+    if prog is None:
+        return TranslationResult(None, diags.sorted())
+    sums = analysis.summarize(prog)
+    priv = Privatizer(prog).run()
+    helpers = firing_rule.analyse_helpers(prog, sums, priv.rewrites)
+    private_names = {}
+    for pv in priv.vars.values():
+        private_names[(pv.function, pv.name)] = pv
+    regions = RegionBuilder(prog, sums, helpers, priv.rewrites, private_names).run()
+    main_info = entry.rename_main(prog, None)
+    used = _used_helpers(regions, helpers)
+    if diags.has_errors:
+        return TranslationResult(None, diags.sorted())
+    _notes(prog, regions, helpers, used)
+    buf = EditBuffer(prog.src)
+    priv.apply(buf)
+    main_info = entry.rename_main(prog, buf)
+    regions.apply(buf)
+    _companions(prog, helpers, buf, used)
+    explanation = ""
+    if explain:
+        explanation = explain_mod.explain(prog, regions, priv, main_info, helpers, used)
+    if diags.has_errors:
+        return TranslationResult(None, diags.sorted(), explanation)
+    return TranslationResult(buf.output(), diags.sorted(), explanation)
+
+
+def _companions(prog, helpers, buf, used):
+    """Prototype before the helper's first declaration, definition right after it."""
+    for h in helpers.values():
+        if not h.possible or h.analysis is None or h.fn.name not in used:
+            continue
+        decls = [c for c in prog.declared_functions.get(h.fn.name, []) if prog.in_main(c)]
+        first = min((c.extent.start.offset for c in decls), default=h.fn.node.start)
+        buf.insert(prog.src.line_start(first), h.prototype() + "  /* bamboo: firing rule of "
+                   f"{h.fn.name}(), defined after it */\n", order=-30)
+        buf.insert(h.fn.node.end, "\n" + h.definition(), order=0)

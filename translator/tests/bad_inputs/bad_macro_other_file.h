@@ -1,0 +1,2 @@
+extern int total;
+#define ADD_TOTAL(x) (total += (x))

@@ -1,0 +1,5 @@
+static inline int next_id(void)
+{
+    static int id = 0;
+    return ++id;
+}

@@ -1,0 +1,185 @@
+"""Firing rules: what is announced, what is left out and why."""
+from conftest import HAVE_MPICC, compile_c, errors, notes
+
+HEAD = "#include <mpi.h>\n#include <stdlib.h>\n"
+
+
+def region(body, decls="int up = 0, down = 1, n = 4, k, i; double *rb = malloc(64), sb[8];",
+           extra=""):
+    return (HEAD + extra + "void f(int rank)\n{\n  " + decls + "\n#pragma bamboo olap\n"
+            "  for (int it = 0; it < 4; it++) {\n" + body + "\n  }\n}\n")
+
+
+def compiles(res, tmp_path):
+    """The generated code compiles against bamboo.h (when mpicc is there)."""
+    assert res.ok, errors(res)
+    if HAVE_MPICC:
+        ok, err = compile_c(res.text, tmp_path)
+        assert ok, err
+    return True
+
+
+def window_text(res):
+    t = res.text
+    start = t.index("/* bamboo: firing rule")
+    return t[start:t.index("bamboo_fire", start)]
+
+
+def test_guarded_receives(translate, tmp_path):
+    res = translate(region("#pragma bamboo receive\n{\n"
+                           " if (up >= 0) MPI_Recv(rb, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                           " if (down >= 0) MPI_Recv(rb, n, MPI_DOUBLE, down, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                           "}\n#pragma bamboo send\nMPI_Send(sb, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD);"),
+                    explain=True)
+    assert compiles(res, tmp_path)
+    w = window_text(res)
+    assert "if (up >= 0) {\n" in w and "bamboo_expect(up, 0, MPI_COMM_WORLD);" in w
+    assert "bamboo_expect(down, 1, MPI_COMM_WORLD);" in w
+    assert "if (up >= 0): message from up, tag 0, MPI_COMM_WORLD" in res.explanation
+    assert "reordering: send block at line 13 moved before the receive block(s) at line 8" \
+        in res.explanation
+    assert notes(res) == []
+
+
+def test_send_in_window_blocks_later_receives(translate, tmp_path):
+    res = translate(region("#pragma bamboo receive\n{\n"
+                           " MPI_Recv(rb, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                           " MPI_Send(rb, n, MPI_DOUBLE, down, 0, MPI_COMM_WORLD);\n"
+                           " MPI_Recv(rb, n, MPI_DOUBLE, down, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n}"))
+    assert compiles(res, tmp_path)
+    w = window_text(res)
+    assert "bamboo_expect(up, 0, MPI_COMM_WORLD);" in w and "bamboo_expect(down" not in w
+    assert notes(res) == ["t.c:12:2: note: MPI_Recv is left out of the firing rule and waits on "
+                          "its own: MPI_Send at line 11 comes before it in the window (the peer "
+                          "may need that message before it sends this one)"]
+
+
+def test_source_from_received_data_is_left_out(translate, tmp_path):
+    res = translate(region("#pragma bamboo receive\n{\n"
+                           " MPI_Recv(&k, 1, MPI_INT, up, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                           " MPI_Recv(rb, n, MPI_DOUBLE, k, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n}"))
+    assert compiles(res, tmp_path)
+    assert len(notes(res)) == 1
+    assert "its source argument reads 'k'" in notes(res)[0]
+
+
+def test_received_buffer_makes_memory_reads_unreliable(translate, tmp_path):
+    res = translate(region("#pragma bamboo receive\n{\n"
+                           " MPI_Recv(rb, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                           " MPI_Recv(sb, 1, MPI_DOUBLE, (int)rb[0], 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                           " MPI_Recv(sb, 1, MPI_DOUBLE, nbr[1], 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n}",
+                           extra="int nbr[2];\n"))
+    assert compiles(res, tmp_path)
+    w = window_text(res)
+    assert "bamboo_expect(up, 0" in w
+    assert "bamboo_expect(BAMBOO_PRIVATE(nbr)[1], 0" in w   # ints are not doubles
+    assert len(notes(res)) == 1 and "'rb[0]'" in notes(res)[0]
+
+
+def test_impure_call_and_unknown_function(translate, tmp_path):
+    res = translate(region("#pragma bamboo receive\n{\n"
+                           " MPI_Recv(rb, n, MPI_DOUBLE, rand() % 2, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                           " external_step();\n"
+                           " MPI_Recv(rb, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n}",
+                           extra="void external_step(void);\n"))
+    assert compiles(res, tmp_path)
+    ns = notes(res)
+    assert "calls 'rand', which is not known to be pure" in ns[0]
+    assert "the call to 'external_step' at line 12, defined elsewhere (it may communicate)" in ns[1]
+    assert "bamboo_fire(BAMBOO_AT);  /* bamboo: evaluation point; receive block */" in res.text
+
+
+def test_loops_and_shadows(translate, tmp_path):
+    res = translate(region("#pragma bamboo receive\n{\n"
+                           " for (i = 0; i < 2; i++)\n"
+                           "   MPI_Recv(rb, n, MPI_DOUBLE, up + i, i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                           " k += 2;\n"
+                           " MPI_Recv(rb, n, MPI_DOUBLE, k, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n}"))
+    assert compiles(res, tmp_path)
+    w = window_text(res)
+    assert "__typeof__(k) bamboo_saved_k = k;" in w
+    assert "__typeof__(k) k = bamboo_saved_k;  /* bamboo: the rule's own copy */" in w
+    assert "__typeof__(i) i;  /* bamboo: the rule's own copy */" in w
+    assert "for (i = 0; i < 2; i++) {" in w
+    assert "bamboo_expect(up + i, i, MPI_COMM_WORLD);" in w
+    assert "k += 2;" in w and "bamboo_expect(k, 5, MPI_COMM_WORLD);" in w
+    assert notes(res) == []
+
+
+def test_irecv_needs_a_wait(translate, tmp_path):
+    res = translate(region("#pragma bamboo receive\n{\n"
+                           " MPI_Irecv(rb, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, &req[0]);\n"
+                           " MPI_Irecv(rb, n, MPI_DOUBLE, down, 0, MPI_COMM_WORLD, &req[1]);\n}\n"
+                           "MPI_Waitall(2, req, MPI_STATUSES_IGNORE);",
+                           decls="int up = 0, down = 1, n = 4; double rb[8]; MPI_Request req[2];"))
+    assert compiles(res, tmp_path)
+    w = window_text(res)
+    assert "bamboo_expect(up, 0" in w and "bamboo_expect(down, 0" in w
+    res = translate(region("#pragma bamboo receive\n"
+                           " MPI_Irecv(rb, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, &req[0]);\n"
+                           "#pragma bamboo send\n"
+                           "MPI_Send(sb, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD);\n"
+                           "MPI_Wait(&req[0], MPI_STATUS_IGNORE);",
+                           decls="int up = 0, n = 4; double rb[8], sb[8]; MPI_Request req[2];"))
+    assert compiles(res, tmp_path)
+    # the send moves before the receive block, so the wait follows the Irecv directly
+    assert "bamboo_expect(up, 0" in window_text(res)
+
+
+def test_irecv_without_wait_is_left_out(translate, tmp_path):
+    res = translate(region("#pragma bamboo receive\n"
+                           " MPI_Irecv(rb, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, &r);\n",
+                           decls="int up = 0, n = 4; double rb[8]; MPI_Request r;"))
+    assert compiles(res, tmp_path)
+    assert "no MPI_Wait/MPI_Waitall completes it" in notes(res)[0]
+
+
+def test_sendrecv_waits_on_its_own(translate, tmp_path):
+    res = translate(region("#pragma bamboo receive\n"
+                           "MPI_Sendrecv(sb, 1, MPI_DOUBLE, up, 0, rb, 1, MPI_DOUBLE, down, 0, "
+                           "MPI_COMM_WORLD, MPI_STATUS_IGNORE);"))
+    assert compiles(res, tmp_path)
+    assert "MPI_Sendrecv sends before it receives" in notes(res)[0]
+
+
+def test_helper_companions_and_recursion(translate, tmp_path):
+    helpers = ("static void get(double *b, int src)\n{\n  if (src >= 0)\n"
+               "    MPI_Recv(b, 1, MPI_DOUBLE, src, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n}\n"
+               "static void tree(double *b, int node, int depth)\n{\n  if (depth == 0)\n    return;\n"
+               "  get(b, node);\n  tree(b, 2 * node, depth - 1);\n}\n")
+    res = translate(region("#pragma bamboo receive\n{\n get(rb, up);\n tree(rb, up, 2);\n}"),
+                    extra=helpers) if False else translate(
+        HEAD + helpers + "void f(int up, double *rb)\n{\n#pragma bamboo olap\n"
+        "  for (int it = 0; it < 4; it++) {\n#pragma bamboo receive\n  {\n   get(rb, up);\n"
+        "   tree(rb, up, 2);\n  }\n  }\n}\n", explain=True)
+    assert compiles(res, tmp_path)
+    t = res.text
+    assert "static void bamboo_expect_get(double *b, int src) __attribute__((unused));" in t
+    assert "static void bamboo_expect_tree(double *b, int node, int depth)\n{\n" \
+           "    if (depth == 0) {\n        return;\n    }\n    bamboo_expect_get(b, node);\n" \
+           "    bamboo_expect_tree(b, 2 * node, depth - 1);\n}" in t
+    w = window_text(res)
+    assert "bamboo_expect_get(rb, up);" in w and "bamboo_expect_tree(rb, up, 2);" in w
+    assert "helper firing rules:" in res.explanation
+
+
+def test_statement_region_and_unbraced_body(translate, tmp_path):
+    res = translate(HEAD + "void f(int up, double *rb)\n{\n#pragma bamboo olap\n#pragma bamboo receive\n"
+                    "  MPI_Recv(rb, 1, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                    "#pragma bamboo olap\n  for (int i = 0; i < 3; i++)\n#pragma bamboo receive\n"
+                    "    MPI_Recv(rb, 1, MPI_DOUBLE, up, i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n}\n",
+                    explain=True)
+    assert compiles(res, tmp_path)
+    assert "statement: one evaluation point" in res.explanation
+    assert "bamboo_expect(up, i, MPI_COMM_WORLD);" in res.text
+    # the unbraced loop body is wrapped so that rule, fire and receive stay in the loop
+    body = res.text[res.text.index("for (int i = 0; i < 3; i++)"):]
+    assert body.index("{ ") < body.index("bamboo_expect(up, i")
+    assert "MPI_STATUS_IGNORE); }" in body
+
+
+def test_priority(translate, tmp_path):
+    res = translate(HEAD + "int level = 2;\nvoid f(void)\n{\n#pragma bamboo priority level * 2\n"
+                    "  level++;\n}\n")
+    assert compiles(res, tmp_path)
+    assert "bamboo_set_priority((BAMBOO_PRIVATE(level) * 2));  /* bamboo: priority */" in res.text

@@ -1,0 +1,39 @@
+"""The MPI table must list exactly the functions bamboo.h redirects."""
+import os
+import re
+
+from conftest import RUNTIME_INCLUDE
+from bamboo import mpi_api
+
+
+def _header_redirections():
+    text = open(os.path.join(RUNTIME_INCLUDE, "bamboo.h")).read()
+    return dict(re.findall(r"^#define (MPI_\w+)\([^)]*\)\s*\\?\s*(bamboo_\w+)", text, re.M))
+
+
+def test_table_matches_bamboo_h():
+    defs = _header_redirections()
+    assert defs, "no MPI redirections found in bamboo.h"
+    assert set(defs) == set(mpi_api.SUPPORTED)
+    for name, target in defs.items():
+        assert mpi_api.SUPPORTED[name].runtime == target, name
+
+
+def test_runtime_functions_declared():
+    text = open(os.path.join(RUNTIME_INCLUDE, "bamboo.h")).read()
+    for f in mpi_api.SUPPORTED.values():
+        assert re.search(r"\b%s\(" % f.runtime, text), f.runtime
+
+
+def test_argument_indexes_are_sane():
+    recv = mpi_api.lookup("MPI_Recv")
+    assert (recv.buffer, recv.source, recv.tag, recv.comm) == (0, 3, 4, 5)
+    irecv = mpi_api.lookup("MPI_Irecv")
+    assert irecv.request == 6 and irecv.kind == mpi_api.RECEIVE
+    sr = mpi_api.lookup("MPI_Sendrecv")
+    assert (sr.dest, sr.buffer, sr.source, sr.tag, sr.comm) == (3, 5, 8, 9, 10)
+    assert mpi_api.lookup("MPI_Send").kind == mpi_api.SEND
+    assert mpi_api.lookup("MPI_Waitall").kind == mpi_api.WAIT
+    assert mpi_api.lookup("MPI_Comm_rank").kind == mpi_api.LOCAL
+    assert mpi_api.lookup("MPI_Allreduce") is None
+    assert mpi_api.is_mpi_name("PMPI_Send") and not mpi_api.is_mpi_name("my_MPI")

@@ -1,0 +1,73 @@
+from conftest import errors
+
+PROLOGUE = "#include <mpi.h>\n"
+
+
+def test_globals_renamed_and_registered(translate):
+    res = translate(PROLOGUE + "int count = 1, other;\nstatic double eps;\nconst int N = 3;\n"
+                    "extern int ext;\n"
+                    "int main(int argc, char **argv) { MPI_Init(&argc, &argv);\n"
+                    "  count += N + ext; other = (int)eps; return count; }\n")
+    assert res.ok, errors(res)
+    t = res.text
+    assert "int bamboo_initial_count = 1, bamboo_initial_other; size_t bamboo_offset_count; " \
+           "size_t bamboo_offset_other;" in t
+    assert "static double bamboo_initial_eps; static size_t bamboo_offset_eps;" in t
+    assert "const int N = 3;" in t
+    assert "extern int bamboo_initial_ext; extern size_t bamboo_offset_ext;" in t
+    assert "BAMBOO_PRIVATE(count) += N + BAMBOO_PRIVATE(ext);" in t
+    assert "return BAMBOO_PRIVATE(count); }" in t
+    assert '{"count", &bamboo_offset_count, &bamboo_initial_count, sizeof(bamboo_initial_count)' in t
+    assert '{"t.c:eps", &bamboo_offset_eps' in t
+    assert "bamboo_offset_ext, &" not in t  # declared only: registered by its defining file
+    assert "int bamboo_main(int argc, char **argv)" in t
+
+
+def test_function_local_statics_move_before_function(translate):
+    res = translate(PROLOGUE + "int f(void)\n{\n  static int calls = 0;\n  return ++calls;\n}\n"
+                    "int g(void)\n{\n  static int calls;\n  return calls--;\n}\n")
+    assert res.ok, errors(res)
+    lines = res.text.split("\n")
+    f_line = next(l for l in lines if l.endswith("int f(void)"))
+    assert f_line.startswith("static int bamboo_initial_f__calls = 0; static size_t "
+                             "bamboo_offset_f__calls;")
+    assert "return ++BAMBOO_PRIVATE(f__calls);" in res.text
+    assert "return BAMBOO_PRIVATE(g__calls)--;" in res.text
+    assert '"t.c:g:calls"' in res.text
+    # the function keeps its line: no #line needed before it
+    assert res.text.count("#line") == 1
+
+
+def test_header_extern_gets_declaration(translate):
+    res = translate('#include "common.h"\nint main(void) { return shared + 1; }\n',
+                    common_h="extern int shared;\n")
+    assert res.ok, errors(res)
+    assert "extern __typeof__(shared) bamboo_initial_shared; extern size_t " \
+           "bamboo_offset_shared;" in res.text
+    assert "return BAMBOO_PRIVATE(shared) + 1;" in res.text
+    assert "bamboo_register_this_file_globals" not in res.text
+
+
+def test_macro_in_main_file_rewritten(translate):
+    res = translate("int total;\n#define ADD(x) (total += (x))\n#define ID(x) (x)\n"
+                    "int main(void) { ADD(2); return ID(total); }\n")
+    assert res.ok, errors(res)
+    assert "#define ADD(x) (BAMBOO_PRIVATE(total) += (x))" in res.text
+    assert "return ID(BAMBOO_PRIVATE(total));" in res.text
+
+
+def test_system_globals_untouched(translate):
+    res = translate("#include <stdio.h>\nint main(void) { fprintf(stderr, \"x\"); return 0; }\n")
+    assert res.ok
+    assert "BAMBOO_PRIVATE" not in res.text
+
+
+def test_errors(translate):
+    res = translate("int a;\nint *p = &a;\nint main(void) { return *p; }\n")
+    assert errors(res) == ["t.c:2:11: error: the initializer of 'p' takes the address of "
+                           "privatized variable 'a' (each task has its own copy); set the "
+                           "pointer at run time instead"]
+    res = translate("__thread int tl;\nint main(void) { return tl; }\n")
+    assert "thread-local variable 'tl'" in errors(res)[0]
+    res = translate('#include "g.h"\nint main(void) { return g; }\n', g_h="int g = 3;\n")
+    assert errors(res)[0].startswith("g.h:1:5: error: global variable 'g' is defined in a header")
