@@ -11,7 +11,12 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    for (int round = 0; round < 2; round++) {
+    for (int round = 0; round < 3; round++) {
+        /* Each round starts when rank 0 says so, so that a wildcard receive can only
+         * match this round's messages. */
+        if (rank == 0)
+            for (int r = 1; r < size; r++)
+                MPI_Send(&round, 1, MPI_INT, r, 1, MPI_COMM_WORLD);
         if (rank == 0) {
             int *lengths = calloc(size, sizeof *lengths), *tags = calloc(size, sizeof *tags);
             long *sums = calloc(size, sizeof *sums);
@@ -34,7 +39,9 @@ int main(int argc, char **argv)
             free(tags);
             free(sums);
         } else {
-            int count = rank % 5 + round;
+            int go;
+            MPI_Recv(&go, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            int count = rank % 5 + go;
             int data[8];
             for (int i = 0; i < count; i++)
                 data[i] = rank * 100 + i * round;
@@ -42,7 +49,10 @@ int main(int argc, char **argv)
         }
     }
     /* Messages from one sender with one tag are received in the order they were sent. */
+    int go = 3;
     if (rank == 0) {
+        for (int r = 1; r < size; r++)
+            MPI_Send(&go, 1, MPI_INT, r, 1, MPI_COMM_WORLD);
         int *next = calloc(size, sizeof *next), broken = 0;
         for (int n = 0; n < 3 * (size - 1); n++) {
             int value;
@@ -54,6 +64,7 @@ int main(int argc, char **argv)
         printf("ordered receives: %d out of order\n", broken);
         free(next);
     } else {
+        MPI_Recv(&go, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         for (int k = 0; k < 3; k++) {
             int value = rank * 3 + k;
             MPI_Send(&value, 1, MPI_INT, 0, 99, MPI_COMM_WORLD);
