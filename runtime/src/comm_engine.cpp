@@ -1,0 +1,370 @@
+#include "comm_engine.hpp"
+
+#include <sched.h>
+
+#include <chrono>
+#include <climits>
+#include <cstring>
+#include <thread>
+
+#include "backoff.hpp"
+#include "deadlock_watch.hpp"
+#include "delivery.hpp"
+#include "errors.hpp"
+#include "mpi_guard.hpp"
+#include "runtime.hpp"
+#include "spin.hpp"
+#include "task.hpp"
+
+namespace bamboo {
+namespace {
+
+constexpr int kTag = 0;  // the engine's communicators carry nothing else
+// From this size on, a contiguous payload travels as its own message, without copies.
+constexpr std::size_t kSeparatePayloadBytes = 64u << 10;
+constexpr int kMaxReceivesPerRound = 32;
+// With a single process the engine has nothing to move; it only runs the deadlock watch.
+constexpr auto kSingleProcessTick = std::chrono::milliseconds(10);
+// A worker that polled the engine this recently is taken to be still polling.
+constexpr auto kWorkerPollingWindow = std::chrono::microseconds(20);
+
+struct WireHeader {
+    std::uint64_t bytes;
+    std::int32_t source;  // the sender's rank in the communicator
+    std::int32_t dest_vrank;
+    std::int32_t tag;
+    std::int32_t comm;
+    std::int32_t payload_separate;
+};
+
+int message_size(std::size_t bytes) {
+    if (bytes > static_cast<std::size_t>(INT_MAX))
+        fatal("messages between processes are limited to %d bytes; this one has %zu", INT_MAX,
+              bytes);
+    return static_cast<int>(bytes);
+}
+
+}  // namespace
+
+struct CommEngine::Outgoing {
+    int process = 0;
+    std::unique_ptr<char[]> control;  // header, and the payload unless it travels separately
+    std::size_t control_bytes = 0;
+    const char* payload = nullptr;    // a separate payload, in the user's buffer
+    std::size_t payload_bytes = 0;
+    Request* completion = nullptr;    // completed once a separate payload has left
+};
+
+struct CommEngine::InFlight {
+    std::unique_ptr<char[]> control;
+    Request* completion = nullptr;
+};
+
+CommEngine::CommEngine(Runtime& runtime)
+    : runtime_(runtime),
+      sent_to_(runtime.process_count, 0),
+      received_from_(runtime.process_count, 0),
+      expected_from_(runtime.process_count, 0) {
+    MPI_Comm_dup(MPI_COMM_WORLD, &control_comm_);
+    MPI_Comm_dup(MPI_COMM_WORLD, &payload_comm_);
+}
+
+CommEngine::~CommEngine() = default;
+
+bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data,
+                      Request* completion) {
+    std::size_t bytes = data.bytes();
+    bool separate = completion && data.layout.contiguous && bytes >= kSeparatePayloadBytes;
+    WireHeader header;
+    std::memset(&header, 0, sizeof header);
+    header.bytes = bytes;
+    header.source = e.source;
+    header.dest_vrank = dest_vrank;
+    header.tag = e.tag;
+    header.comm = e.comm;
+    header.payload_separate = separate;
+
+    Outgoing out;
+    out.process = runtime_.process_of(dest_vrank);
+    out.control_bytes = sizeof header + (separate ? 0 : bytes);
+    message_size(out.control_bytes);
+    out.control.reset(new char[out.control_bytes]);
+    std::memcpy(out.control.get(), &header, sizeof header);
+    if (separate) {
+        out.payload = data.data();
+        out.payload_bytes = bytes;
+        message_size(bytes);
+        out.completion = completion;
+    } else {
+        pack(data, out.control.get() + sizeof header);
+    }
+
+    bool wake;
+    {
+        std::lock_guard<std::mutex> lock(outbox_mutex_);
+        outbox_.push_back(std::move(out));
+        outbox_empty_.store(false, std::memory_order_relaxed);
+        wake = engine_sleeping_;
+    }
+    // Start it now if the engine is free; the outbox keeps the task's messages in order.
+    std::unique_lock<std::mutex> progress_lock(progress_mutex_, std::try_to_lock);
+    if (progress_lock.owns_lock()) start_sends();
+    else if (wake) wakeup_.notify_one();
+    return separate;
+}
+
+bool CommEngine::start_sends() {
+    if (outbox_empty_.load(std::memory_order_relaxed)) return false;
+    {
+        std::lock_guard<std::mutex> lock(outbox_mutex_);
+        starting_.swap(outbox_);
+        outbox_empty_.store(true, std::memory_order_relaxed);
+    }
+    for (Outgoing& out : starting_) {
+        MPI_Request control, payload = MPI_REQUEST_NULL;
+        {
+            MpiGuard guard;
+            MPI_Isend(out.control.get(), static_cast<int>(out.control_bytes), MPI_BYTE,
+                      out.process, kTag, control_comm_, &control);
+            if (out.payload)
+                MPI_Isend(out.payload, static_cast<int>(out.payload_bytes), MPI_BYTE,
+                          out.process, kTag, payload_comm_, &payload);
+        }
+        mpi_requests_.push_back(control);
+        mpi_requests_.push_back(payload);
+        in_flight_.push_back(InFlight{std::move(out.control), out.completion});
+        ++sent_to_[out.process];
+        count_move();
+    }
+    bool started = !starting_.empty();
+    starting_.clear();
+    return started;
+}
+
+bool CommEngine::retire_sends() {
+    if (in_flight_.empty()) return false;
+    int completed = 0;
+    completed_indices_.resize(mpi_requests_.size());
+    {
+        MpiGuard guard;
+        MPI_Testsome(static_cast<int>(mpi_requests_.size()), mpi_requests_.data(), &completed,
+                     completed_indices_.data(), MPI_STATUSES_IGNORE);
+    }
+    if (completed == 0 || completed == MPI_UNDEFINED) return false;
+    bool woke_task = false;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < in_flight_.size(); ++i) {
+        if (mpi_requests_[2 * i] == MPI_REQUEST_NULL &&
+            mpi_requests_[2 * i + 1] == MPI_REQUEST_NULL) {
+            if (Request* request = in_flight_[i].completion) {
+                Task* owner = request->owner;
+                request->complete.store(true);
+                owner->wake();
+                woke_task = true;
+            }
+            continue;
+        }
+        if (kept != i) {
+            in_flight_[kept] = std::move(in_flight_[i]);
+            mpi_requests_[2 * kept] = mpi_requests_[2 * i];
+            mpi_requests_[2 * kept + 1] = mpi_requests_[2 * i + 1];
+        }
+        ++kept;
+    }
+    in_flight_.resize(kept);
+    mpi_requests_.resize(2 * kept);
+    return woke_task;
+}
+
+bool CommEngine::receive_one() {
+    int flag = 0, size = 0;
+    MPI_Message handle;
+    MPI_Status status;
+    std::unique_ptr<char[]> buffer;
+    {
+        MpiGuard guard;
+        MPI_Improbe(MPI_ANY_SOURCE, kTag, control_comm_, &flag, &handle, &status);
+        if (!flag) return false;
+        MPI_Get_count(&status, MPI_BYTE, &size);
+        buffer.reset(new char[size]);
+        MPI_Mrecv(buffer.get(), size, MPI_BYTE, &handle, MPI_STATUS_IGNORE);
+    }
+    ++received_from_[status.MPI_SOURCE];
+    count_move();
+
+    WireHeader header;
+    std::memcpy(&header, buffer.get(), sizeof header);
+    Envelope envelope{header.source, header.tag, header.comm};
+    if (header.dest_vrank < 0 || header.dest_vrank >= runtime_.world_size ||
+        runtime_.process_of(header.dest_vrank) != runtime_.process)
+        fatal("process %d received a message for task vrank %d, which is not one of its tasks",
+              runtime_.process, header.dest_vrank);
+    Task& dest = *runtime_.local_task(header.dest_vrank);
+    if (header.payload_separate) {
+        receive_payload(status.MPI_SOURCE, envelope, header.dest_vrank, header.bytes);
+        return true;
+    }
+    Message message;
+    message.envelope = envelope;
+    message.bytes = header.bytes;
+    message.data = buffer.get() + sizeof header;
+    message.storage = std::move(buffer);
+    deliver_message(dest, std::move(message));
+    return true;
+}
+
+// The payload was sent right behind its header, so waiting for it here is short; and it
+// keeps the engine's deliveries in arrival order.
+void CommEngine::receive_payload(int source_process, const Envelope& e, int dest_vrank,
+                                 std::size_t bytes) {
+    Task& dest = *runtime_.local_task(dest_vrank);
+    auto receive_into = [&](void* where) {
+        MpiGuard guard;
+        MPI_Recv(where, static_cast<int>(bytes), MPI_BYTE, source_process, kTag, payload_comm_,
+                 MPI_STATUS_IGNORE);
+    };
+    bool closed = false;
+    if (Request* receive = claim_posted_receive(dest, e, &closed)) {
+        check_fits(*receive, e, bytes);
+        if (receive->target.layout.contiguous) {
+            receive_into(receive->target.data());
+        } else {
+            std::unique_ptr<char[]> staging(new char[bytes]);
+            receive_into(staging.get());
+            unpack(staging.get(), bytes, receive->target);
+        }
+        complete_receive(*receive, e, bytes);
+        return;
+    }
+    // No receive is posted yet. The payload is taken now all the same, so that its sender,
+    // waiting for it to leave, never waits for the receiving task (sends are buffered).
+    Message message;
+    message.envelope = e;
+    message.bytes = bytes;
+    message.storage.reset(new char[bytes]);
+    message.data = message.storage.get();
+    receive_into(message.storage.get());
+    if (closed) warn_dropped(e, dest_vrank);
+    else deliver_message(dest, std::move(message));
+}
+
+bool CommEngine::try_progress() {
+    worker_polled_at_.store(std::chrono::steady_clock::now().time_since_epoch().count(),
+                            std::memory_order_relaxed);
+    std::unique_lock<std::mutex> lock(progress_mutex_, std::try_to_lock);
+    return lock.owns_lock() && progress();
+}
+
+bool CommEngine::progress() {
+    bool moved = start_sends();
+    // A task whose large send just left usually posts its receive next: let it run before
+    // looking for arrivals, or the reply would find no posted receive and need a copy.
+    if (retire_sends()) return true;
+    for (int i = 0; i < kMaxReceivesPerRound && receive_one(); ++i) moved = true;
+    return moved;
+}
+
+void CommEngine::tasks_done() {
+    {
+        std::lock_guard<std::mutex> lock(outbox_mutex_);
+        tasks_done_.store(true);
+    }
+    wakeup_.notify_one();
+}
+
+// Termination: once all its tasks are done and its sends have left, each process tells
+// every other how many messages it sent it (MPI_Ialltoall, which completes only when every
+// process is done), then keeps receiving until it has them all. So no message is lost in
+// MPI_Finalize, and messages for finished tasks are reported, not silently dropped.
+void CommEngine::advance_termination() {
+    int flag = 0;
+    switch (phase_) {
+        case Phase::running:
+            if (!tasks_done_.load()) return;
+            phase_ = Phase::draining_sends;
+            [[fallthrough]];
+        case Phase::draining_sends:
+            if (!outbox_empty_.load() || !in_flight_.empty()) return;
+            if (runtime_.process_count == 1) {
+                phase_ = Phase::finished;
+                return;
+            }
+            {
+                MpiGuard guard;
+                MPI_Ialltoall(sent_to_.data(), 1, MPI_LONG_LONG, expected_from_.data(), 1,
+                              MPI_LONG_LONG, control_comm_, &exchange_);
+            }
+            phase_ = Phase::exchanging_counts;
+            return;
+        case Phase::exchanging_counts:
+            {
+                MpiGuard guard;
+                MPI_Test(&exchange_, &flag, MPI_STATUS_IGNORE);
+            }
+            if (!flag) return;
+            phase_ = Phase::receiving_rest;
+            [[fallthrough]];
+        case Phase::receiving_rest:
+            for (int p = 0; p < runtime_.process_count; ++p)
+                if (received_from_[p] < expected_from_[p]) return;
+            phase_ = Phase::finished;
+            return;
+        case Phase::finished:
+            return;
+    }
+}
+
+bool CommEngine::busy() const {
+    return !in_flight_.empty() || !outbox_empty_.load(std::memory_order_relaxed) ||
+           Task::waiting_count() > 0 || phase_ == Phase::exchanging_counts ||
+           phase_ == Phase::receiving_rest;
+}
+
+void CommEngine::run() {
+    Backoff backoff(std::chrono::microseconds(50));
+    PoliteSpin spin;
+    for (;;) {
+        bool moved = false, busy_now = false;
+        {
+            std::lock_guard<std::mutex> lock(progress_mutex_);
+            if (runtime_.process_count > 1) moved = progress();
+            advance_termination();
+            if (phase_ == Phase::finished) return;
+            busy_now = busy();
+        }
+        runtime_.watch->check();
+        auto now = std::chrono::steady_clock::now().time_since_epoch();
+        auto polled_at = std::chrono::steady_clock::duration(worker_polled_at_.load(std::memory_order_relaxed));
+        std::chrono::microseconds pause(0);
+        if (runtime_.process_count == 1) pause = kSingleProcessTick;
+        else if (now - polled_at < kWorkerPollingWindow) pause = kWorkerPollingWindow;
+        else if (moved) backoff.reset();
+        else if (!busy_now) pause = backoff.next();
+        if (pause.count() == 0) {
+            spin.pause();
+            continue;
+        }
+        std::unique_lock<std::mutex> lock(outbox_mutex_);
+        if (!outbox_.empty() || tasks_done_.load()) continue;
+        engine_sleeping_ = true;
+        wakeup_.wait_for(lock, pause);
+        engine_sleeping_ = false;
+    }
+}
+
+void CommEngine::finish() {
+    Backoff backoff(std::chrono::microseconds(50));
+    for (;;) {
+        {
+            std::lock_guard<std::mutex> lock(progress_mutex_);
+            if (progress()) backoff.reset();
+            advance_termination();
+            if (phase_ == Phase::finished) return;
+        }
+        auto pause = backoff.next();
+        if (pause.count() == 0) sched_yield();
+        else std::this_thread::sleep_for(pause);
+    }
+}
+
+}  // namespace bamboo

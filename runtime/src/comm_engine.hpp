@@ -1,0 +1,109 @@
+// The comm engine: moves messages between processes with the real MPI library.
+//
+// All traffic uses private duplicates of MPI_COMM_WORLD. A message is a wire header
+// (source rank, destination vrank, tag, communicator, size) on the control communicator,
+// with the payload in the same MPI message when it is small. A large contiguous payload
+// follows as a second message on the payload communicator, sent straight from the user's
+// buffer and received straight into the posted receive buffer when there is one, so that
+// neither side copies it.
+//
+// The engine sends in the order tasks hand it messages, and MPI keeps that order between two
+// processes, so messages from one task to another never overtake each other.
+//
+// Whoever holds the engine's progress lock drives it: the comm engine thread, which keeps
+// polling while there is work, but also an idle worker (try_progress) and a sending task
+// (which starts its own MPI_Isend when the lock is free), so that a message does not wait
+// for a thread switch to leave or to be received.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "datatype.hpp"
+#include "mailbox.hpp"
+#include "requests.hpp"
+
+namespace bamboo {
+
+struct Runtime;
+
+class CommEngine {
+public:
+    explicit CommEngine(Runtime& runtime);
+    ~CommEngine();
+
+    // Any task: sends `data` to task `dest_vrank` of another process. Returns false when the
+    // data has been copied and the send is complete; true when it leaves straight from the
+    // user's buffer, and `completion` (a send request owned by the calling task) completes
+    // once it has left. Without `completion` the data is always copied.
+    bool send(const Envelope& envelope, int dest_vrank, const TypedBuffer& data,
+              Request* completion);
+
+    // One round of work if no other thread is at it: start queued sends, retire finished
+    // ones, deliver arrived messages. Returns whether anything moved.
+    bool try_progress();
+
+    // The comm engine thread: progress (and the deadlock watch) until termination.
+    void run();
+    // Single-thread mode, after all local tasks are done: progress until termination.
+    void finish();
+    // All tasks of this process are done: start the termination protocol.
+    void tasks_done();
+
+    // Messages moved so far (for the deadlock watch; any thread).
+    std::uint64_t moves() const { return moves_.load(std::memory_order_relaxed); }
+
+private:
+    struct Outgoing;
+    struct InFlight;
+
+    // The members below require progress_mutex_.
+    bool progress();
+    bool start_sends();
+    bool retire_sends();  // true if it completed a task's send (and woke the task)
+    bool receive_one();
+    void receive_payload(int source_process, const Envelope& envelope, int dest_vrank,
+                         std::size_t bytes);
+    void advance_termination();
+    bool busy() const;
+    void count_move() { moves_.store(moves_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+
+    Runtime& runtime_;
+    MPI_Comm control_comm_ = MPI_COMM_NULL;
+    MPI_Comm payload_comm_ = MPI_COMM_NULL;
+
+    // Handed over by tasks; guarded by outbox_mutex_.
+    std::mutex outbox_mutex_;
+    std::condition_variable wakeup_;
+    std::vector<Outgoing> outbox_;
+    bool engine_sleeping_ = false;
+    std::atomic<bool> outbox_empty_{true};
+
+    // Guarded by progress_mutex_.
+    std::mutex progress_mutex_;
+    std::vector<Outgoing> starting_;
+    std::vector<MPI_Request> mpi_requests_;  // two per in-flight send: control, payload
+    std::vector<InFlight> in_flight_;
+    std::vector<int> completed_indices_;
+    std::vector<long long> sent_to_;         // control messages per destination process
+    std::vector<long long> received_from_;   // control messages per source process
+    std::vector<long long> expected_from_;   // filled by the termination exchange
+
+    enum class Phase { running, draining_sends, exchanging_counts, receiving_rest, finished };
+    std::atomic<bool> tasks_done_{false};
+    Phase phase_ = Phase::running;
+    MPI_Request exchange_ = MPI_REQUEST_NULL;
+
+    std::atomic<std::uint64_t> moves_{0};
+    // When a worker last drove the engine (steady_clock ticks): while workers poll, the
+    // engine thread steps back rather than compete with them for the core.
+    std::atomic<std::int64_t> worker_polled_at_{0};
+};
+
+}  // namespace bamboo

@@ -1,0 +1,46 @@
+// User buffers as MPI describes them: `count` elements of an MPI datatype.
+//
+// Messages travel as packed bytes. For contiguous datatypes packing is a memcpy; for any
+// other datatype the MPI library's own engine (MPI_Pack / MPI_Unpack) does the work.
+// Assumes a homogeneous machine (the same packed format in every process).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+
+namespace bamboo {
+
+struct TypeLayout {
+    std::size_t size = 0;    // bytes of data in one element (MPI_Type_size)
+    MPI_Aint true_lb = 0;    // where an element's data starts, from the buffer address
+    bool contiguous = true;  // elements are gap-free and abut: a memcpy moves them
+};
+
+// Caches the layouts of predefined datatypes; call once after MPI_Init.
+void init_datatypes();
+
+// The layout of `type`, or false if MPI rejects it (e.g. MPI_DATATYPE_NULL).
+bool describe_datatype(MPI_Datatype type, TypeLayout* layout);
+
+struct TypedBuffer {
+    void* base = nullptr;
+    int count = 0;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    TypeLayout layout;
+
+    std::size_t bytes() const { return layout.size * static_cast<std::size_t>(count); }
+    char* data() const { return static_cast<char*>(base) + layout.true_lb; }  // contiguous only
+};
+
+// Packs all of `from` into `to` (from.bytes() bytes).
+void pack(const TypedBuffer& from, char* to);
+
+// Unpacks `bytes` packed bytes into `to` (bytes <= to.bytes()).
+void unpack(const char* from, std::size_t bytes, const TypedBuffer& to);
+
+// Moves all of `from` into `to` (from.bytes() <= to.bytes()) with at most one pass over the
+// data when either side is contiguous.
+void copy(const TypedBuffer& from, const TypedBuffer& to);
+
+}  // namespace bamboo

@@ -1,0 +1,107 @@
+#include "delivery.hpp"
+
+#include <memory>
+#include <mutex>
+
+#include "communicators.hpp"
+#include "errors.hpp"
+#include "task.hpp"
+
+namespace bamboo {
+
+void warn_dropped(const Envelope& e, int dest_vrank) {
+    warn("dropping a message from rank %d (tag %d, %s) to task vrank %d, which has finished",
+         e.source, e.tag, comm_name(e.comm), dest_vrank);
+}
+
+void check_fits(const Request& r, const Envelope& e, std::size_t bytes) {
+    std::size_t capacity = r.target.bytes();
+    if (bytes <= capacity) return;
+    task_error(r.owner->vrank(), r.call, r.site,
+               "message truncated (MPI_ERR_TRUNCATE): the %zu-byte message from rank %d, tag %d, "
+               "%s does not fit the %zu-byte receive buffer",
+               bytes, e.source, e.tag, comm_name(e.comm), capacity);
+}
+
+void complete_receive(Request& r, const Envelope& e, std::size_t bytes) {
+    Task* owner = r.owner;
+    r.source = e.source;
+    r.tag = e.tag;
+    r.bytes = bytes;
+    r.complete.store(true);  // from here on the owner may reuse or discard `r`
+    owner->wake();
+}
+
+void deliver_from_buffer(Task& dest, const Envelope& e, const TypedBuffer& data) {
+    Mailbox& mailbox = dest.mailbox();
+    std::unique_lock<std::mutex> lock(mailbox.mutex());
+    if (!mailbox.closed()) {
+        if (PostedReceive* posted = mailbox.match_posted(e)) {
+            lock.unlock();
+            Request& receive = static_cast<Request&>(*posted);
+            check_fits(receive, e, data.bytes());
+            copy(data, receive.target);
+            complete_receive(receive, e, data.bytes());
+            return;
+        }
+    }
+    lock.unlock();
+    // No receive waits for it: copy it outside the lock, then deliver it as an owned
+    // message (which looks for a posted receive again: one may have come meanwhile).
+    Message message;
+    message.envelope = e;
+    message.bytes = data.bytes();
+    message.storage.reset(new char[message.bytes]);
+    message.data = message.storage.get();
+    pack(data, message.storage.get());
+    deliver_message(dest, std::move(message));
+}
+
+void deliver_message(Task& dest, Message&& message) {
+    Mailbox& mailbox = dest.mailbox();
+    std::unique_lock<std::mutex> lock(mailbox.mutex());
+    if (mailbox.closed()) {
+        lock.unlock();
+        warn_dropped(message.envelope, dest.vrank());
+        return;
+    }
+    if (PostedReceive* posted = mailbox.match_posted(message.envelope)) {
+        lock.unlock();
+        Request& receive = static_cast<Request&>(*posted);
+        check_fits(receive, message.envelope, message.bytes);
+        unpack(message.data, message.bytes, receive.target);
+        complete_receive(receive, message.envelope, message.bytes);
+        return;
+    }
+    bool rule_satisfied = mailbox.add_unexpected(std::move(message));
+    lock.unlock();
+    if (rule_satisfied) dest.wake();
+}
+
+Request* claim_posted_receive(Task& dest, const Envelope& e, bool* closed) {
+    Mailbox& mailbox = dest.mailbox();
+    std::lock_guard<std::mutex> lock(mailbox.mutex());
+    *closed = mailbox.closed();
+    if (*closed) return nullptr;
+    return static_cast<Request*>(mailbox.match_posted(e));
+}
+
+void post_receive(Task& self, Request& receive) {
+    Mailbox& mailbox = self.mailbox();
+    Message message;
+    {
+        std::lock_guard<std::mutex> lock(mailbox.mutex());
+        if (!mailbox.take_unexpected(receive.pattern, &message)) {
+            mailbox.post(&receive);
+            return;
+        }
+    }
+    check_fits(receive, message.envelope, message.bytes);
+    unpack(message.data, message.bytes, receive.target);
+    receive.source = message.envelope.source;
+    receive.tag = message.envelope.tag;
+    receive.bytes = message.bytes;
+    receive.complete.store(true);
+}
+
+}  // namespace bamboo

@@ -1,0 +1,43 @@
+// Moving a message into a task's mailbox, and completing receives.
+//
+// A message for a task goes straight into the earliest posted receive that accepts it, else
+// to the back of the task's unexpected queue. Whoever completes a receive fills its status
+// fields, then sets `complete`, then wakes its task (see Task::wait_until).
+#pragma once
+
+#include <cstddef>
+
+#include "datatype.hpp"
+#include "mailbox.hpp"
+#include "requests.hpp"
+
+namespace bamboo {
+
+class Task;
+
+// From a user's send buffer to a task of this process: copied straight into a matching
+// posted receive (one copy, no allocation), else into a new unexpected message.
+void deliver_from_buffer(Task& dest, const Envelope& envelope, const TypedBuffer& data);
+
+// A message whose bytes the runtime already owns (it came from another process).
+void deliver_message(Task& dest, Message&& message);
+
+// The earliest posted receive of `dest` that accepts `envelope`, removed from its mailbox so
+// the caller can place the data and complete it; nullptr if none. *closed tells whether
+// `dest` has finished (the message must then be dropped).
+Request* claim_posted_receive(Task& dest, const Envelope& envelope, bool* closed);
+
+// Aborts with MPI_ERR_TRUNCATE's meaning if `bytes` do not fit the receive buffer.
+void check_fits(const Request& receive, const Envelope& envelope, std::size_t bytes);
+
+// The receive's data is in place: record its status and wake its task.
+void complete_receive(Request& receive, const Envelope& envelope, std::size_t bytes);
+
+// The running task posts `receive`: it takes the earliest unexpected message it accepts
+// (completing at once), else waits in the posted queue.
+void post_receive(Task& self, Request& receive);
+
+// Warns that a message for a finished task is dropped.
+void warn_dropped(const Envelope& envelope, int dest_vrank);
+
+}  // namespace bamboo

@@ -1,0 +1,189 @@
+// The program's real main(): starts MPI, the tasks (one per virtual rank, each running the
+// user's main() renamed bamboo_main()), the workers and the comm engine, and ends them.
+#include <mpi.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bamboo.h"
+#include "comm_engine.hpp"
+#include "datatype.hpp"
+#include "deadlock_watch.hpp"
+#include "errors.hpp"
+#include "globals.hpp"
+#include "mpi_guard.hpp"
+#include "options.hpp"
+#include "requests.hpp"
+#include "runtime.hpp"
+#include "spin.hpp"
+#include "stack_overflow.hpp"
+#include "task.hpp"
+#include "worker.hpp"
+
+namespace bamboo {
+namespace {
+
+Runtime* the_runtime = nullptr;
+
+constexpr int kExitBadOption = 2;
+
+int processes_on_this_node() {
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int count = 1;
+    MPI_Comm_size(node, &count);
+    MPI_Comm_free(&node);
+    return count;
+}
+
+// Every process parses the same arguments; the lowest one that found an error reports it,
+// so that the message appears once, and all leave cleanly.
+bool options_agreed(const Runtime& rt, const std::string& error) {
+    int mine = error.empty() ? rt.process_count : rt.process;
+    int first = mine;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first == rt.process_count) return true;
+    if (first == rt.process) std::fprintf(stderr, "bamboo: %s\n", error.c_str());
+    return false;
+}
+
+// CPUs this process may run on (mpirun may have bound it to fewer than the node has).
+int usable_cpus() {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+    return CPU_COUNT(&set);
+}
+
+int choose_worker_count(const Options& options, bool single_thread) {
+    if (single_thread) return 1;
+    int workers = options.workers;
+    if (workers == 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN) / processes_on_this_node();
+        workers = static_cast<int>(std::max(1L, std::min<long>(cores, usable_cpus())));
+    }
+    return std::min(workers, options.vf);  // a worker without tasks would only idle
+}
+
+void create_tasks(Runtime& rt, int argc, char** argv) {
+    std::vector<std::string> args(argv, argv + argc);
+    int worker_count = static_cast<int>(rt.workers.size());
+    for (int t = 0; t < rt.vf; ++t) {
+        // Contiguous blocks of vranks per worker: neighbours in rank usually talk most.
+        Worker& worker = *rt.workers[static_cast<std::size_t>(t) * worker_count / rt.vf];
+        rt.tasks.push_back(std::make_unique<Task>(rt.process * rt.vf + t, worker,
+                                                  rt.options.stack_size, make_task_globals(),
+                                                  &bamboo_main, args));
+        worker.assign(rt.tasks.back().get());
+    }
+}
+
+void run_tasks(Runtime& rt, bool single_thread) {
+    if (single_thread) {
+        rt.workers[0]->run();
+        rt.engine->tasks_done();
+        rt.engine->finish();
+        return;
+    }
+    std::thread engine([&rt] { rt.engine->run(); });
+    std::vector<std::thread> workers;
+    for (std::size_t w = 1; w < rt.workers.size(); ++w)
+        workers.emplace_back([&rt, w] { rt.workers[w]->run(); });
+    rt.workers[0]->run();  // the main thread is worker 0
+    for (std::thread& worker : workers) worker.join();
+    rt.engine->tasks_done();
+    engine.join();
+}
+
+}  // namespace
+
+Runtime& runtime() { return *the_runtime; }
+
+}  // namespace bamboo
+
+extern "C" __attribute__((weak)) int bamboo_main(int, char**) {
+    std::fprintf(stderr,
+                 "bamboo: this program has no translated main(); build the file that defines "
+                 "main() with bamboocc\n");
+    return 1;
+}
+
+int main(int argc, char** argv) {
+    using namespace bamboo;
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    Runtime rt;
+    the_runtime = &rt;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rt.process);
+    MPI_Comm_size(MPI_COMM_WORLD, &rt.process_count);
+
+    std::string error;
+    try {
+        rt.options = parse_options(argc, argv, [](const char* name) { return std::getenv(name); });
+        if (static_cast<long long>(rt.process_count) * rt.options.vf > INT_MAX)
+            error = "--bamboo-vf " + std::to_string(rt.options.vf) + " makes more ranks than an int holds";
+    } catch (const OptionError& e) {
+        error = e.what();
+    }
+    if (!options_agreed(rt, error)) {
+        MPI_Finalize();
+        return kExitBadOption;
+    }
+    if (rt.options.help) {
+        if (rt.process == 0) std::fputs(options_help().c_str(), stdout);
+        MPI_Finalize();
+        return 0;
+    }
+    if (decode_request(MPI_REQUEST_NULL))
+        fatal("this MPI library's MPI_REQUEST_NULL collides with the runtime's request handles");
+
+    bool single_thread = rt.options.single_thread;
+    if (!single_thread && provided < MPI_THREAD_SERIALIZED) {
+        if (rt.process == 0)
+            warn("the MPI library does not support calls from several threads; running single-threaded");
+        single_thread = true;
+    }
+    set_mpi_serialized(!single_thread && provided < MPI_THREAD_MULTIPLE);
+    init_datatypes();
+
+    rt.vf = rt.options.vf;
+    rt.world_size = rt.process_count * rt.vf;
+    int worker_count = choose_worker_count(rt.options, single_thread);
+    // (The comm engine thread is not counted: it steps back while workers poll.)
+    if (worker_count > usable_cpus()) spin_yield_interval = std::chrono::microseconds(0);
+    rt.engine = std::make_unique<CommEngine>(rt);
+    rt.watch = std::make_unique<DeadlockWatch>(rt, rt.options.deadlock_timeout);
+    // Idle workers drive the comm engine; in single-thread mode the one worker also runs
+    // the deadlock watch, which is otherwise the comm engine thread's job.
+    std::function<void()> poll;
+    if (single_thread)
+        poll = [&rt] {
+            rt.engine->try_progress();
+            rt.watch->check();
+        };
+    else if (rt.process_count > 1)
+        poll = [&rt] { rt.engine->try_progress(); };
+    for (int w = 0; w < worker_count; ++w)
+        rt.workers.push_back(std::make_unique<Worker>(poll, single_thread));
+    create_tasks(rt, argc, argv);
+    install_stack_overflow_handler();
+
+    run_tasks(rt, single_thread);
+
+    int exit_code = 0;
+    for (const auto& task : rt.tasks) {
+        if (task->exit_code() != 0) {
+            exit_code = task->exit_code();
+            break;
+        }
+    }
+    MPI_Finalize();
+    return exit_code;
+}

@@ -1,0 +1,162 @@
+#include "options.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <string_view>
+
+namespace bamboo {
+namespace {
+
+constexpr std::string_view kPrefix = "--bamboo-";
+constexpr std::size_t kMinStackSize = 64u << 10;
+
+// Where a value came from, to name it in an error: "--bamboo-vf" or "BAMBOO_VF".
+struct Source {
+    std::string name;
+};
+
+[[noreturn]] void bad_value(const Source& from, std::string_view value, const char* expected) {
+    throw OptionError("bad value '" + std::string(value) + "' for " + from.name + ": expected " +
+                      expected);
+}
+
+int parse_positive_int(const Source& from, const std::string& value) {
+    errno = 0;
+    char* end = nullptr;
+    long parsed = std::strtol(value.c_str(), &end, 10);
+    if (value.empty() || *end != '\0' || errno != 0 || parsed < 1 || parsed > INT_MAX)
+        bad_value(from, value, "a positive integer");
+    return static_cast<int>(parsed);
+}
+
+double parse_seconds(const Source& from, const std::string& value) {
+    char* end = nullptr;
+    double parsed = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || !std::isfinite(parsed) || parsed <= 0)
+        bad_value(from, value, "a positive number of seconds");
+    return parsed;
+}
+
+std::size_t parse_bytes(const Source& from, const std::string& value) {
+    errno = 0;
+    char* end = nullptr;
+    unsigned long long parsed = std::strtoull(value.c_str(), &end, 10);
+    if (value.empty() || !std::isdigit(static_cast<unsigned char>(value[0])) || errno != 0)
+        bad_value(from, value, "a size in bytes, with an optional K, M or G suffix");
+    std::string_view suffix(end);
+    unsigned shift = 0;
+    if (suffix == "K" || suffix == "k") shift = 10;
+    else if (suffix == "M" || suffix == "m") shift = 20;
+    else if (suffix == "G" || suffix == "g") shift = 30;
+    else if (!suffix.empty())
+        bad_value(from, value, "a size in bytes, with an optional K, M or G suffix");
+    if (parsed > (ULLONG_MAX >> shift)) bad_value(from, value, "a smaller size");
+    std::size_t bytes = static_cast<std::size_t>(parsed << shift);
+    if (bytes < kMinStackSize) bad_value(from, value, "at least 64K");
+    return bytes;
+}
+
+bool parse_flag(const Source& from, const std::string& value) {
+    std::string lower;
+    for (char c : value) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == "1" || lower == "true" || lower == "yes" || lower == "on") return true;
+    if (lower == "0" || lower == "false" || lower == "no" || lower == "off") return false;
+    bad_value(from, value, "1 or 0");
+}
+
+struct OptionSpec {
+    const char* name;       // after "--bamboo-"
+    bool is_flag;           // a flag takes no separate value argument
+    const char* value_help; // shown in --bamboo-help
+    const char* default_help;
+    const char* help;
+    void (*apply)(Options&, const Source&, const std::string&);
+};
+
+const OptionSpec kSpecs[] = {
+    {"vf", false, "N", "1", "tasks (virtual ranks) per process; MPI_COMM_WORLD has processes x N ranks",
+     [](Options& o, const Source& s, const std::string& v) { o.vf = parse_positive_int(s, v); }},
+    {"workers", false, "N", "online cores / processes on the node, at least 1",
+     "worker threads per process",
+     [](Options& o, const Source& s, const std::string& v) { o.workers = parse_positive_int(s, v); }},
+    {"single-thread", true, "", "off",
+     "run everything on the main thread: one worker that also drives the comm engine (for SimGrid SMPI)",
+     [](Options& o, const Source& s, const std::string& v) { o.single_thread = parse_flag(s, v); }},
+    {"deadlock-timeout", false, "SECONDS", "60",
+     "report the waiting tasks and abort when nothing has moved for this long",
+     [](Options& o, const Source& s, const std::string& v) { o.deadlock_timeout = parse_seconds(s, v); }},
+    {"stack-size", false, "BYTES", "8M",
+     "stack reserved per task (K, M, G suffixes); pages are committed only when touched",
+     [](Options& o, const Source& s, const std::string& v) { o.stack_size = parse_bytes(s, v); }},
+    {"help", true, "", "", "print these options and exit",
+     [](Options& o, const Source& s, const std::string& v) { o.help = parse_flag(s, v); }},
+};
+
+const OptionSpec* find_spec(std::string_view name) {
+    for (const OptionSpec& spec : kSpecs)
+        if (name == spec.name) return &spec;
+    return nullptr;
+}
+
+std::string env_name(const char* option) {
+    std::string name = "BAMBOO_";
+    for (const char* c = option; *c; ++c)
+        name += *c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
+    return name;
+}
+
+}  // namespace
+
+Options parse_options(int& argc, char** argv, const EnvLookup& getenv) {
+    Options options;
+    for (const OptionSpec& spec : kSpecs) {
+        std::string name = env_name(spec.name);
+        if (const char* value = getenv(name.c_str())) spec.apply(options, Source{name}, value);
+    }
+
+    int kept = argc > 0 ? 1 : 0;  // argv[0] is the program
+    for (int i = kept; i < argc; ++i) {
+        std::string_view arg = argv[i];
+        if (arg.substr(0, kPrefix.size()) != kPrefix) {
+            argv[kept++] = argv[i];
+            continue;
+        }
+        std::size_t equals = arg.find('=');
+        std::string_view name = arg.substr(kPrefix.size(), equals - kPrefix.size());
+        const OptionSpec* spec = find_spec(name);
+        Source source{std::string(kPrefix) + std::string(name)};
+        if (!spec)
+            throw OptionError("unknown option '" + std::string(arg.substr(0, equals)) +
+                              "' (--bamboo-help lists the options)");
+        std::string value;
+        if (equals != std::string_view::npos) value = std::string(arg.substr(equals + 1));
+        else if (spec->is_flag) value = "1";
+        else if (i + 1 < argc) value = argv[++i];
+        else throw OptionError("missing value for " + source.name);
+        spec->apply(options, source, value);
+    }
+    argc = kept;
+    if (argv) argv[argc] = nullptr;
+    return options;
+}
+
+std::string options_help() {
+    std::string text =
+        "Bamboo runtime options (anywhere on the command line; also as environment variables,\n"
+        "e.g. BAMBOO_VF=4 for --bamboo-vf 4; the command line wins):\n";
+    for (const OptionSpec& spec : kSpecs) {
+        std::string left = "  " + std::string(kPrefix) + spec.name;
+        if (!spec.is_flag) left += std::string(" ") + spec.value_help;
+        text += left;
+        text += std::string(left.size() < 32 ? 32 - left.size() : 1, ' ');
+        text += spec.help;
+        if (*spec.default_help) text += std::string(" (default: ") + spec.default_help + ")";
+        text += "\n";
+    }
+    return text;
+}
+
+}  // namespace bamboo

@@ -1,0 +1,36 @@
+// The runtime's settings: --bamboo-* arguments and BAMBOO_* environment variables.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+namespace bamboo {
+
+struct Options {
+    int vf = 1;                          // tasks (virtual ranks) per process
+    int workers = 0;                     // worker threads per process; 0: cores / processes on the node
+    bool single_thread = false;          // the main thread is the only worker and drives the comm engine
+    double deadlock_timeout = 60.0;      // seconds without progress before waiting tasks are reported
+    std::size_t stack_size = 8u << 20;   // bytes reserved (not committed) per task stack
+    bool help = false;
+};
+
+class OptionError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Returns the value of an environment variable, or nullptr (std::getenv in production).
+using EnvLookup = std::function<const char*(const char* name)>;
+
+// Reads the options from the environment, then from argv (argv wins), and removes every
+// --bamboo-* argument, with its value, from argv wherever it stands; argv[argc] stays nullptr.
+// Throws OptionError naming the offending option.
+Options parse_options(int& argc, char** argv, const EnvLookup& getenv);
+
+// The text printed by --bamboo-help.
+std::string options_help();
+
+}  // namespace bamboo

@@ -1,0 +1,37 @@
+// The state of the runtime in one process: its tasks, workers, comm engine and deadlock watch.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "options.hpp"
+
+namespace bamboo {
+
+class CommEngine;
+class DeadlockWatch;
+class Task;
+class Worker;
+
+struct Runtime {
+    Options options;
+    int process = 0;        // this process's rank in the real MPI_COMM_WORLD
+    int process_count = 1;
+    int vf = 1;
+    int world_size = 1;     // process_count * vf: the size of the tasks' MPI_COMM_WORLD
+    std::vector<std::unique_ptr<Worker>> workers;
+    std::vector<std::unique_ptr<Task>> tasks;  // this process's tasks, by vrank
+    std::unique_ptr<CommEngine> engine;
+    std::unique_ptr<DeadlockWatch> watch;
+
+    int process_of(int vrank) const { return vrank / vf; }
+    // The task `vrank` if it lives in this process, else nullptr.
+    Task* local_task(int vrank) const {
+        return process_of(vrank) == process ? tasks[vrank - process * vf].get() : nullptr;
+    }
+};
+
+// The process's runtime; valid from main() on.
+Runtime& runtime();
+
+}  // namespace bamboo

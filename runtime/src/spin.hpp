@@ -1,0 +1,37 @@
+// Busy-waiting that stays polite to threads sharing the core.
+#pragma once
+
+#include <sched.h>
+
+#include <chrono>
+
+namespace bamboo {
+
+// How often a spinning thread yields the CPU. Set once at start-up: 10 us normally (a
+// system call per iteration would cost more than the polling), zero when the process has
+// more busy threads than CPUs it may run on (e.g. mpirun bound it to one core), where a
+// spinning thread must let the others run at once.
+inline std::chrono::microseconds spin_yield_interval(10);
+
+// Call pause() in a polling loop: a CPU pause hint each time, and a sched_yield() every
+// spin_yield_interval, so that a thread sharing the core still runs.
+class PoliteSpin {
+public:
+    PoliteSpin()
+        : yield_every_(spin_yield_interval),
+          next_yield_(std::chrono::steady_clock::now() + yield_every_) {}
+
+    void pause() {
+        for (int i = 0; i < 8; ++i) __builtin_ia32_pause();
+        auto now = std::chrono::steady_clock::now();
+        if (now < next_yield_) return;
+        sched_yield();
+        next_yield_ = now + yield_every_;
+    }
+
+private:
+    std::chrono::microseconds yield_every_;
+    std::chrono::steady_clock::time_point next_yield_;
+};
+
+}  // namespace bamboo

@@ -1,0 +1,93 @@
+#include "task.hpp"
+
+#include <boost/context/protected_fixedsize_stack.hpp>
+
+#include "errors.hpp"
+#include "worker.hpp"
+
+namespace bamboo {
+namespace {
+__thread Task* running_task = nullptr;
+std::atomic<int> waiting_tasks{0};
+}  // namespace
+
+Task::Task(int vrank, Worker& worker, std::size_t stack_size, std::shared_ptr<char> globals,
+           Entry entry, const std::vector<std::string>& args)
+    : vrank_(vrank), worker_(worker), globals_(std::move(globals)), entry_(entry), args_(args) {
+    // Each task gets its own argv strings: bamboo_main may modify them.
+    for (std::string& arg : args_) argv_.push_back(arg.data());
+    argv_.push_back(nullptr);
+    // The guard page below the stack turns an overflow into a fault instead of silently
+    // overwriting whatever lies below. The stack is allocated here so that its bounds are
+    // known to the overflow handler.
+    boost::context::protected_fixedsize_stack allocator(stack_size);
+    boost::context::stack_context stack = allocator.allocate();
+    stack_size_ = stack_size;
+    stack_bottom_ = static_cast<const char*>(stack.sp) - stack.size + boost::context::stack_traits::page_size();
+    context_ = boost::context::fiber(
+        std::allocator_arg, boost::context::preallocated(stack.sp, stack.size, stack), allocator,
+        [this](boost::context::fiber&& scheduler) {
+            scheduler_ = std::move(scheduler);
+            run_body();
+            return std::move(scheduler_);
+        });
+}
+
+Task* Task::current() { return running_task; }
+
+int Task::waiting_count() { return waiting_tasks.load(std::memory_order_relaxed); }
+
+void Task::run_body() {
+    exit_code_ = entry_(static_cast<int>(args_.size()), argv_.data());
+    std::deque<Message> unreceived;
+    {
+        std::lock_guard<std::mutex> lock(mailbox_.mutex());
+        unreceived = mailbox_.close();
+    }
+    if (!unreceived.empty()) {
+        const Envelope& first = unreceived.front().envelope;
+        warn("task vrank %d finished with %zu message(s) it never received (the first from "
+             "rank %d, tag %d)",
+             vrank_, unreceived.size(), first.source, first.tag);
+    }
+    state_.store(TaskState::done);
+}
+
+void Task::resume() {
+    // Only this thread moves a task out of `runnable`; wakers act on `waiting` only.
+    state_.store(TaskState::running, std::memory_order_release);
+    running_task = this;
+    bamboo_globals = globals_.get();
+    context_ = std::move(context_).resume();
+    bamboo_globals = nullptr;
+    running_task = nullptr;
+}
+
+void Task::suspend() { scheduler_ = std::move(scheduler_).resume(); }
+
+void Task::begin_wait() {
+    waiting_tasks.fetch_add(1);
+    state_.store(TaskState::waiting);
+}
+
+bool Task::cancel_wait() {
+    TaskState expected = TaskState::waiting;
+    if (!state_.compare_exchange_strong(expected, TaskState::running)) return false;
+    waiting_tasks.fetch_sub(1);
+    return true;
+}
+
+void Task::wake() {
+    TaskState expected = TaskState::waiting;
+    if (!state_.compare_exchange_strong(expected, TaskState::runnable)) return;
+    waiting_tasks.fetch_sub(1);
+    worker_.enqueue(this);
+}
+
+void Task::yield() {
+    state_.store(TaskState::runnable, std::memory_order_release);  // wakers act on `waiting` only
+    worker_.enqueue(this);
+    suspend();
+}
+
+}  // namespace bamboo

@@ -1,0 +1,124 @@
+// A task: one virtual rank of the user's program, running bamboo_main() on its own stack.
+//
+// States (seed 001, Fig. 3): runnable (queued on its worker), running, waiting (suspended
+// until some condition holds; it holds no worker meanwhile) and done.
+#pragma once
+
+#include <boost/context/fiber.hpp>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bamboo.h"
+#include "mailbox.hpp"
+#include "requests.hpp"
+
+namespace bamboo {
+
+class Worker;
+
+enum class TaskState : std::uint8_t { runnable, running, waiting, done };
+
+// What a waiting task waits for; read by the deadlock report.
+struct WaitInfo {
+    const char* call = nullptr;              // the MPI call; nullptr: the firing rule
+    bamboo_site site{};
+    const Request* request = nullptr;        // a blocking send or receive
+    const MPI_Request* handles = nullptr;    // MPI_Wait, MPI_Waitall, MPI_Waitany
+    int handle_count = 0;
+};
+
+class Task {
+public:
+    using Entry = int (*)(int argc, char** argv);
+
+    Task(int vrank, Worker& worker, std::size_t stack_size, std::shared_ptr<char> globals,
+         Entry entry, const std::vector<std::string>& args);
+    Task(const Task&) = delete;
+    Task& operator=(const Task&) = delete;
+
+    // The task running on this thread, or nullptr outside tasks.
+    static Task* current();
+
+    int vrank() const { return vrank_; }
+    Worker& worker() const { return worker_; }
+    Mailbox& mailbox() { return mailbox_; }
+    const Mailbox& mailbox() const { return mailbox_; }
+    RequestTable& requests() { return requests_; }
+    const RequestTable& requests() const { return requests_; }
+    char* globals() const { return globals_.get(); }
+    TaskState state() const { return state_.load(); }
+    int priority() const { return priority_.load(std::memory_order_relaxed); }
+    void set_priority(int priority) { priority_.store(priority, std::memory_order_relaxed); }
+    int exit_code() const { return exit_code_; }
+    const WaitInfo& wait_info() const { return wait_info_; }
+    // The lowest address of the task's stack (its guard page lies just below) and its size.
+    const char* stack_bottom() const { return stack_bottom_; }
+    std::size_t stack_size() const { return stack_size_; }
+
+    // The task's view of MPI_Init / MPI_Finalize.
+    bool initialized = false;
+    bool finalized = false;
+    // Expectations gathered by bamboo_expect() for the next bamboo_fire().
+    std::vector<Expectation> pending_rule;
+
+    // Worker thread only: runs the task until it next suspends or finishes.
+    void resume();
+
+    // Running task only: suspends until `ready()` holds, letting the worker run other tasks.
+    // `ready` must become true only through a change followed by wake().
+    template <class Ready>
+    void wait_until(const WaitInfo& info, Ready ready);
+
+    // Running task only: gives up the worker but stays runnable, behind the tasks already
+    // queued at its priority.
+    void yield();
+
+    // Any thread: makes the task runnable if it is waiting; otherwise does nothing.
+    void wake();
+
+    // Tasks of this process currently waiting (for the comm engine's polling decision).
+    static int waiting_count();
+
+private:
+    void suspend();
+    void begin_wait();
+    bool cancel_wait();  // back to running unless a waker queued the task meanwhile
+    void run_body();
+
+    const int vrank_;
+    Worker& worker_;
+    std::shared_ptr<char> globals_;
+    Entry entry_;
+    std::vector<std::string> args_;
+    std::vector<char*> argv_;
+    Mailbox mailbox_;
+    RequestTable requests_;
+    std::atomic<TaskState> state_{TaskState::runnable};
+    std::atomic<int> priority_{0};
+    int exit_code_ = 0;
+    WaitInfo wait_info_;
+    const char* stack_bottom_ = nullptr;
+    std::size_t stack_size_ = 0;
+    boost::context::fiber context_;    // the task's own context while it is suspended
+    boost::context::fiber scheduler_;  // the worker's context while the task runs
+};
+
+// Waiting without lost wake-ups: the task announces `waiting` before its last look at the
+// condition, and a waker changes the condition before it looks at the state (both seq_cst).
+// So either the task sees the change, or the waker sees `waiting` and queues the task.
+template <class Ready>
+void Task::wait_until(const WaitInfo& info, Ready ready) {
+    while (!ready()) {
+        wait_info_ = info;
+        begin_wait();
+        if (ready() && cancel_wait()) return;
+        suspend();
+    }
+}
+
+}  // namespace bamboo

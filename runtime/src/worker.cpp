@@ -1,0 +1,103 @@
+#include "worker.hpp"
+
+#include <sched.h>
+
+#include <thread>
+
+#include "spin.hpp"
+#include "stack_overflow.hpp"
+#include "task.hpp"
+
+namespace bamboo {
+namespace {
+// An idle worker keeps looking for work this long before it sleeps. Waking a sleeping
+// thread costs tens of microseconds on some machines; were the spin shorter, a ping-pong
+// would pay that on every hop.
+constexpr auto kSpin = std::chrono::microseconds(200);
+// In single-thread mode the comm engine is polled at least this often while tasks run.
+constexpr auto kPollInterval = std::chrono::microseconds(10);
+// Single-thread mode, idle for longer than kSpin: sleep this long between polls.
+constexpr auto kNap = std::chrono::microseconds(50);
+
+__thread Worker* running_worker = nullptr;
+}  // namespace
+
+Worker::Worker(std::function<void()> poll, bool never_sleep)
+    : poll_(std::move(poll)), never_sleep_(never_sleep) {}
+
+void Worker::assign(Task* task) {
+    ++live_tasks_;
+    local_.push(task, task->priority());
+}
+
+void Worker::enqueue(Task* task) {
+    if (running_worker == this) {
+        local_.push(task, task->priority());
+        return;
+    }
+    bool wake;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        inbox_.push_back(task);
+        inbox_filled_.store(true, std::memory_order_release);
+        wake = sleeping_;
+    }
+    if (wake) wakeup_.notify_one();
+}
+
+Task* Worker::take_runnable() {
+    if (inbox_filled_.load(std::memory_order_acquire)) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (Task* task : inbox_) local_.push(task, task->priority());
+        inbox_.clear();
+        inbox_filled_.store(false, std::memory_order_relaxed);
+    }
+    return local_.pop();
+}
+
+// Sleeps until another thread queues a task (never called in single-thread mode).
+void Worker::wait_for_work() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    sleeping_ = true;
+    wakeup_.wait(lock, [this] { return !inbox_.empty(); });
+    sleeping_ = false;
+}
+
+Task* Worker::next_task() {
+    if (never_sleep_) {
+        auto now = std::chrono::steady_clock::now();
+        if (now - last_poll_ >= kPollInterval) {
+            last_poll_ = now;
+            poll_();
+        }
+    }
+    if (Task* task = take_runnable()) return task;
+    // Idle: drive the comm engine while spinning politely, then sleep until woken (or, as
+    // the process's only thread, in short naps between polls).
+    PoliteSpin spin;
+    auto spin_end = std::chrono::steady_clock::now() + kSpin;
+    for (;;) {
+        if (poll_) poll_();
+        if (Task* task = take_runnable()) return task;
+        if (std::chrono::steady_clock::now() < spin_end) {
+            spin.pause();
+        } else if (never_sleep_) {
+            std::this_thread::sleep_for(kNap);
+        } else {
+            wait_for_work();
+        }
+    }
+}
+
+void Worker::run() {
+    give_thread_a_signal_stack();
+    running_worker = this;
+    while (live_tasks_ > 0) {
+        Task* task = next_task();
+        task->resume();
+        if (task->state() == TaskState::done) --live_tasks_;
+    }
+    running_worker = nullptr;
+}
+
+}  // namespace bamboo

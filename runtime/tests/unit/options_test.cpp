@@ -1,0 +1,135 @@
+#include "options.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace bamboo;
+
+namespace {
+
+// argv as a program receives it, with storage the parser can rearrange.
+struct Args {
+    explicit Args(std::vector<std::string> words) : storage(std::move(words)) {
+        for (std::string& w : storage) pointers.push_back(w.data());
+        pointers.push_back(nullptr);
+        argc = static_cast<int>(storage.size());
+    }
+    std::vector<std::string> remaining() const {
+        std::vector<std::string> out;
+        for (int i = 0; i < argc; ++i) out.emplace_back(pointers[i]);
+        return out;
+    }
+    std::vector<std::string> storage;
+    std::vector<char*> pointers;
+    int argc;
+};
+
+struct Env {
+    std::map<std::string, std::string> values;
+    EnvLookup lookup() const {
+        return [this](const char* name) -> const char* {
+            auto it = values.find(name);
+            return it == values.end() ? nullptr : it->second.c_str();
+        };
+    }
+};
+
+Options parse(Args& args, const Env& env = {}) {
+    return parse_options(args.argc, args.pointers.data(), env.lookup());
+}
+
+std::string error_of(std::vector<std::string> words, const Env& env = {}) {
+    Args args(std::move(words));
+    try {
+        parse(args, env);
+    } catch (const OptionError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST(Options, DefaultsWithoutArgumentsOrEnvironment) {
+    Args args({"prog"});
+    Options o = parse(args);
+    EXPECT_EQ(o.vf, 1);
+    EXPECT_EQ(o.workers, 0);
+    EXPECT_FALSE(o.single_thread);
+    EXPECT_DOUBLE_EQ(o.deadlock_timeout, 60.0);
+    EXPECT_EQ(o.stack_size, 8u << 20);
+    EXPECT_FALSE(o.help);
+    EXPECT_EQ(args.remaining(), std::vector<std::string>{"prog"});
+}
+
+TEST(Options, RemovesRuntimeArgumentsWhereverTheyStand) {
+    Args args({"prog", "--bamboo-vf", "4", "input.dat", "--bamboo-workers=2", "-n", "10",
+               "--bamboo-single-thread", "--last"});
+    Options o = parse(args);
+    EXPECT_EQ(o.vf, 4);
+    EXPECT_EQ(o.workers, 2);
+    EXPECT_TRUE(o.single_thread);
+    EXPECT_EQ(args.remaining(), (std::vector<std::string>{"prog", "input.dat", "-n", "10", "--last"}));
+    EXPECT_EQ(args.pointers[args.argc], nullptr);
+}
+
+TEST(Options, ParsesEveryValueKind) {
+    Args args({"prog", "--bamboo-deadlock-timeout", "2.5", "--bamboo-stack-size=256K"});
+    Options o = parse(args);
+    EXPECT_DOUBLE_EQ(o.deadlock_timeout, 2.5);
+    EXPECT_EQ(o.stack_size, 256u << 10);
+    Args mega({"prog", "--bamboo-stack-size", "3M"});
+    EXPECT_EQ(parse(mega).stack_size, 3u << 20);
+    Args plain({"prog", "--bamboo-stack-size", "131072"});
+    EXPECT_EQ(parse(plain).stack_size, 131072u);
+}
+
+TEST(Options, EnvironmentIsReadAndArgvWins) {
+    Env env;
+    env.values = {{"BAMBOO_VF", "8"}, {"BAMBOO_WORKERS", "3"}, {"BAMBOO_SINGLE_THREAD", "1"},
+                  {"BAMBOO_DEADLOCK_TIMEOUT", "5"}, {"BAMBOO_STACK_SIZE", "1M"}};
+    Args args({"prog", "--bamboo-vf", "2"});
+    Options o = parse(args, env);
+    EXPECT_EQ(o.vf, 2);
+    EXPECT_EQ(o.workers, 3);
+    EXPECT_TRUE(o.single_thread);
+    EXPECT_DOUBLE_EQ(o.deadlock_timeout, 5.0);
+    EXPECT_EQ(o.stack_size, 1u << 20);
+    Env off;
+    off.values = {{"BAMBOO_SINGLE_THREAD", "0"}};
+    Args none({"prog"});
+    EXPECT_FALSE(parse(none, off).single_thread);
+}
+
+TEST(Options, HelpFlag) {
+    Args args({"prog", "--bamboo-help"});
+    EXPECT_TRUE(parse(args).help);
+    std::string help = options_help();
+    for (const char* name : {"--bamboo-vf N", "--bamboo-workers N", "--bamboo-single-thread",
+                             "--bamboo-deadlock-timeout SECONDS", "--bamboo-stack-size BYTES", "--bamboo-help"})
+        EXPECT_NE(help.find(name), std::string::npos) << name;
+}
+
+TEST(Options, ErrorsNameTheOffendingOption) {
+    EXPECT_NE(error_of({"prog", "--bamboo-vff", "2"}).find("unknown option '--bamboo-vff'"), std::string::npos);
+    EXPECT_NE(error_of({"prog", "--bamboo-vf"}).find("missing value for --bamboo-vf"), std::string::npos);
+    EXPECT_NE(error_of({"prog", "--bamboo-vf", "0"}).find("bad value '0' for --bamboo-vf"), std::string::npos);
+    EXPECT_NE(error_of({"prog", "--bamboo-vf=abc"}).find("--bamboo-vf"), std::string::npos);
+    EXPECT_NE(error_of({"prog", "--bamboo-workers", "2x"}).find("--bamboo-workers"), std::string::npos);
+    EXPECT_NE(error_of({"prog", "--bamboo-deadlock-timeout", "-1"}).find("--bamboo-deadlock-timeout"), std::string::npos);
+    EXPECT_NE(error_of({"prog", "--bamboo-stack-size", "12Q"}).find("--bamboo-stack-size"), std::string::npos);
+    EXPECT_NE(error_of({"prog", "--bamboo-stack-size", "1K"}).find("at least 64K"), std::string::npos);
+    EXPECT_NE(error_of({"prog", "--bamboo-single-thread=maybe"}).find("--bamboo-single-thread"), std::string::npos);
+    Env env;
+    env.values = {{"BAMBOO_VF", "-3"}};
+    EXPECT_NE(error_of({"prog"}, env).find("BAMBOO_VF"), std::string::npos);
+}
+
+TEST(Options, ArgumentsThatOnlyLookSimilarAreKept) {
+    Args args({"prog", "--bamboo", "-bamboo-vf", "bamboo-vf"});
+    parse(args);
+    EXPECT_EQ(args.remaining(), (std::vector<std::string>{"prog", "--bamboo", "-bamboo-vf", "bamboo-vf"}));
+}
