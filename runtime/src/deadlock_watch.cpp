@@ -92,6 +92,8 @@ bool DeadlockWatch::all_waiting_or_done() const {
 }
 
 void DeadlockWatch::check() {
+    std::unique_lock<std::mutex> lock(checking_, std::try_to_lock);
+    if (!lock.owns_lock()) return;  // another thread is checking
     auto now = std::chrono::steady_clock::now();
     if (now - last_check_ < kCheckInterval) return;
     last_check_ = now;

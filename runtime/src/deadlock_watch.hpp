@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 namespace bamboo {
@@ -16,7 +17,8 @@ class DeadlockWatch {
 public:
     DeadlockWatch(const Runtime& runtime, double timeout_seconds);
 
-    // Called often, from one thread at a time; cheap unless a check is due.
+    // Called often, from any thread (workers that drive the comm engine call it
+    // concurrently); cheap unless a check is due.
     void check();
 
 private:
@@ -25,6 +27,7 @@ private:
     [[noreturn]] void report_and_abort(double idle_seconds) const;
 
     const Runtime& runtime_;
+    std::mutex checking_;
     std::chrono::duration<double> timeout_;
     std::chrono::steady_clock::time_point last_check_{};
     std::chrono::steady_clock::time_point last_progress_;

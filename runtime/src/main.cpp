@@ -85,21 +85,30 @@ void create_tasks(Runtime& rt, int argc, char** argv) {
     }
 }
 
-void run_tasks(Runtime& rt, bool single_thread) {
-    if (single_thread) {
-        rt.workers[0]->run();
-        rt.engine->tasks_done();
-        rt.engine->finish();
-        return;
+// Who drives the comm engine (see CommThread). Single-thread mode has no thread to give it.
+bool wants_comm_thread(const Options& options, bool single_thread, int worker_count) {
+    if (single_thread) return false;
+    switch (options.comm_thread) {
+    case CommThread::on: return true;
+    case CommThread::off: return false;
+    case CommThread::automatic: break;
     }
-    std::thread engine([&rt] { rt.engine->run(); });
+    return usable_cpus() > worker_count;
+}
+
+void run_tasks(Runtime& rt, bool comm_thread) {
+    std::thread engine;
+    if (comm_thread) engine = std::thread([&rt] { rt.engine->run(); });
     std::vector<std::thread> workers;
     for (std::size_t w = 1; w < rt.workers.size(); ++w)
         workers.emplace_back([&rt, w] { rt.workers[w]->run(); });
     rt.workers[0]->run();  // the main thread is worker 0
     for (std::thread& worker : workers) worker.join();
     rt.engine->tasks_done();
-    engine.join();
+    if (comm_thread)
+        engine.join();
+    else
+        rt.engine->finish();
 }
 
 }  // namespace
@@ -156,26 +165,31 @@ int main(int argc, char** argv) {
     rt.vf = rt.options.vf;
     rt.world_size = rt.process_count * rt.vf;
     int worker_count = choose_worker_count(rt.options, single_thread);
-    // (The comm engine thread is not counted: it steps back while workers poll.)
-    if (worker_count > usable_cpus()) spin_yield_interval = std::chrono::microseconds(0);
+    bool comm_thread = wants_comm_thread(rt.options, single_thread, worker_count);
+    if (worker_count + comm_thread > usable_cpus()) spin_yield_interval = std::chrono::microseconds(0);
     rt.engine = std::make_unique<CommEngine>(rt);
     rt.watch = std::make_unique<DeadlockWatch>(rt, rt.options.deadlock_timeout);
-    // Idle workers drive the comm engine; in single-thread mode the one worker also runs
-    // the deadlock watch, which is otherwise the comm engine thread's job.
-    std::function<void()> poll;
-    if (single_thread)
-        poll = [&rt] {
-            rt.engine->try_progress();
+    // Without a comm engine thread the workers drive the engine, between tasks too, and run
+    // the deadlock watch, which is otherwise that thread's job. With one, idle workers still
+    // poll, so that a message does not wait for a thread switch.
+    WorkerDuties duties;
+    bool remote = rt.process_count > 1;
+    auto progress = [&rt] { rt.engine->try_progress(); };
+    if (comm_thread) {
+        if (remote) duties.poll_when_idle = progress;
+    } else {
+        duties.poll_when_idle = [&rt, remote] {
+            if (remote) rt.engine->try_progress();
             rt.watch->check();
         };
-    else if (rt.process_count > 1)
-        poll = [&rt] { rt.engine->try_progress(); };
-    for (int w = 0; w < worker_count; ++w)
-        rt.workers.push_back(std::make_unique<Worker>(poll, single_thread));
+        if (remote) duties.poll_between_tasks = progress;
+        duties.naps = true;
+    }
+    for (int w = 0; w < worker_count; ++w) rt.workers.push_back(std::make_unique<Worker>(duties));
     create_tasks(rt, argc, argv);
     install_stack_overflow_handler();
 
-    run_tasks(rt, single_thread);
+    run_tasks(rt, comm_thread);
 
     int exit_code = 0;
     for (const auto& task : rt.tasks) {

@@ -67,6 +67,13 @@ bool parse_flag(const Source& from, const std::string& value) {
     bad_value(from, value, "1 or 0");
 }
 
+CommThread parse_comm_thread(const Source& from, const std::string& value) {
+    if (value == "auto") return CommThread::automatic;
+    if (value == "on") return CommThread::on;
+    if (value == "off") return CommThread::off;
+    bad_value(from, value, "auto, on or off");
+}
+
 struct OptionSpec {
     const char* name;       // after "--bamboo-"
     bool is_flag;           // a flag takes no separate value argument
@@ -85,6 +92,9 @@ const OptionSpec kSpecs[] = {
     {"single-thread", true, "", "off",
      "run everything on the main thread: one worker that also drives the comm engine (for SimGrid SMPI)",
      [](Options& o, const Source& s, const std::string& v) { o.single_thread = parse_flag(s, v); }},
+    {"comm-thread", false, "auto|on|off", "auto: on when the process has a CPU beyond its workers",
+     "drive the comm engine from a thread of its own (on) or from the workers between tasks (off)",
+     [](Options& o, const Source& s, const std::string& v) { o.comm_thread = parse_comm_thread(s, v); }},
     {"deadlock-timeout", false, "SECONDS", "60",
      "report the waiting tasks and abort when nothing has moved for this long",
      [](Options& o, const Source& s, const std::string& v) { o.deadlock_timeout = parse_seconds(s, v); }},

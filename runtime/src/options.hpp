@@ -8,10 +8,17 @@
 
 namespace bamboo {
 
+// Who drives the comm engine while tasks run: a thread of its own, or the workers between
+// tasks. `automatic` gives it a thread only when the process has a CPU to spare for it: on
+// a core shared with a worker, a polling thread slows the computation down more than it
+// speeds messages up.
+enum class CommThread { automatic, on, off };
+
 struct Options {
     int vf = 1;                          // tasks (virtual ranks) per process
     int workers = 0;                     // worker threads per process; 0: cores / processes on the node
     bool single_thread = false;          // the main thread is the only worker and drives the comm engine
+    CommThread comm_thread = CommThread::automatic;
     double deadlock_timeout = 60.0;      // seconds without progress before waiting tasks are reported
     std::size_t stack_size = 8u << 20;   // bytes reserved (not committed) per task stack
     bool help = false;

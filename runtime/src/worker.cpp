@@ -14,16 +14,15 @@ namespace {
 // thread costs tens of microseconds on some machines; were the spin shorter, a ping-pong
 // would pay that on every hop.
 constexpr auto kSpin = std::chrono::microseconds(200);
-// In single-thread mode the comm engine is polled at least this often while tasks run.
+// How often a worker polls between tasks, when that is one of its duties.
 constexpr auto kPollInterval = std::chrono::microseconds(10);
-// Single-thread mode, idle for longer than kSpin: sleep this long between polls.
+// A worker that naps, idle for longer than kSpin, naps this long between polls.
 constexpr auto kNap = std::chrono::microseconds(50);
 
 __thread Worker* running_worker = nullptr;
 }  // namespace
 
-Worker::Worker(std::function<void()> poll, bool never_sleep)
-    : poll_(std::move(poll)), never_sleep_(never_sleep) {}
+Worker::Worker(WorkerDuties duties) : duties_(std::move(duties)) {}
 
 void Worker::assign(Task* task) {
     ++live_tasks_;
@@ -55,7 +54,7 @@ Task* Worker::take_runnable() {
     return local_.pop();
 }
 
-// Sleeps until another thread queues a task (never called in single-thread mode).
+// Sleeps until another thread queues a task (never called by a worker that naps).
 void Worker::wait_for_work() {
     std::unique_lock<std::mutex> lock(mutex_);
     sleeping_ = true;
@@ -64,24 +63,24 @@ void Worker::wait_for_work() {
 }
 
 Task* Worker::next_task() {
-    if (never_sleep_) {
+    if (duties_.poll_between_tasks) {
         auto now = std::chrono::steady_clock::now();
         if (now - last_poll_ >= kPollInterval) {
             last_poll_ = now;
-            poll_();
+            duties_.poll_between_tasks();
         }
     }
     if (Task* task = take_runnable()) return task;
-    // Idle: drive the comm engine while spinning politely, then sleep until woken (or, as
-    // the process's only thread, in short naps between polls).
+    // Idle: drive the comm engine while spinning politely, then sleep until woken (or nap
+    // between polls).
     PoliteSpin spin;
     auto spin_end = std::chrono::steady_clock::now() + kSpin;
     for (;;) {
-        if (poll_) poll_();
+        if (duties_.poll_when_idle) duties_.poll_when_idle();
         if (Task* task = take_runnable()) return task;
         if (std::chrono::steady_clock::now() < spin_end) {
             spin.pause();
-        } else if (never_sleep_) {
+        } else if (duties_.naps) {
             std::this_thread::sleep_for(kNap);
         } else {
             wait_for_work();

@@ -19,12 +19,17 @@ namespace bamboo {
 
 class Task;
 
+// What a worker does besides running its tasks.
+struct WorkerDuties {
+    std::function<void()> poll_when_idle;      // while nothing is runnable (drives the comm engine)
+    std::function<void()> poll_between_tasks;  // at most every few microseconds between tasks
+    bool naps = false;  // idle: nap between polls rather than sleep until woken, because no
+                        // other thread would notice an arriving message or a deadlock
+};
+
 class Worker {
 public:
-    // `poll` is called whenever nothing is runnable (to drive the comm engine). If
-    // `never_sleep`, it is also called between tasks and the worker never sleeps: it is
-    // the process's only thread (single-thread mode).
-    Worker(std::function<void()> poll, bool never_sleep);
+    explicit Worker(WorkerDuties duties);
 
     // Before run(): the task starts runnable, in the order assigned.
     void assign(Task* task);
@@ -40,8 +45,7 @@ private:
     Task* take_runnable();
     void wait_for_work();
 
-    std::function<void()> poll_;
-    bool never_sleep_;
+    WorkerDuties duties_;
     std::chrono::steady_clock::time_point last_poll_{};
     std::size_t live_tasks_ = 0;
 
