@@ -72,6 +72,8 @@ def test_same_output_as_plain_mpi(name, processes, vf, builds, ground_truth):
 MODES = {
     "single-thread": ["--bamboo-single-thread"],
     "two-workers": ["--bamboo-workers", "2"],
+    "comm-thread": ["--bamboo-comm-thread", "on"],
+    "two-workers-no-comm-thread": ["--bamboo-workers", "2", "--bamboo-comm-thread", "off"],
 }
 
 

@@ -20,10 +20,12 @@ def deadlock_exe(tmp_path_factory):
     return build_bamboo([PROGRAMS_DIR / "deadlock.c"], tmp_path_factory.mktemp("deadlock") / "deadlock")
 
 
+@pytest.mark.parametrize("comm_thread", ["on", "off"])
 @pytest.mark.parametrize("processes,vf", [(1, 4), (2, 2)])
-def test_deadlock_is_reported(deadlock_exe, processes, vf):
+def test_deadlock_is_reported(deadlock_exe, processes, vf, comm_thread):
     start = time.monotonic()
-    run = run_bamboo(deadlock_exe, processes, vf, options=["--bamboo-deadlock-timeout", "1"], timeout=60)
+    run = run_bamboo(deadlock_exe, processes, vf, timeout=60,
+                     options=["--bamboo-deadlock-timeout", "1", "--bamboo-comm-thread", comm_thread])
     assert time.monotonic() - start < 30
     assert run.returncode != 0
     assert "never gets here" not in run.stdout
@@ -72,7 +74,8 @@ def test_help_lists_options(tmp_path):
     exe = build_bamboo([source], tmp_path / "hello")
     run = mpirun(exe, 1, ["--bamboo-help"])
     assert run.returncode == 0
-    for option in ("--bamboo-vf", "--bamboo-workers", "--bamboo-single-thread", "--bamboo-deadlock-timeout"):
+    for option in ("--bamboo-vf", "--bamboo-workers", "--bamboo-single-thread", "--bamboo-comm-thread",
+                   "--bamboo-deadlock-timeout", "--bamboo-stack-size"):
         assert option in run.stdout
 
 
