@@ -68,11 +68,6 @@ def main(argv=None) -> int:
     except OSError as e:
         print(f"bamboo: error: {e}", file=sys.stderr)
         return 1
-    except Exception as e:  # noqa: BLE001 - report, with the file, instead of a bare traceback
-        import traceback
-        traceback.print_exc()
-        print(f"{path}: error: internal error in the Bamboo translator: {e!r}", file=sys.stderr)
-        return 1
     for d in res.diagnostics:
         print(d, file=sys.stderr)
     if explain and res.explanation:

@@ -56,8 +56,22 @@ def _notes(prog, regions, helpers, used):
 
 def translate_file(path: str, compiler_args=(), display: str | None = None,
                    explain: bool = False) -> TranslationResult:
-    """Translate one annotated MPI C file for the Bamboo runtime."""
+    """Translate one annotated MPI C file for the Bamboo runtime.
+
+    Never raises for a problem in the input or in the translator itself: both come back as
+    error diagnostics (OSError for an unreadable file excepted)."""
     diags = Diagnostics()
+    try:
+        return _translate(path, compiler_args, display, explain, diags)
+    except OSError:
+        raise
+    except Exception as e:  # noqa: BLE001 - a translator bug must still read like a diagnostic
+        diags.error(display or path, 0, 0, f"internal error in the Bamboo translator: {e!r}; "
+                    "please report it with this file")
+        return TranslationResult(None, diags.sorted())
+
+
+def _translate(path, compiler_args, display, explain, diags) -> TranslationResult:
     prog = frontend.load(path, list(compiler_args), diags, display=display)
     if prog is None:
         return TranslationResult(None, diags.sorted())
