@@ -22,7 +22,8 @@ from .translate import translate_file
 
 REPO = Path(__file__).resolve().parents[2]
 RUNTIME_INCLUDE = REPO / "runtime" / "include"
-RUNTIME_LIBDIR = REPO / "build" / "runtime"
+# The built runtime to link; BAMBOO_RUNTIME_LIBDIR picks another build (e.g. the MPICH one).
+RUNTIME_LIBDIR = Path(os.environ.get("BAMBOO_RUNTIME_LIBDIR") or REPO / "build" / "runtime").resolve()
 RUNTIME_LIBS = ["-lbamboo", "-lboost_context", "-lstdc++", "-lpthread", "-lm"]
 
 C_SOURCE_SUFFIXES = (".c",)
@@ -48,6 +49,9 @@ bamboocc's own options:
   --bamboo-help       this text
 Environment:
   BAMBOO_MPICC        the MPI compiler wrapper to use (default: mpicc)
+  BAMBOO_RUNTIME_LIBDIR
+                      the runtime build to link, built with that MPI
+                      (default: build/runtime of this checkout)
 """
 
 

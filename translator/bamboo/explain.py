@@ -1,7 +1,16 @@
 """``--explain``: what the translator did to a file, in words."""
 from __future__ import annotations
 
-from .firing_rule import to_text
+import re
+
+from .firing_rule import to_text as _rule_lines
+
+_PRIVATE_USE = re.compile(r"BAMBOO_PRIVATE\((\w+)\)")
+
+
+def to_text(rules, indent):
+    """The rule as the user wrote its expressions: privatized globals by their own names."""
+    return [_PRIVATE_USE.sub(r"\1", line) for line in _rule_lines(rules, indent)]
 
 
 def _loc(prog, offset):

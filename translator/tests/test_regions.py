@@ -75,3 +75,22 @@ void f(int *nbr, double *x, double *y)
 }
 """)
     assert res.ok, errors(res)
+
+
+def test_explain_names_privatized_globals_as_written(translate):
+    res = translate("""#include <mpi.h>
+int left, right;
+void halo(double *u, int it)
+{
+#pragma bamboo olap
+  {
+#pragma bamboo send
+    { MPI_Send(&u[1], 1, MPI_DOUBLE, left, it, MPI_COMM_WORLD); }
+#pragma bamboo receive
+    { MPI_Recv(&u[0], 1, MPI_DOUBLE, right, it, MPI_COMM_WORLD, MPI_STATUS_IGNORE); }
+  }
+}
+""", explain=True)
+    assert res.ok, errors(res)
+    assert "bamboo_expect(BAMBOO_PRIVATE(right), it, MPI_COMM_WORLD)" in res.text
+    assert "message from right, tag it, MPI_COMM_WORLD" in res.explanation
