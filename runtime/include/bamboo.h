@@ -94,12 +94,14 @@ int bamboo_sendrecv(bamboo_site at, const void *sendbuf, int sendcount, MPI_Data
                     int source, int recvtag, MPI_Comm comm, MPI_Status *status);
 
 int bamboo_wait(bamboo_site at, MPI_Request *request, MPI_Status *status);
-int bamboo_waitall(bamboo_site at, int count, MPI_Request requests[], MPI_Status statuses[]);
+/* `MPI_Status *statuses`, not `statuses[]`: GCC warns (-Wstringop-overflow) when an array
+ * parameter gets MPICH's MPI_STATUSES_IGNORE, (MPI_Status *)1. */
+int bamboo_waitall(bamboo_site at, int count, MPI_Request requests[], MPI_Status *statuses);
 int bamboo_waitany(bamboo_site at, int count, MPI_Request requests[], int *index,
                    MPI_Status *status);
 int bamboo_test(bamboo_site at, MPI_Request *request, int *flag, MPI_Status *status);
 int bamboo_testall(bamboo_site at, int count, MPI_Request requests[], int *flag,
-                   MPI_Status statuses[]);
+                   MPI_Status *statuses);
 int bamboo_probe(bamboo_site at, int source, int tag, MPI_Comm comm, MPI_Status *status);
 int bamboo_iprobe(bamboo_site at, int source, int tag, MPI_Comm comm, int *flag,
                   MPI_Status *status);

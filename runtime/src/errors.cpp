@@ -2,9 +2,11 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdarg>
 #include <cstdio>
 #include <string>
+#include <thread>
 
 namespace bamboo {
 namespace {
@@ -24,9 +26,14 @@ void emit(const std::string& prefix, const char* format, va_list args) {
 void abort_job(int code) {
     int initialized = 0, finalized = 0;
     MPI_Initialized(&initialized);
-    MPI_Finalized(&finalized);
-    // No MpiGuard: the lock may be held by the thread that is stuck.
-    if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, code);
+    if (initialized) {
+        // A moment for the launcher to forward what was just written: MPICH's mpiexec
+        // (hydra) can end the job on MPI_Abort before reading a process's last stderr lines.
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        MPI_Finalized(&finalized);
+        // No MpiGuard: the lock may be held by the thread that is stuck.
+        if (!finalized) MPI_Abort(MPI_COMM_WORLD, code);
+    }
     _exit(code);
 }
 

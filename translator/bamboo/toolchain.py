@@ -6,6 +6,7 @@ borrow GCC's, and take the MPI include directories from the MPI compiler wrapper
 from __future__ import annotations
 
 import functools
+import os
 import shlex
 import shutil
 import subprocess
@@ -62,6 +63,6 @@ def system_include_args() -> list:
     gcc = gcc_include_dir()
     if gcc:
         args += ["-isystem", gcc]
-    for d in mpi_include_dirs():
+    for d in mpi_include_dirs(os.environ.get("BAMBOO_MPICC", "mpicc")):  # as bamboocc compiles
         args += ["-isystem", d]
     return args
