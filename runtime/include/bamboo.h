@@ -11,7 +11,8 @@
  *   - the MPI subset the runtime implements over virtual ranks: after this header, a
  *     call such as MPI_Recv(...) in user code (or in a user macro or header) becomes
  *     bamboo_recv(BAMBOO_AT, ...); the translator rejects MPI calls not listed here;
- *   - firing rules: bamboo_expect() / bamboo_fire() at each evaluation point.
+ *   - firing rules: bamboo_expect() / bamboo_fire() at each evaluation point;
+ *   - exit() ends the calling task, not the process its task shares with others.
  *
  * Types and constants (MPI_Comm, MPI_Datatype, MPI_Status, MPI_Request, MPI_ANY_SOURCE,
  * ...) are the MPI library's own, so user code keeps compiling unchanged.
@@ -21,6 +22,7 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include <stdlib.h> /* before the exit() redirection below, which must not touch its prototype */
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,6 +41,10 @@ typedef struct bamboo_site {
 /* The user's main(), renamed by the translator. Always this signature: the translator
  * adapts `int main(void)`. */
 int bamboo_main(int argc, char **argv);
+
+/* exit() in user code ends the calling task only, as under MPI it ends only the calling
+ * process: its status becomes the task's exit status, as if main() had returned it. */
+void bamboo_exit(int status) __attribute__((noreturn));
 
 /* ---- Privatized globals ------------------------------------------------------- */
 
@@ -148,6 +154,8 @@ void bamboo_set_priority(int priority);
 #undef MPI_Probe
 #undef MPI_Iprobe
 #undef MPI_Get_count
+#undef exit
+#define exit(status) bamboo_exit(status)
 #define MPI_Init(argc, argv) bamboo_init(argc, argv)
 #define MPI_Init_thread(argc, argv, required, provided) \
     bamboo_init_thread(argc, argv, required, provided)

@@ -15,6 +15,7 @@
 #include "runtime.hpp"
 #include "spin.hpp"
 #include "task.hpp"
+#include "worker.hpp"
 
 namespace bamboo {
 namespace {
@@ -23,6 +24,8 @@ constexpr int kTag = 0;  // the engine's communicators carry nothing else
 // From this size on, a contiguous payload travels as its own message, without copies.
 constexpr std::size_t kSeparatePayloadBytes = 64u << 10;
 constexpr int kMaxReceivesPerRound = 32;
+// How long a large payload may wait in MPI for its receive to be posted (see the header).
+constexpr auto kParkLimit = std::chrono::microseconds(50);
 // With a single process the engine has nothing to move; it only runs the deadlock watch.
 constexpr auto kSingleProcessTick = std::chrono::milliseconds(10);
 // A worker that polled the engine this recently is taken to be still polling.
@@ -108,8 +111,12 @@ bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data
     }
     // Start it now if the engine is free; the outbox keeps the task's messages in order.
     std::unique_lock<std::mutex> progress_lock(progress_mutex_, std::try_to_lock);
-    if (progress_lock.owns_lock()) start_sends();
-    else if (wake) wakeup_.notify_one();
+    if (progress_lock.owns_lock()) {
+        start_sends();
+        note_transit();
+    } else if (wake) {
+        wakeup_.notify_one();
+    }
     return separate;
 }
 
@@ -199,9 +206,10 @@ bool CommEngine::receive_one() {
         runtime_.process_of(header.dest_vrank) != runtime_.process)
         fatal("process %d received a message for task vrank %d, which is not one of its tasks",
               runtime_.process, header.dest_vrank);
-    Task& dest = *runtime_.local_task(header.dest_vrank);
     if (header.payload_separate) {
-        receive_payload(status.MPI_SOURCE, envelope, header.dest_vrank, header.bytes);
+        // The payload was sent right behind its header; it is received in header order.
+        parked_ = ParkedPayload{status.MPI_SOURCE, envelope, header.dest_vrank, header.bytes,
+                                std::chrono::steady_clock::now()};
         return true;
     }
     Message message;
@@ -209,43 +217,60 @@ bool CommEngine::receive_one() {
     message.bytes = header.bytes;
     message.data = buffer.get() + sizeof header;
     message.storage = std::move(buffer);
-    deliver_message(dest, std::move(message));
+    deliver_message(*runtime_.local_task(header.dest_vrank), std::move(message));
     return true;
 }
 
-// The payload was sent right behind its header, so waiting for it here is short; and it
-// keeps the engine's deliveries in arrival order.
-void CommEngine::receive_payload(int source_process, const Envelope& e, int dest_vrank,
-                                 std::size_t bytes) {
+void CommEngine::receive_into(void* where, std::size_t bytes) const {
+    MpiGuard guard;
+    MPI_Recv(where, static_cast<int>(bytes), MPI_BYTE, parked_->source_process, kTag,
+             payload_comm_, MPI_STATUS_IGNORE);
+}
+
+// Whether the parked payload may wait longer for its receive: its task will likely post it
+// soon if it is runnable or running.
+bool CommEngine::payload_may_wait(const Task& dest) const {
+    if (std::chrono::steady_clock::now() - parked_->since >= kParkLimit) return false;
+    TaskState state = dest.state();
+    return state == TaskState::runnable || state == TaskState::running;
+}
+
+bool CommEngine::receive_parked_payload() {
+    const Envelope e = parked_->envelope;
+    const std::size_t bytes = parked_->bytes;
+    const int dest_vrank = parked_->dest_vrank;
     Task& dest = *runtime_.local_task(dest_vrank);
-    auto receive_into = [&](void* where) {
-        MpiGuard guard;
-        MPI_Recv(where, static_cast<int>(bytes), MPI_BYTE, source_process, kTag, payload_comm_,
-                 MPI_STATUS_IGNORE);
-    };
     bool closed = false;
-    if (Request* receive = claim_posted_receive(dest, e, &closed)) {
+    Request* receive = claim_posted_receive(dest, e, &closed);
+    if (receive) {
         check_fits(*receive, e, bytes);
         if (receive->target.layout.contiguous) {
-            receive_into(receive->target.data());
+            receive_into(receive->target.data(), bytes);
         } else {
             std::unique_ptr<char[]> staging(new char[bytes]);
-            receive_into(staging.get());
+            receive_into(staging.get(), bytes);
             unpack(staging.get(), bytes, receive->target);
         }
+        parked_.reset();
         complete_receive(*receive, e, bytes);
-        return;
+        return true;
     }
-    // No receive is posted yet. The payload is taken now all the same, so that its sender,
-    // waiting for it to leave, never waits for the receiving task (sends are buffered).
+    if (!closed) {
+        // The send the task waits for has often completed inside MPI along with the arrival
+        // of this header; retiring it makes the task runnable, and it then posts the receive.
+        if (dest.state() == TaskState::waiting) retire_sends();
+        if (payload_may_wait(dest)) return false;
+    }
     Message message;
     message.envelope = e;
     message.bytes = bytes;
     message.storage.reset(new char[bytes]);
     message.data = message.storage.get();
-    receive_into(message.storage.get());
+    receive_into(message.storage.get(), bytes);
+    parked_.reset();
     if (closed) warn_dropped(e, dest_vrank);
     else deliver_message(dest, std::move(message));
+    return true;
 }
 
 bool CommEngine::try_progress() {
@@ -259,8 +284,16 @@ bool CommEngine::progress() {
     bool moved = start_sends();
     // A task whose large send just left usually posts its receive next: let it run before
     // looking for arrivals, or the reply would find no posted receive and need a copy.
-    if (retire_sends()) return true;
-    for (int i = 0; i < kMaxReceivesPerRound && receive_one(); ++i) moved = true;
+    if (retire_sends()) {
+        moved = true;
+    } else {
+        for (int i = 0; i < kMaxReceivesPerRound; ++i) {
+            if (parked_ && !receive_parked_payload()) break;  // nothing overtakes a parked payload
+            if (!receive_one()) break;
+            moved = true;
+        }
+    }
+    note_transit();
     return moved;
 }
 
@@ -305,6 +338,7 @@ void CommEngine::advance_termination() {
             phase_ = Phase::receiving_rest;
             [[fallthrough]];
         case Phase::receiving_rest:
+            if (parked_) return;
             for (int p = 0; p < runtime_.process_count; ++p)
                 if (received_from_[p] < expected_from_[p]) return;
             phase_ = Phase::finished;
@@ -314,9 +348,15 @@ void CommEngine::advance_termination() {
     }
 }
 
+bool CommEngine::tasks_waiting() const {
+    for (const auto& worker : runtime_.workers)
+        if (worker->waiting_tasks() > 0) return true;
+    return false;
+}
+
 bool CommEngine::busy() const {
-    return !in_flight_.empty() || !outbox_empty_.load(std::memory_order_relaxed) ||
-           Task::waiting_count() > 0 || phase_ == Phase::exchanging_counts ||
+    return !in_flight_.empty() || parked_ || !outbox_empty_.load(std::memory_order_relaxed) ||
+           tasks_waiting() || phase_ == Phase::exchanging_counts ||
            phase_ == Phase::receiving_rest;
 }
 

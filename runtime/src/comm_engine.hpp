@@ -7,6 +7,13 @@
 // buffer and received straight into the posted receive buffer when there is one, so that
 // neither side copies it.
 //
+// A large payload whose receive is not posted yet, for a task that is runnable or running,
+// is left in MPI for a short while (kParkLimit): the task is usually about to post the
+// receive (a ping-pong's reply often arrives just before), and staging the payload would
+// cost a copy. Meanwhile no later message is received, which keeps arrival order. After
+// that while, or once the task waits for something else, the payload is received into a
+// buffer of its own, so a sender never waits for the receiving task (sends are buffered).
+//
 // The engine sends in the order tasks hand it messages, and MPI keeps that order between two
 // processes, so messages from one task to another never overtake each other.
 //
@@ -19,10 +26,12 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "datatype.hpp"
@@ -32,6 +41,7 @@
 namespace bamboo {
 
 struct Runtime;
+class Task;
 
 class CommEngine {
 public:
@@ -49,6 +59,10 @@ public:
     // ones, deliver arrived messages. Returns whether anything moved.
     bool try_progress();
 
+    // Whether sends are in flight or a payload is parked (any thread): their completion
+    // needs the engine polled soon.
+    bool in_transit() const { return in_transit_.load(std::memory_order_relaxed); }
+
     // The comm engine thread: progress (and the deadlock watch) until termination.
     void run();
     // Single-thread mode, after all local tasks are done: progress until termination.
@@ -62,16 +76,26 @@ public:
 private:
     struct Outgoing;
     struct InFlight;
+    struct ParkedPayload {
+        int source_process;
+        Envelope envelope;
+        int dest_vrank;
+        std::size_t bytes;
+        std::chrono::steady_clock::time_point since;
+    };
 
     // The members below require progress_mutex_.
     bool progress();
     bool start_sends();
     bool retire_sends();  // true if it completed a task's send (and woke the task)
     bool receive_one();
-    void receive_payload(int source_process, const Envelope& envelope, int dest_vrank,
-                         std::size_t bytes);
+    bool receive_parked_payload();  // false while the payload waits for its receive
+    bool payload_may_wait(const Task& dest) const;
+    void receive_into(void* where, std::size_t bytes) const;
     void advance_termination();
     bool busy() const;
+    void note_transit() { in_transit_.store(!in_flight_.empty() || parked_, std::memory_order_relaxed); }
+    bool tasks_waiting() const;
     void count_move() { moves_.store(moves_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
 
     Runtime& runtime_;
@@ -94,6 +118,7 @@ private:
     std::vector<long long> sent_to_;         // control messages per destination process
     std::vector<long long> received_from_;   // control messages per source process
     std::vector<long long> expected_from_;   // filled by the termination exchange
+    std::optional<ParkedPayload> parked_;    // a header whose payload is still in MPI
 
     enum class Phase { running, draining_sends, exchanging_counts, receiving_rest, finished };
     std::atomic<bool> tasks_done_{false};
@@ -101,6 +126,7 @@ private:
     MPI_Request exchange_ = MPI_REQUEST_NULL;
 
     std::atomic<std::uint64_t> moves_{0};
+    std::atomic<bool> in_transit_{false};
     // When a worker last drove the engine (steady_clock ticks): while workers poll, the
     // engine thread steps back rather than compete with them for the core.
     std::atomic<std::int64_t> worker_polled_at_{0};

@@ -56,7 +56,7 @@ std::string describe_wait(const Task& task) {
         return text + " for: " + (list.empty() ? "nothing (its requests are complete)" : list);
     }
     // A firing rule, or MPI_Probe (a rule of one message).
-    std::lock_guard<std::mutex> lock(task.mailbox().mutex());
+    std::lock_guard<SpinLock> lock(task.mailbox().mutex());
     const std::vector<Expectation>& rule = task.mailbox().armed_rule();
     if (w.call && rule.size() == 1) return text + " for " + message_text(rule[0].pattern);
     std::string list;

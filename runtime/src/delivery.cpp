@@ -8,6 +8,30 @@
 #include "task.hpp"
 
 namespace bamboo {
+namespace {
+
+// Up to this size an unexpected message is copied under the mailbox lock: cheaper than
+// locking a second time, and short enough not to hold up the mailbox's other users.
+constexpr std::size_t kCopyUnderLockBytes = 4096;
+
+Message copied_message(const Envelope& e, const TypedBuffer& data) {
+    Message message;
+    message.envelope = e;
+    message.bytes = data.bytes();
+    message.storage.reset(new char[message.bytes]);
+    message.data = message.storage.get();
+    pack(data, message.storage.get());
+    return message;
+}
+
+// Queues `message` as unexpected in the locked, open mailbox of `dest`; unlocks it.
+void queue_unexpected(Task& dest, std::unique_lock<SpinLock>& lock, Message&& message) {
+    bool rule_satisfied = dest.mailbox().add_unexpected(std::move(message));
+    lock.unlock();
+    if (rule_satisfied) dest.wake();
+}
+
+}  // namespace
 
 void warn_dropped(const Envelope& e, int dest_vrank) {
     warn("dropping a message from rank %d (tag %d, %s) to task vrank %d, which has finished",
@@ -34,7 +58,7 @@ void complete_receive(Request& r, const Envelope& e, std::size_t bytes) {
 
 void deliver_from_buffer(Task& dest, const Envelope& e, const TypedBuffer& data) {
     Mailbox& mailbox = dest.mailbox();
-    std::unique_lock<std::mutex> lock(mailbox.mutex());
+    std::unique_lock<SpinLock> lock(mailbox.mutex());
     if (!mailbox.closed()) {
         if (PostedReceive* posted = mailbox.match_posted(e)) {
             lock.unlock();
@@ -44,22 +68,20 @@ void deliver_from_buffer(Task& dest, const Envelope& e, const TypedBuffer& data)
             complete_receive(receive, e, data.bytes());
             return;
         }
+        if (data.bytes() <= kCopyUnderLockBytes) {
+            queue_unexpected(dest, lock, copied_message(e, data));
+            return;
+        }
     }
     lock.unlock();
     // No receive waits for it: copy it outside the lock, then deliver it as an owned
     // message (which looks for a posted receive again: one may have come meanwhile).
-    Message message;
-    message.envelope = e;
-    message.bytes = data.bytes();
-    message.storage.reset(new char[message.bytes]);
-    message.data = message.storage.get();
-    pack(data, message.storage.get());
-    deliver_message(dest, std::move(message));
+    deliver_message(dest, copied_message(e, data));
 }
 
 void deliver_message(Task& dest, Message&& message) {
     Mailbox& mailbox = dest.mailbox();
-    std::unique_lock<std::mutex> lock(mailbox.mutex());
+    std::unique_lock<SpinLock> lock(mailbox.mutex());
     if (mailbox.closed()) {
         lock.unlock();
         warn_dropped(message.envelope, dest.vrank());
@@ -73,14 +95,12 @@ void deliver_message(Task& dest, Message&& message) {
         complete_receive(receive, message.envelope, message.bytes);
         return;
     }
-    bool rule_satisfied = mailbox.add_unexpected(std::move(message));
-    lock.unlock();
-    if (rule_satisfied) dest.wake();
+    queue_unexpected(dest, lock, std::move(message));
 }
 
 Request* claim_posted_receive(Task& dest, const Envelope& e, bool* closed) {
     Mailbox& mailbox = dest.mailbox();
-    std::lock_guard<std::mutex> lock(mailbox.mutex());
+    std::lock_guard<SpinLock> lock(mailbox.mutex());
     *closed = mailbox.closed();
     if (*closed) return nullptr;
     return static_cast<Request*>(mailbox.match_posted(e));
@@ -90,7 +110,7 @@ void post_receive(Task& self, Request& receive) {
     Mailbox& mailbox = self.mailbox();
     Message message;
     {
-        std::lock_guard<std::mutex> lock(mailbox.mutex());
+        std::lock_guard<SpinLock> lock(mailbox.mutex());
         if (!mailbox.take_unexpected(receive.pattern, &message)) {
             mailbox.post(&receive);
             return;

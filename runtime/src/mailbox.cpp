@@ -49,16 +49,19 @@ const Message* Mailbox::find_unexpected(const Pattern& p) const {
     return it == unexpected_.end() ? nullptr : &*it;
 }
 
-bool Mailbox::arm_rule(std::vector<Expectation> rule) {
+bool Mailbox::arm_rule(const std::vector<Expectation>& rule) {
+    rule_ = rule;  // a copy into storage kept from earlier rules: no allocation after the first
     bool satisfied = true;
-    for (Expectation& x : rule) {
+    for (Expectation& x : rule_) {
         x.arrived = static_cast<int>(std::count_if(
             unexpected_.begin(), unexpected_.end(),
             [&](const Message& m) { return x.pattern.accepts(m.envelope); }));
         satisfied = satisfied && x.arrived >= x.expected;
     }
-    if (satisfied) return true;
-    rule_ = std::move(rule);
+    if (satisfied) {
+        rule_.clear();
+        return true;
+    }
     rule_satisfied_.store(false);
     return false;
 }

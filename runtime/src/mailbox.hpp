@@ -16,8 +16,9 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <vector>
+
+#include "spin.hpp"
 
 namespace bamboo {
 
@@ -69,7 +70,7 @@ struct Expectation {
 class Mailbox {
 public:
     // Every member below except rule_satisfied() and arrivals() requires this lock.
-    std::mutex& mutex() const { return mutex_; }
+    SpinLock& mutex() const { return mutex_; }
 
     // Removes and returns the earliest posted receive that accepts `e`, or nullptr.
     PostedReceive* match_posted(const Envelope& e);
@@ -89,9 +90,9 @@ public:
 
     std::size_t unexpected_count() const { return unexpected_.size(); }
 
-    // Arms a firing rule (distinct patterns with their counts). Returns true, without
-    // arming, if the unexpected messages already satisfy it.
-    bool arm_rule(std::vector<Expectation> rule);
+    // Arms a copy of a firing rule (distinct patterns with their counts). Returns true,
+    // without arming, if the unexpected messages already satisfy it.
+    bool arm_rule(const std::vector<Expectation>& rule);
     // The armed rule with current counts (empty when none is armed).
     const std::vector<Expectation>& armed_rule() const { return rule_; }
 
@@ -113,7 +114,7 @@ private:
         arrivals_.store(arrivals_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     }
 
-    mutable std::mutex mutex_;
+    mutable SpinLock mutex_;
     std::deque<PostedReceive*> posted_;
     std::deque<Message> unexpected_;
     std::vector<Expectation> rule_;

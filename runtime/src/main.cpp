@@ -170,19 +170,23 @@ int main(int argc, char** argv) {
     rt.engine = std::make_unique<CommEngine>(rt);
     rt.watch = std::make_unique<DeadlockWatch>(rt, rt.options.deadlock_timeout);
     // Without a comm engine thread the workers drive the engine, between tasks too, and run
-    // the deadlock watch, which is otherwise that thread's job. With one, idle workers still
-    // poll, so that a message does not wait for a thread switch.
+    // the deadlock watch, which is otherwise that thread's job; they keep polling rather than
+    // nap while messages are in transit. With one, idle workers still poll, so that a message
+    // does not wait for a thread switch.
     WorkerDuties duties;
     bool remote = rt.process_count > 1;
-    auto progress = [&rt] { rt.engine->try_progress(); };
     if (comm_thread) {
-        if (remote) duties.poll_when_idle = progress;
+        if (remote) duties.poll_when_idle = [&rt] {
+            rt.engine->try_progress();
+            return false;
+        };
     } else {
         duties.poll_when_idle = [&rt, remote] {
             if (remote) rt.engine->try_progress();
             rt.watch->check();
+            return remote && rt.engine->in_transit();
         };
-        if (remote) duties.poll_between_tasks = progress;
+        if (remote) duties.poll_between_tasks = [&rt] { rt.engine->try_progress(); };
         duties.naps = true;
     }
     for (int w = 0; w < worker_count; ++w) rt.workers.push_back(std::make_unique<Worker>(duties));

@@ -1,6 +1,7 @@
 // The MPI functions of bamboo.h over virtual ranks.
 #include <mpi.h>
 
+#include <cstdlib>
 #include <mutex>
 #include <vector>
 
@@ -233,6 +234,12 @@ int bamboo_finalized(int* flag) {
     return MPI_SUCCESS;
 }
 
+void bamboo_exit(int status) {
+    Task* task = Task::current();
+    if (!task) std::exit(status);  // outside tasks (an atexit handler, say) it is the process's
+    task->exit(status);
+}
+
 int bamboo_abort(MPI_Comm, int errorcode) {
     Task* task = Task::current();
     warn("task vrank %d called MPI_Abort with error code %d", task ? task->vrank() : -1, errorcode);
@@ -424,7 +431,7 @@ int bamboo_probe(bamboo_site at, int source, int tag, MPI_Comm comm, MPI_Status*
     Mailbox& mailbox = self.mailbox();
     for (;;) {
         {
-            std::lock_guard<std::mutex> lock(mailbox.mutex());
+            std::lock_guard<SpinLock> lock(mailbox.mutex());
             if (const Message* message = mailbox.find_unexpected(pattern)) {
                 Envelope envelope = message->envelope;
                 std::size_t bytes = message->bytes;
@@ -457,7 +464,7 @@ int bamboo_iprobe(bamboo_site at, int source, int tag, MPI_Comm comm, int* flag,
     Envelope envelope{};
     std::size_t bytes = 0;
     {
-        std::lock_guard<std::mutex> lock(mailbox.mutex());
+        std::lock_guard<SpinLock> lock(mailbox.mutex());
         if (const Message* message = mailbox.find_unexpected(pattern)) {
             found = true;
             envelope = message->envelope;
@@ -497,13 +504,14 @@ void bamboo_expect(int source, int tag, MPI_Comm comm) {
 
 void bamboo_fire(bamboo_site at) {
     Task& self = calling_task("the firing rule", at);
-    std::vector<Expectation> rule;
-    rule.swap(self.pending_rule);
     Mailbox& mailbox = self.mailbox();
     bool satisfied = true;
-    if (!rule.empty()) {
-        std::lock_guard<std::mutex> lock(mailbox.mutex());
-        satisfied = mailbox.arm_rule(std::move(rule));
+    if (!self.pending_rule.empty()) {
+        {
+            std::lock_guard<SpinLock> lock(mailbox.mutex());
+            satisfied = mailbox.arm_rule(self.pending_rule);
+        }
+        self.pending_rule.clear();  // keeps its capacity for the next evaluation point
     }
     if (!satisfied) {
         WaitInfo info;

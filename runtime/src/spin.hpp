@@ -3,6 +3,7 @@
 
 #include <sched.h>
 
+#include <atomic>
 #include <chrono>
 
 namespace bamboo {
@@ -32,6 +33,25 @@ public:
 private:
     std::chrono::microseconds yield_every_;
     std::chrono::steady_clock::time_point next_yield_;
+};
+
+// A lock for short critical sections that never block or suspend: one atomic exchange takes
+// it and a plain store releases it, where std::mutex costs two atomic read-modify-writes and
+// two library calls, on every message. A waiter spins politely, so that a holder preempted
+// on a shared core still gets to run.
+class SpinLock {
+public:
+    void lock() {
+        while (locked_.exchange(true, std::memory_order_acquire)) {
+            PoliteSpin spin;
+            do spin.pause();
+            while (locked_.load(std::memory_order_relaxed));
+        }
+    }
+    void unlock() { locked_.store(false, std::memory_order_release); }
+
+private:
+    std::atomic<bool> locked_{false};
 };
 
 }  // namespace bamboo

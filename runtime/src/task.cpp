@@ -8,7 +8,6 @@
 namespace bamboo {
 namespace {
 __thread Task* running_task = nullptr;
-std::atomic<int> waiting_tasks{0};
 }  // namespace
 
 Task::Task(int vrank, Worker& worker, std::size_t stack_size, std::shared_ptr<char> globals,
@@ -26,22 +25,22 @@ Task::Task(int vrank, Worker& worker, std::size_t stack_size, std::shared_ptr<ch
     stack_bottom_ = static_cast<const char*>(stack.sp) - stack.size + boost::context::stack_traits::page_size();
     context_ = boost::context::fiber(
         std::allocator_arg, boost::context::preallocated(stack.sp, stack.size, stack), allocator,
-        [this](boost::context::fiber&& scheduler) {
-            scheduler_ = std::move(scheduler);
+        [this](boost::context::fiber&& from) {
+            worker_.arrived(std::move(from));
             run_body();
-            return std::move(scheduler_);
+            return worker_.finished(*this);
         });
 }
 
 Task* Task::current() { return running_task; }
 
-int Task::waiting_count() { return waiting_tasks.load(std::memory_order_relaxed); }
-
 void Task::run_body() {
-    exit_code_ = entry_(static_cast<int>(args_.size()), argv_.data());
+    // exit() comes back here by longjmp: the frames it skips are the user's C code and
+    // the runtime's extern "C" entry, none of which has anything to destroy.
+    if (setjmp(exit_jump_) == 0) exit_code_ = entry_(static_cast<int>(args_.size()), argv_.data());
     std::deque<Message> unreceived;
     {
-        std::lock_guard<std::mutex> lock(mailbox_.mutex());
+        std::lock_guard<SpinLock> lock(mailbox_.mutex());
         unreceived = mailbox_.close();
     }
     if (!unreceived.empty()) {
@@ -53,35 +52,40 @@ void Task::run_body() {
     state_.store(TaskState::done);
 }
 
-void Task::resume() {
+void Task::enter() {
     // Only this thread moves a task out of `runnable`; wakers act on `waiting` only.
     state_.store(TaskState::running, std::memory_order_release);
     running_task = this;
     bamboo_globals = globals_.get();
-    context_ = std::move(context_).resume();
+}
+
+void Task::leave() {
     bamboo_globals = nullptr;
     running_task = nullptr;
 }
 
-void Task::suspend() { scheduler_ = std::move(scheduler_).resume(); }
+void Task::suspend() { worker_.switch_away(*this); }
 
 void Task::begin_wait() {
-    waiting_tasks.fetch_add(1);
+    worker_.count_waiting(+1);
     state_.store(TaskState::waiting);
 }
 
 bool Task::cancel_wait() {
     TaskState expected = TaskState::waiting;
-    if (!state_.compare_exchange_strong(expected, TaskState::running)) return false;
-    waiting_tasks.fetch_sub(1);
-    return true;
+    return state_.compare_exchange_strong(expected, TaskState::running);
 }
+
+void Task::end_wait() { worker_.count_waiting(-1); }
 
 void Task::wake() {
     TaskState expected = TaskState::waiting;
-    if (!state_.compare_exchange_strong(expected, TaskState::runnable)) return;
-    waiting_tasks.fetch_sub(1);
-    worker_.enqueue(this);
+    if (state_.compare_exchange_strong(expected, TaskState::runnable)) worker_.enqueue(this);
+}
+
+void Task::exit(int status) {
+    exit_code_ = status;
+    std::longjmp(exit_jump_, 1);
 }
 
 void Task::yield() {

@@ -7,6 +7,7 @@
 #include <boost/context/fiber.hpp>
 
 #include <atomic>
+#include <csetjmp>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -66,8 +67,10 @@ public:
     // Expectations gathered by bamboo_expect() for the next bamboo_fire().
     std::vector<Expectation> pending_rule;
 
-    // Worker thread only: runs the task until it next suspends or finishes.
-    void resume();
+    // Worker thread only: the task is about to run (again) on this thread.
+    void enter();
+    // Worker thread only: no task runs on this thread any more.
+    static void leave();
 
     // Running task only: suspends until `ready()` holds, letting the worker run other tasks.
     // `ready` must become true only through a change followed by wake().
@@ -81,13 +84,17 @@ public:
     // Any thread: makes the task runnable if it is waiting; otherwise does nothing.
     void wake();
 
-    // Tasks of this process currently waiting (for the comm engine's polling decision).
-    static int waiting_count();
+    // Running task only: ends the task as if bamboo_main had returned `status` (the
+    // user's exit()).
+    [[noreturn]] void exit(int status);
 
 private:
+    friend class Worker;  // switches between the tasks' contexts
+
     void suspend();
     void begin_wait();
     bool cancel_wait();  // back to running unless a waker queued the task meanwhile
+    void end_wait();     // running again after begin_wait()
     void run_body();
 
     const int vrank_;
@@ -101,11 +108,11 @@ private:
     std::atomic<TaskState> state_{TaskState::runnable};
     std::atomic<int> priority_{0};
     int exit_code_ = 0;
+    std::jmp_buf exit_jump_;  // back into run_body() from exit()
     WaitInfo wait_info_;
     const char* stack_bottom_ = nullptr;
     std::size_t stack_size_ = 0;
-    boost::context::fiber context_;    // the task's own context while it is suspended
-    boost::context::fiber scheduler_;  // the worker's context while the task runs
+    boost::context::fiber context_;  // the task's own context while it is suspended
 };
 
 // Waiting without lost wake-ups: the task announces `waiting` before its last look at the
@@ -116,8 +123,8 @@ void Task::wait_until(const WaitInfo& info, Ready ready) {
     while (!ready()) {
         wait_info_ = info;
         begin_wait();
-        if (ready() && cancel_wait()) return;
-        suspend();
+        if (!(ready() && cancel_wait())) suspend();
+        end_wait();
     }
 }
 

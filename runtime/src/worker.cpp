@@ -54,6 +54,11 @@ Task* Worker::take_runnable() {
     return local_.pop();
 }
 
+bool Worker::poll_due() const {
+    return duties_.poll_between_tasks &&
+           std::chrono::steady_clock::now() - last_poll_ >= kPollInterval;
+}
+
 // Sleeps until another thread queues a task (never called by a worker that naps).
 void Worker::wait_for_work() {
     std::unique_lock<std::mutex> lock(mutex_);
@@ -63,12 +68,9 @@ void Worker::wait_for_work() {
 }
 
 Task* Worker::next_task() {
-    if (duties_.poll_between_tasks) {
-        auto now = std::chrono::steady_clock::now();
-        if (now - last_poll_ >= kPollInterval) {
-            last_poll_ = now;
-            duties_.poll_between_tasks();
-        }
+    if (poll_due()) {
+        last_poll_ = std::chrono::steady_clock::now();
+        duties_.poll_between_tasks();
     }
     if (Task* task = take_runnable()) return task;
     // Idle: drive the comm engine while spinning politely, then sleep until woken (or nap
@@ -76,9 +78,11 @@ Task* Worker::next_task() {
     PoliteSpin spin;
     auto spin_end = std::chrono::steady_clock::now() + kSpin;
     for (;;) {
-        if (duties_.poll_when_idle) duties_.poll_when_idle();
+        bool in_transit = duties_.poll_when_idle && duties_.poll_when_idle();
         if (Task* task = take_runnable()) return task;
-        if (std::chrono::steady_clock::now() < spin_end) {
+        auto now = std::chrono::steady_clock::now();
+        if (in_transit) spin_end = now + kSpin;
+        if (now < spin_end) {
             spin.pause();
         } else if (duties_.naps) {
             std::this_thread::sleep_for(kNap);
@@ -88,13 +92,42 @@ Task* Worker::next_task() {
     }
 }
 
+void Worker::jump(boost::context::fiber& to, boost::context::fiber* from) {
+    leaving_slot_ = from;
+    boost::context::fiber left = std::move(to).resume();
+    // Back here: whoever jumped set leaving_slot_ to their own slot.
+    *leaving_slot_ = std::move(left);
+}
+
+void Worker::switch_away(Task& self) {
+    // The poll runs on the loop's stack, not on a task's (which may be small).
+    Task* next = poll_due() ? nullptr : take_runnable();
+    if (next == &self) {  // woken meanwhile, or yielding with no other task runnable
+        self.enter();
+        return;
+    }
+    if (next) {
+        next->enter();
+        jump(next->context_, &self.context_);
+    } else {
+        jump(loop_, &self.context_);
+    }
+}
+
+boost::context::fiber Worker::finished(Task& self) {
+    --live_tasks_;
+    leaving_slot_ = &self.context_;  // receives nothing: the finished context is gone
+    return std::move(loop_);
+}
+
 void Worker::run() {
     give_thread_a_signal_stack();
     running_worker = this;
     while (live_tasks_ > 0) {
         Task* task = next_task();
-        task->resume();
-        if (task->state() == TaskState::done) --live_tasks_;
+        task->enter();
+        jump(task->context_, &loop_);
+        Task::leave();
     }
     running_worker = nullptr;
 }

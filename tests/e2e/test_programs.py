@@ -19,6 +19,7 @@ PROGRAMS = {
     "recursion": ([PROGRAMS_DIR / "recursion.c"], []),
     "regions": ([PROGRAMS_DIR / "regions.c"], []),
     "multifile": (sorted((PROGRAMS_DIR / "multifile").glob("*.c")), []),
+    "exit_call": ([PROGRAMS_DIR / "exit_call.c"], []),
     "jacobi2d": ([REPO / "apps" / "jacobi2d" / "jacobi2d.c"], ["40", "25"]),
 }
 
