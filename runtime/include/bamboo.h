@@ -12,7 +12,8 @@
  *     call such as MPI_Recv(...) in user code (or in a user macro or header) becomes
  *     bamboo_recv(BAMBOO_AT, ...); the translator rejects MPI calls not listed here;
  *   - firing rules: bamboo_expect() / bamboo_fire() at each evaluation point;
- *   - exit() ends the calling task, not the process its task shares with others.
+ *   - exit() ends the calling task, not the process its task shares with others, and
+ *     rand()/random() draw from the task's own generator.
  *
  * Types and constants (MPI_Comm, MPI_Datatype, MPI_Status, MPI_Request, MPI_ANY_SOURCE,
  * ...) are the MPI library's own, so user code keeps compiling unchanged.
@@ -22,7 +23,7 @@
 
 #include <mpi.h>
 #include <stddef.h>
-#include <stdlib.h> /* before the exit() redirection below, which must not touch its prototype */
+#include <stdlib.h> /* before the redirections of exit() and rand() below: not of their prototypes */
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,6 +46,13 @@ int bamboo_main(int argc, char **argv);
 /* exit() in user code ends the calling task only, as under MPI it ends only the calling
  * process: its status becomes the task's exit status, as if main() had returned it. */
 void bamboo_exit(int status) __attribute__((noreturn));
+
+/* rand(), srand(), random() and srandom() in user code use the calling task's own
+ * generator (the C library's, so each task sees the numbers its process would see). */
+int bamboo_rand(void);
+void bamboo_srand(unsigned seed);
+long bamboo_random(void);
+void bamboo_srandom(unsigned seed);
 
 /* ---- Privatized globals ------------------------------------------------------- */
 
@@ -155,7 +163,15 @@ void bamboo_set_priority(int priority);
 #undef MPI_Iprobe
 #undef MPI_Get_count
 #undef exit
+#undef rand
+#undef srand
+#undef random
+#undef srandom
 #define exit(status) bamboo_exit(status)
+#define rand() bamboo_rand()
+#define srand(seed) bamboo_srand(seed)
+#define random() bamboo_random()
+#define srandom(seed) bamboo_srandom(seed)
 #define MPI_Init(argc, argv) bamboo_init(argc, argv)
 #define MPI_Init_thread(argc, argv, required, provided) \
     bamboo_init_thread(argc, argv, required, provided)

@@ -234,6 +234,20 @@ int bamboo_finalized(int* flag) {
     return MPI_SUCCESS;
 }
 
+long bamboo_random(void) {
+    Task* task = Task::current();
+    return task ? task->random.next() : random();
+}
+
+void bamboo_srandom(unsigned seed) {
+    if (Task* task = Task::current()) task->random.seed(seed);
+    else srandom(seed);
+}
+
+int bamboo_rand(void) { return static_cast<int>(bamboo_random()); }
+
+void bamboo_srand(unsigned seed) { bamboo_srandom(seed); }
+
 void bamboo_exit(int status) {
     Task* task = Task::current();
     if (!task) std::exit(status);  // outside tasks (an atexit handler, say) it is the process's

@@ -16,6 +16,7 @@
 
 #include "bamboo.h"
 #include "mailbox.hpp"
+#include "random_state.hpp"
 #include "requests.hpp"
 
 namespace bamboo {
@@ -66,6 +67,8 @@ public:
     bool finalized = false;
     // Expectations gathered by bamboo_expect() for the next bamboo_fire().
     std::vector<Expectation> pending_rule;
+    // The task's rand()/random() generator.
+    RandomState random;
 
     // Worker thread only: the task is about to run (again) on this thread.
     void enter();

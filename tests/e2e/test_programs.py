@@ -20,6 +20,7 @@ PROGRAMS = {
     "regions": ([PROGRAMS_DIR / "regions.c"], []),
     "multifile": (sorted((PROGRAMS_DIR / "multifile").glob("*.c")), []),
     "exit_call": ([PROGRAMS_DIR / "exit_call.c"], []),
+    "random_numbers": ([PROGRAMS_DIR / "random_numbers.c"], []),
     "jacobi2d": ([REPO / "apps" / "jacobi2d" / "jacobi2d.c"], ["40", "25"]),
 }
 
