@@ -35,6 +35,7 @@ def load(path: str, compiler_args, diags: Diagnostics, display: str | None = Non
     prog.directives = dirs.scan(src, diags, cx.skipped_ranges(tu, src.path))
     _attach_directives(prog)
     _check_mpi_references(prog)
+    _check_replaced_libc_definitions(prog)
     return prog
 
 
@@ -233,6 +234,16 @@ def _check_mpi_references(prog: Program):
     # code in the user's own headers (inline functions, initializers)
     for c in prog.header_cursors:
         _check_header_cursor(prog, c)
+
+
+def _check_replaced_libc_definitions(prog: Program):
+    """A user function named like one bamboo.h redirects would be renamed by the macro."""
+    for name in mpi_api.LIBC_REPLACED:
+        for c in prog.declared_functions.get(name, []):
+            if c.is_definition() and not c.location.is_in_system_header:
+                prog.diags.error(*prog.cursor_where(c), f"the program defines its own {name}(); "
+                                 f"Bamboo replaces {name}() with a per-task version, so rename "
+                                 "this function")
 
 
 def _check_header_cursor(prog, cursor):

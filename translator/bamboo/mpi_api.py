@@ -89,6 +89,10 @@ _TABLE = [
 
 SUPPORTED: dict[str, MPIFunction] = {f.name: f for f in _TABLE}
 
+# C library functions bamboo.h also redirects, to per-task versions (exit ends the task,
+# rand and random draw from the task's own generator). A program may not define its own.
+LIBC_REPLACED = ("exit", "rand", "srand", "random", "srandom")
+
 
 def lookup(name: str) -> MPIFunction | None:
     return SUPPORTED.get(name)

@@ -37,3 +37,9 @@ def test_argument_indexes_are_sane():
     assert mpi_api.lookup("MPI_Comm_rank").kind == mpi_api.LOCAL
     assert mpi_api.lookup("MPI_Allreduce") is None
     assert mpi_api.is_mpi_name("PMPI_Send") and not mpi_api.is_mpi_name("my_MPI")
+
+
+def test_replaced_libc_functions_match_bamboo_h():
+    text = open(os.path.join(RUNTIME_INCLUDE, "bamboo.h")).read()
+    redirected = set(re.findall(r"^#define ([a-z]\w*)\([^)]*\) bamboo_\w+", text, re.M))
+    assert redirected == set(mpi_api.LIBC_REPLACED)
