@@ -95,20 +95,12 @@ def to_c(rules, indent: str) -> list:
             lines.append(f"{indent}{{")
             lines += to_c(r.body, indent + "    ")
             lines.append(f"{indent}}}")
-        elif r.kind == "if":
-            lines.append(f"{indent}if ({r.text}) {{")
+        elif r.kind in ("if", "for", "while"):
+            lines.append(f"{indent}{r.kind} ({r.text}) {{")
             lines += to_c(r.body, indent + "    ")
-            if r.orelse:
+            if r.orelse:  # if only
                 lines.append(f"{indent}}} else {{")
                 lines += to_c(r.orelse, indent + "    ")
-            lines.append(f"{indent}}}")
-        elif r.kind == "for":
-            lines.append(f"{indent}for ({r.text}) {{")
-            lines += to_c(r.body, indent + "    ")
-            lines.append(f"{indent}}}")
-        elif r.kind == "while":
-            lines.append(f"{indent}while ({r.text}) {{")
-            lines += to_c(r.body, indent + "    ")
             lines.append(f"{indent}}}")
         elif r.kind == "do":
             lines.append(f"{indent}do {{")
