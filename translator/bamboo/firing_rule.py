@@ -549,13 +549,21 @@ class SliceAnalysis:
         """Is the request of this MPI_Irecv completed by an MPI_Wait/MPI_Waitall that
         certainly runs after it, with no send in between?"""
         from .frontend import _base_var_node
+
+        def request_var(arg):
+            """The variable behind a request argument: `reqs`, `&reqs[i]` or `&r`."""
+            if arg is None:
+                return None
+            a = arg.strip()
+            base = _base_var_node(a.children[0] if a.kind == CK.UNARY_OPERATOR and a.op == "&"
+                                  else arg)
+            return self.prog.var_of_ref(base) if base is not None else None
+
         req = mc.arg(mc.spec.request)
         if req is None:
             return False
         req_text = "".join(req.text.split())
-        base = _base_var_node(req.strip().children[0]) if (
-            req.strip().kind == CK.UNARY_OPERATOR and req.strip().op == "&") else _base_var_node(req)
-        base_var = self.prog.var_of_ref(base) if base is not None else None
+        base_var = request_var(req)
 
         def scan(stmts):
             """'found', 'stop' or None (keep looking)."""
@@ -575,8 +583,7 @@ class SliceAnalysis:
                                 if "".join((m.arg(0).text if m.arg(0) else "").split()) == req_text:
                                     return "found"
                             else:
-                                b = _base_var_node(m.arg(1)) if m.arg(1) is not None else None
-                                bv = self.prog.var_of_ref(b) if b is not None else None
+                                bv = request_var(m.arg(1))
                                 if bv is not None and base_var is not None and bv.key == base_var.key:
                                     return "found"
                         continue
@@ -609,8 +616,6 @@ class SliceAnalysis:
                     return True
                 if r == "stop":
                     return False
-            elif p.kind in LOOPS and self.mode == HELPER and False:
-                pass
             cur = p
 
     # -- statements ----------------------------------------------------------------------------

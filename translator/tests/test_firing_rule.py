@@ -126,6 +126,16 @@ def test_irecv_needs_a_wait(translate, tmp_path):
     assert "bamboo_expect(up, 0" in window_text(res)
 
 
+def test_irecv_completed_by_waitall_on_its_address(translate, tmp_path):
+    res = translate(region("#pragma bamboo receive\n{\n"
+                           " MPI_Request r;\n"
+                           " MPI_Irecv(rb, n, MPI_DOUBLE, up, 3, MPI_COMM_WORLD, &r);\n"
+                           " MPI_Waitall(1, &r, MPI_STATUSES_IGNORE);\n}",
+                           decls="int up = 0, n = 4; double rb[8];"))
+    assert compiles(res, tmp_path)
+    assert "bamboo_expect(up, 3" in window_text(res)
+
+
 def test_irecv_without_wait_is_left_out(translate, tmp_path):
     res = translate(region("#pragma bamboo receive\n"
                            " MPI_Irecv(rb, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, &r);\n",
