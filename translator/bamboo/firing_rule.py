@@ -548,22 +548,13 @@ class SliceAnalysis:
     def _waited(self, mc: MPICall) -> bool:
         """Is the request of this MPI_Irecv completed by an MPI_Wait/MPI_Waitall that
         certainly runs after it, with no send in between?"""
-        from .frontend import _base_var_node
-
-        def request_var(arg):
-            """The variable behind a request argument: `reqs`, `&reqs[i]` or `&r`."""
-            if arg is None:
-                return None
-            a = arg.strip()
-            base = _base_var_node(a.children[0] if a.kind == CK.UNARY_OPERATOR and a.op == "&"
-                                  else arg)
-            return self.prog.var_of_ref(base) if base is not None else None
+        from .frontend import request_variable
 
         req = mc.arg(mc.spec.request)
         if req is None:
             return False
         req_text = "".join(req.text.split())
-        base_var = request_var(req)
+        base_var = request_variable(self.prog, req)
 
         def scan(stmts):
             """'found', 'stop' or None (keep looking)."""
@@ -583,7 +574,7 @@ class SliceAnalysis:
                                 if "".join((m.arg(0).text if m.arg(0) else "").split()) == req_text:
                                     return "found"
                             else:
-                                bv = request_var(m.arg(1))
+                                bv = request_variable(self.prog, m.arg(1))
                                 if bv is not None and base_var is not None and bv.key == base_var.key:
                                     return "found"
                         continue

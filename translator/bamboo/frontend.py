@@ -97,6 +97,15 @@ def _base_var_node(n: Node):
     return n if n.kind == CK.DECL_REF_EXPR else None
 
 
+def request_variable(prog: Program, arg: Node | None):
+    """The variable behind an MPI_Request argument: `reqs`, `&reqs[i]` or `&r`, or None."""
+    if arg is None:
+        return None
+    a = arg.strip()
+    base = _base_var_node(a.children[0] if a.kind == CK.UNARY_OPERATOR and a.op == "&" else arg)
+    return prog.var_of_ref(base) if base is not None else None
+
+
 def _collect_vars(prog: Program, fn: Function):
     for n in fn.node.walk():
         if n.kind in (CK.PARM_DECL, CK.VAR_DECL):

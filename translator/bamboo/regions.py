@@ -16,7 +16,7 @@ from .analysis import call_chain_to, is_assignment
 from .cx import CK, TK
 from .edits import EditBuffer
 from .firing_rule import WINDOW, SliceAnalysis, window_c
-from .frontend import _base_var_node
+from .frontend import _base_var_node, request_variable
 from .model import LOOPS, Function, Node, Program
 
 _NOT_IN_SEND = {mpi_api.RECEIVE: "a receive", mpi_api.SENDRECV: "a receive",
@@ -143,13 +143,34 @@ class RegionBuilder:
         return r
 
     # -- checks -----------------------------------------------------------------------------------
+    def _own_send_requests(self, b: Block) -> set:
+        """Request variables that only this send block's MPI_Isends fill: a wait on them
+        completes its own sends, which never depend on a peer (sends are buffered)."""
+        prog = self.prog
+        in_block = {id(n) for n in b.stmt.walk()}
+        own, foreign = set(), set()
+        for mc in prog.mpi_calls:
+            v = request_variable(prog, mc.arg(mc.spec.request))
+            if v is None or mc.spec.kind == mpi_api.WAIT:
+                continue
+            if mc.spec.kind == mpi_api.SEND and id(mc.node) in in_block:
+                own.add(v.key)
+            else:
+                foreign.add(v.key)
+        return own - foreign
+
     def _check_send_block(self, b: Block):
         prog = self.prog
+        own_requests = self._own_send_requests(b)
         for n in b.stmt.walk():
             if n.kind != CK.CALL_EXPR:
                 continue
             mc = prog.mpi_call(n)
             if mc is not None:
+                if mc.spec.name in ("MPI_Wait", "MPI_Waitall"):
+                    v = request_variable(prog, mc.arg(mc.spec.request))
+                    if v is not None and v.key in own_requests:
+                        continue
                 what = _NOT_IN_SEND.get(mc.spec.kind)
                 if what:
                     prog.error(n.start, f"send block contains {mc.name}, {what}; a send block "

@@ -30,6 +30,10 @@ def test_argument_indexes_are_sane():
     assert (recv.buffer, recv.source, recv.tag, recv.comm) == (0, 3, 4, 5)
     irecv = mpi_api.lookup("MPI_Irecv")
     assert irecv.request == 6 and irecv.kind == mpi_api.RECEIVE
+    send = mpi_api.lookup("MPI_Send")
+    assert (send.buffer, send.dest, send.send_tag, send.comm) == (0, 3, 4, 5)
+    isend = mpi_api.lookup("MPI_Isend")
+    assert (isend.dest, isend.send_tag, isend.comm, isend.request) == (3, 4, 5, 6)
     sr = mpi_api.lookup("MPI_Sendrecv")
     assert (sr.dest, sr.buffer, sr.source, sr.tag, sr.comm) == (3, 5, 8, 9, 10)
     assert mpi_api.lookup("MPI_Send").kind == mpi_api.SEND

@@ -94,3 +94,27 @@ void halo(double *u, int it)
     assert res.ok, errors(res)
     assert "bamboo_expect(BAMBOO_PRIVATE(right), it, MPI_COMM_WORLD)" in res.text
     assert "message from right, tag it, MPI_COMM_WORLD" in res.explanation
+
+
+def test_send_block_may_wait_for_its_own_sends(translate):
+    res = translate("""#include <mpi.h>
+void f(double *x, double *y, int peer)
+{
+  MPI_Request sent[2], one;
+#pragma bamboo olap
+  for (int it = 0; it < 4; it++) {
+#pragma bamboo receive
+    MPI_Recv(y, 1, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#pragma bamboo send
+    {
+      MPI_Isend(x, 1, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD, &sent[0]);
+      MPI_Isend(x, 1, MPI_DOUBLE, peer, 1, MPI_COMM_WORLD, &sent[1]);
+      MPI_Waitall(2, sent, MPI_STATUSES_IGNORE);
+      MPI_Isend(x, 1, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD, &one);
+      MPI_Wait(&one, MPI_STATUS_IGNORE);
+    }
+  }
+}
+""", explain=True)
+    assert res.ok, errors(res)
+    assert "send block at line 9 moved before the receive block(s) at line 7" in res.explanation
