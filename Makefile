@@ -13,9 +13,11 @@ setup:
 
 build: setup runtime
 
+# Quiet unless something goes wrong (CMAKE_RULE_MESSAGES: no per-file progress lines).
 runtime:
-	@cmake -S runtime -B $(RUNTIME_BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
-	@cmake --build $(RUNTIME_BUILD) -j$(JOBS)
+	@echo "building the runtime ($(RUNTIME_BUILD))"
+	@cmake -S runtime -B $(RUNTIME_BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_RULE_MESSAGES=OFF >/dev/null
+	@cmake --build $(RUNTIME_BUILD) -j$(JOBS) -- --no-print-directory -s
 
 demo: build
 	@apps/jacobi2d/demo
