@@ -747,32 +747,30 @@ class SliceAnalysis:
         elif is_assignment(s) and s.kind != CK.UNARY_OPERATOR and s.children[1].strip().kind == CK.CALL_EXPR:
             call = s.children[1].strip()
         if call is not None and self._receiving(call) is not None:
-            # the arguments are evaluated first
-            for a in call.args:
-                self.exclude_nested(a, "it is part of a larger expression")
-                st = self.effects(a, st)
-            self.decide(call, st, guard)
-            st = self._call_effects(call, st)
+            st = self._receive_call(call, st, guard)
             if call is not s:
                 st = self._write_lvalue(s.children[0], st, f"is assigned at line {s.line}")
             return st
         self.exclude_nested(s, "it is part of a larger expression")
         return self.effects(s, st)
 
+    def _receive_call(self, call: Node, st: State, guard: str | None) -> State:
+        """A call that receives, directly or through a helper: its arguments are evaluated
+        first, then it is announced or left out, then its effects apply."""
+        for a in call.args:
+            self.exclude_nested(a, "it is part of a larger expression")
+            st = self.effects(a, st)
+        self.decide(call, st, guard)
+        return self._call_effects(call, st)
+
     def decl(self, vd: Node, st: State, guard: str | None) -> State:
         v = self.prog.var(vd.cursor)
         if v is None or v.is_static_storage:
             return st
         init = vd.children[-1] if vd.children and vd.children[-1].is_expr else None
-        if init is not None and init.kind == CK.INIT_LIST_EXPR:
-            pass
         call = init.strip() if init is not None else None
         if call is not None and self._receiving(call) is not None:
-            for a in call.args:
-                self.exclude_nested(a, "it is part of a larger expression")
-                st = self.effects(a, st)
-            self.decide(call, st, guard)
-            st = self._call_effects(call, st)
+            st = self._receive_call(call, st, guard)
             self._mark_repro(vd, ("decl", v.key, False))
             return self._taint(st, v, f"is initialized at line {vd.line} by a receive")
         if v.trackable and "(" not in v.type.spelling:

@@ -78,11 +78,9 @@ def _translate(path, compiler_args, display, explain, diags) -> TranslationResul
     sums = analysis.summarize(prog)
     priv = Privatizer(prog).run()
     helpers = firing_rule.analyse_helpers(prog, sums, priv.rewrites)
-    private_names = {}
-    for pv in priv.vars.values():
-        private_names[(pv.function, pv.name)] = pv
+    private_names = {(pv.function, pv.name): pv for pv in priv.vars.values()}
     regions = RegionBuilder(prog, sums, helpers, priv.rewrites, private_names).run()
-    main_info = entry.rename_main(prog, None)
+    entry.rename_main(prog, None)  # checks main's signature; renamed below, if all is well
     used = _used_helpers(regions, helpers)
     if diags.has_errors:
         return TranslationResult(None, diags.sorted())
