@@ -83,9 +83,15 @@ void check_receive_tag(const Task& task, int tag, const char* call, bamboo_site 
     if (tag < 0 && tag != MPI_ANY_TAG) task_error(task.vrank(), call, at, "the tag %d is negative", tag);
 }
 
-Pattern receive_pattern(const CommView& comm, int source, int tag) {
+// The messages a receive, probe or expectation of `source` and `tag` on `comm` accepts, once
+// its arguments are checked. (MPI_PROC_NULL passes the checks; callers handle it.)
+Pattern receive_pattern(const Task& task, MPI_Comm comm, int source, int tag, const char* call,
+                        bamboo_site at) {
+    CommView view = resolve_comm(task, comm, call, at);
+    check_source(task, view, source, call, at);
+    check_receive_tag(task, tag, call, at);
     return Pattern{source == MPI_ANY_SOURCE ? kAny : source, tag == MPI_ANY_TAG ? kAny : tag,
-                   comm.id};
+                   view.id};
 }
 
 void set_status(MPI_Status* status, int source, int tag, std::size_t bytes) {
@@ -136,14 +142,12 @@ bool start_send(Task& self, const char* call, bamboo_site at, const void* buf, i
 // Starts a receive; it completes at once for MPI_PROC_NULL or a message already there.
 void start_receive(Task& self, const char* call, bamboo_site at, void* buf, int count,
                    MPI_Datatype type, int source, int tag, MPI_Comm comm, Request& request) {
-    CommView view = resolve_comm(self, comm, call, at);
+    Pattern pattern = receive_pattern(self, comm, source, tag, call, at);
     request.kind = Request::Kind::receive;
     request.owner = &self;
     request.target = typed_buffer(self, buf, count, type, call, at);
     request.call = call;
     request.site = at;
-    check_source(self, view, source, call, at);
-    check_receive_tag(self, tag, call, at);
     if (source == MPI_PROC_NULL) {
         request.source = MPI_PROC_NULL;
         request.tag = MPI_ANY_TAG;
@@ -151,7 +155,7 @@ void start_receive(Task& self, const char* call, bamboo_site at, void* buf, int 
         request.complete.store(true);
         return;
     }
-    request.pattern = receive_pattern(view, source, tag);
+    request.pattern = pattern;
     post_receive(self, request);
 }
 
@@ -434,14 +438,11 @@ int bamboo_testall(bamboo_site at, int count, MPI_Request requests[], int* flag,
 
 int bamboo_probe(bamboo_site at, int source, int tag, MPI_Comm comm, MPI_Status* status) {
     Task& self = calling_task("MPI_Probe", at);
-    CommView view = resolve_comm(self, comm, "MPI_Probe", at);
-    check_source(self, view, source, "MPI_Probe", at);
-    check_receive_tag(self, tag, "MPI_Probe", at);
+    Pattern pattern = receive_pattern(self, comm, source, tag, "MPI_Probe", at);
     if (source == MPI_PROC_NULL) {
         set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
         return MPI_SUCCESS;
     }
-    Pattern pattern = receive_pattern(view, source, tag);
     Mailbox& mailbox = self.mailbox();
     for (;;) {
         {
@@ -464,15 +465,12 @@ int bamboo_probe(bamboo_site at, int source, int tag, MPI_Comm comm, MPI_Status*
 int bamboo_iprobe(bamboo_site at, int source, int tag, MPI_Comm comm, int* flag,
                   MPI_Status* status) {
     Task& self = calling_task("MPI_Iprobe", at);
-    CommView view = resolve_comm(self, comm, "MPI_Iprobe", at);
-    check_source(self, view, source, "MPI_Iprobe", at);
-    check_receive_tag(self, tag, "MPI_Iprobe", at);
+    Pattern pattern = receive_pattern(self, comm, source, tag, "MPI_Iprobe", at);
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
         return MPI_SUCCESS;
     }
-    Pattern pattern = receive_pattern(view, source, tag);
     Mailbox& mailbox = self.mailbox();
     bool found = false;
     Envelope envelope{};
@@ -503,10 +501,7 @@ int bamboo_get_count(const MPI_Status* status, MPI_Datatype type, int* count) {
 void bamboo_expect(int source, int tag, MPI_Comm comm) {
     Task& self = calling_task("bamboo_expect", kNoSite);
     if (source == MPI_PROC_NULL) return;
-    CommView view = resolve_comm(self, comm, "bamboo_expect", kNoSite);
-    check_source(self, view, source, "bamboo_expect", kNoSite);
-    check_receive_tag(self, tag, "bamboo_expect", kNoSite);
-    Pattern pattern = receive_pattern(view, source, tag);
+    Pattern pattern = receive_pattern(self, comm, source, tag, "bamboo_expect", kNoSite);
     for (Expectation& x : self.pending_rule) {
         if (x.pattern == pattern) {
             ++x.expected;
