@@ -424,7 +424,7 @@ class SliceAnalysis:
                 idxs.append(spec.buffer)
             for i in idxs:
                 st = self._write_through(mc.arg(i), st, f"{spec.name} at line {line}")
-            if spec.kind != mpi_api.LOCAL and spec.kind != mpi_api.RECEIVE:
+            if spec.kind in mpi_api.ANSWERED_BY_PEERS:
                 st = self._block(st, n, f"{spec.name} at line {line}")
             return st
         name = n.callee_name
@@ -436,7 +436,7 @@ class SliceAnalysis:
             st = self._dirty(st, None, f"the call to '{name}' at line {line}")
             for a in n.args:
                 st = self._write_through_addr(a, st, f"is passed by address to '{name}' at line {line}")
-            if s.calls_unknown or (s.mpi_kinds - {mpi_api.RECEIVE, mpi_api.LOCAL}):
+            if s.calls_unknown or (s.mpi_kinds & mpi_api.ANSWERED_BY_PEERS):
                 st = self._block(st, n, f"the call to '{name}' at line {line}, which communicates")
             return st
         if name is not None and self.prog.function_is_system(name):
@@ -565,7 +565,7 @@ class SliceAnalysis:
                         continue
                     m = self.prog.mpi_call(c)
                     if m is not None:
-                        if m.spec.kind in (mpi_api.SEND, mpi_api.SENDRECV, mpi_api.SETUP):
+                        if m.spec.kind in mpi_api.ANSWERED_BY_PEERS:
                             return "stop"
                         if m.spec.name in ("MPI_Wait", "MPI_Waitall") and (
                                 direct is c or (direct is not None and direct.kind == CK.BINARY_OPERATOR
@@ -581,7 +581,7 @@ class SliceAnalysis:
                     fn = self.prog.defined_function(c)
                     if fn is not None and self.sums[fn.name].may_communicate:
                         s_ = self.sums[fn.name]
-                        if s_.mpi_kinds & {mpi_api.SEND, mpi_api.SENDRECV, mpi_api.SETUP} or s_.calls_unknown:
+                        if s_.mpi_kinds & mpi_api.ANSWERED_BY_PEERS or s_.calls_unknown:
                             return "stop"
                     elif fn is None and c.callee_name is not None and \
                             not self.prog.function_is_system(c.callee_name):

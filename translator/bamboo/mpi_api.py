@@ -18,6 +18,11 @@ SENDRECV = "sendrecv"  # MPI_Sendrecv: a send, then a receive
 WAIT = "wait"          # MPI_Wait*, MPI_Test*: completion of requests
 PROBE = "probe"        # MPI_Probe, MPI_Iprobe
 
+# Kinds after which a peer may be waiting for this task (it sent something, or joined a
+# program-wide step): a receive that follows one cannot be announced before it, since the
+# peer may need that first. Receives, waits and probes send nothing.
+ANSWERED_BY_PEERS = frozenset({SEND, SENDRECV, SETUP})
+
 
 @dataclass(frozen=True)
 class MPIFunction:

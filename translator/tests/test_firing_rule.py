@@ -54,6 +54,21 @@ def test_send_in_window_blocks_later_receives(translate, tmp_path):
                           "may need that message before it sends this one)"]
 
 
+def test_probe_and_wait_do_not_hold_back_later_receives(translate, tmp_path):
+    # A probe or a wait sends nothing, so no peer can be waiting on it: the receive after
+    # it is announced (once: a probe takes no message).
+    res = translate(region("#pragma bamboo receive\n{\n"
+                           " MPI_Status st; MPI_Request r;\n"
+                           " MPI_Irecv(rb, n, MPI_DOUBLE, down, 1, MPI_COMM_WORLD, &r);\n"
+                           " MPI_Wait(&r, MPI_STATUS_IGNORE);\n"
+                           " MPI_Probe(up, 0, MPI_COMM_WORLD, &st);\n"
+                           " MPI_Recv(rb, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n}"))
+    assert compiles(res, tmp_path)
+    w = window_text(res)
+    assert w.count("bamboo_expect(") == 2
+    assert "bamboo_expect(down, 1" in w and "bamboo_expect(up, 0" in w
+
+
 def test_source_from_received_data_is_left_out(translate, tmp_path):
     res = translate(region("#pragma bamboo receive\n{\n"
                            " MPI_Recv(&k, 1, MPI_INT, up, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
