@@ -1,6 +1,9 @@
 # Bamboo: `make demo` (set up, build, run the 2D Jacobi example) and `make test`.
 .PHONY: all setup build runtime demo test test-translator test-runtime test-e2e test-mpich bench clean
 
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+
 BUILD := build
 RUNTIME_BUILD := $(BUILD)/runtime
 MPICH_BUILD := $(BUILD)/runtime-mpich
@@ -17,7 +20,7 @@ build: setup runtime
 runtime:
 	@echo "building the runtime ($(RUNTIME_BUILD))"
 	@cmake -S runtime -B $(RUNTIME_BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_RULE_MESSAGES=OFF >/dev/null
-	@cmake --build $(RUNTIME_BUILD) -j$(JOBS) -- --no-print-directory -s
+	@cmake --build $(RUNTIME_BUILD) -j$(JOBS) -- --no-print-directory -s | sed '/Built target/d'
 
 demo: build
 	@apps/jacobi2d/demo
