@@ -118,3 +118,23 @@ void f(double *x, double *y, int peer)
 """, explain=True)
     assert res.ok, errors(res)
     assert "send block at line 9 moved before the receive block(s) at line 7" in res.explanation
+
+
+def test_explain_names_function_local_statics_as_written(translate):
+    res = translate("""#include <mpi.h>
+void step(double *u, int peer)
+{
+  static int round;
+#pragma bamboo olap
+  {
+#pragma bamboo send
+    MPI_Send(u, 1, MPI_DOUBLE, peer, round, MPI_COMM_WORLD);
+#pragma bamboo receive
+    MPI_Recv(u + 1, 1, MPI_DOUBLE, peer, round, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  round++;
+}
+""", explain=True)
+    assert res.ok, errors(res)
+    assert "bamboo_expect(peer, BAMBOO_PRIVATE(step__round), MPI_COMM_WORLD)" in res.text
+    assert "message from peer, tag round, MPI_COMM_WORLD" in res.explanation
