@@ -10,7 +10,9 @@
  *     static variable, reached through BAMBOO_PRIVATE();
  *   - the MPI subset the runtime implements over virtual ranks: after this header, a
  *     call such as MPI_Recv(...) in user code (or in a user macro or header) becomes
- *     bamboo_recv(BAMBOO_AT, ...); the translator rejects MPI calls not listed here;
+ *     bamboo_recv(BAMBOO_AT, ...); the translator rejects MPI calls not listed here.
+ *     Point-to-point calls are the core; collectives, communicators, topologies and
+ *     datatypes are the utility layer, built on the same messages between tasks;
  *   - firing rules: bamboo_expect() / bamboo_fire() at each evaluation point;
  *   - exit() ends the calling task, not the process its task shares with others, and
  *     rand()/random() draw from the task's own generator.
@@ -120,6 +122,128 @@ int bamboo_probe(bamboo_site at, int source, int tag, MPI_Comm comm, MPI_Status 
 int bamboo_iprobe(bamboo_site at, int source, int tag, MPI_Comm comm, int *flag,
                   MPI_Status *status);
 int bamboo_get_count(const MPI_Status *status, MPI_Datatype type, int *count);
+double bamboo_wtick(void);
+int bamboo_get_processor_name(bamboo_site at, char *name, int *length);
+
+/* ---- Collectives (utility layer) -------------------------------------------------- */
+/* Point-to-point messages between the tasks of the communicator, on a context of its own,
+ * combined within each process before they cross processes; see docs/mpi-support.md. */
+
+int bamboo_barrier(bamboo_site at, MPI_Comm comm);
+int bamboo_bcast(bamboo_site at, void *buffer, int count, MPI_Datatype type, int root,
+                 MPI_Comm comm);
+int bamboo_reduce(bamboo_site at, const void *sendbuf, void *recvbuf, int count,
+                  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm);
+int bamboo_allreduce(bamboo_site at, const void *sendbuf, void *recvbuf, int count,
+                     MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+int bamboo_gather(bamboo_site at, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int bamboo_gatherv(bamboo_site at, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, const int recvcounts[], const int displs[],
+                   MPI_Datatype recvtype, int root, MPI_Comm comm);
+int bamboo_scatter(bamboo_site at, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int bamboo_scatterv(bamboo_site at, const void *sendbuf, const int sendcounts[],
+                    const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm);
+int bamboo_allgather(bamboo_site at, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int bamboo_allgatherv(bamboo_site at, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, const int recvcounts[], const int displs[],
+                      MPI_Datatype recvtype, MPI_Comm comm);
+int bamboo_alltoall(bamboo_site at, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int bamboo_alltoallv(bamboo_site at, const void *sendbuf, const int sendcounts[],
+                     const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                     MPI_Comm comm);
+int bamboo_reduce_scatter(bamboo_site at, const void *sendbuf, void *recvbuf,
+                          const int recvcounts[], MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+int bamboo_reduce_scatter_block(bamboo_site at, const void *sendbuf, void *recvbuf,
+                                int recvcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+int bamboo_scan(bamboo_site at, const void *sendbuf, void *recvbuf, int count,
+                MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+int bamboo_exscan(bamboo_site at, const void *sendbuf, void *recvbuf, int count,
+                  MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+int bamboo_reduce_local(bamboo_site at, const void *inbuf, void *inoutbuf, int count,
+                        MPI_Datatype type, MPI_Op op);
+int bamboo_op_create(bamboo_site at, MPI_User_function *function, int commute, MPI_Op *op);
+int bamboo_op_free(bamboo_site at, MPI_Op *op);
+int bamboo_op_commutative(bamboo_site at, MPI_Op op, int *commute);
+
+/* ---- Communicators and groups ----------------------------------------------------- */
+
+int bamboo_comm_split(bamboo_site at, MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+int bamboo_comm_dup(bamboo_site at, MPI_Comm comm, MPI_Comm *newcomm);
+int bamboo_comm_create(bamboo_site at, MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+int bamboo_comm_free(bamboo_site at, MPI_Comm *comm);
+int bamboo_comm_compare(bamboo_site at, MPI_Comm comm1, MPI_Comm comm2, int *result);
+int bamboo_comm_group(bamboo_site at, MPI_Comm comm, MPI_Group *group);
+int bamboo_group_size(bamboo_site at, MPI_Group group, int *size);
+int bamboo_group_rank(bamboo_site at, MPI_Group group, int *rank);
+int bamboo_group_incl(bamboo_site at, MPI_Group group, int n, const int ranks[],
+                      MPI_Group *newgroup);
+int bamboo_group_excl(bamboo_site at, MPI_Group group, int n, const int ranks[],
+                      MPI_Group *newgroup);
+int bamboo_group_translate_ranks(bamboo_site at, MPI_Group group1, int n, const int ranks1[],
+                                 MPI_Group group2, int ranks2[]);
+int bamboo_group_compare(bamboo_site at, MPI_Group group1, MPI_Group group2, int *result);
+int bamboo_group_free(bamboo_site at, MPI_Group *group);
+
+/* ---- Cartesian topologies ----------------------------------------------------------- */
+
+int bamboo_dims_create(bamboo_site at, int nnodes, int ndims, int dims[]);
+int bamboo_cart_create(bamboo_site at, MPI_Comm comm, int ndims, const int dims[],
+                       const int periods[], int reorder, MPI_Comm *newcomm);
+int bamboo_cart_coords(bamboo_site at, MPI_Comm comm, int rank, int maxdims, int coords[]);
+int bamboo_cart_rank(bamboo_site at, MPI_Comm comm, const int coords[], int *rank);
+int bamboo_cart_shift(bamboo_site at, MPI_Comm comm, int direction, int disp, int *source,
+                      int *dest);
+int bamboo_cart_sub(bamboo_site at, MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
+int bamboo_cart_get(bamboo_site at, MPI_Comm comm, int maxdims, int dims[], int periods[],
+                    int coords[]);
+int bamboo_cartdim_get(bamboo_site at, MPI_Comm comm, int *ndims);
+int bamboo_topo_test(bamboo_site at, MPI_Comm comm, int *status);
+
+/* ---- Derived datatypes: the MPI library's own, under the runtime's MPI lock ---------- */
+
+int bamboo_type_contiguous(bamboo_site at, int count, MPI_Datatype oldtype,
+                           MPI_Datatype *newtype);
+int bamboo_type_vector(bamboo_site at, int count, int blocklength, int stride,
+                       MPI_Datatype oldtype, MPI_Datatype *newtype);
+int bamboo_type_create_hvector(bamboo_site at, int count, int blocklength, MPI_Aint stride,
+                               MPI_Datatype oldtype, MPI_Datatype *newtype);
+int bamboo_type_indexed(bamboo_site at, int count, const int blocklengths[],
+                        const int displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+int bamboo_type_create_hindexed(bamboo_site at, int count, const int blocklengths[],
+                                const MPI_Aint displacements[], MPI_Datatype oldtype,
+                                MPI_Datatype *newtype);
+int bamboo_type_create_indexed_block(bamboo_site at, int count, int blocklength,
+                                     const int displacements[], MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype);
+int bamboo_type_create_struct(bamboo_site at, int count, const int blocklengths[],
+                              const MPI_Aint displacements[], const MPI_Datatype types[],
+                              MPI_Datatype *newtype);
+int bamboo_type_create_subarray(bamboo_site at, int ndims, const int sizes[],
+                                const int subsizes[], const int starts[], int order,
+                                MPI_Datatype oldtype, MPI_Datatype *newtype);
+int bamboo_type_create_resized(bamboo_site at, MPI_Datatype oldtype, MPI_Aint lb,
+                               MPI_Aint extent, MPI_Datatype *newtype);
+int bamboo_type_dup(bamboo_site at, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int bamboo_type_commit(bamboo_site at, MPI_Datatype *type);
+int bamboo_type_free(bamboo_site at, MPI_Datatype *type);
+int bamboo_type_size(bamboo_site at, MPI_Datatype type, int *size);
+int bamboo_type_get_extent(bamboo_site at, MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent);
+int bamboo_type_get_true_extent(bamboo_site at, MPI_Datatype type, MPI_Aint *true_lb,
+                                MPI_Aint *true_extent);
+int bamboo_get_address(bamboo_site at, const void *location, MPI_Aint *address);
+int bamboo_get_elements(bamboo_site at, const MPI_Status *status, MPI_Datatype type,
+                        int *count);
+int bamboo_pack(bamboo_site at, const void *inbuf, int incount, MPI_Datatype type,
+                void *outbuf, int outsize, int *position, MPI_Comm comm);
+int bamboo_unpack(bamboo_site at, const void *inbuf, int insize, int *position, void *outbuf,
+                  int outcount, MPI_Datatype type, MPI_Comm comm);
+int bamboo_pack_size(bamboo_site at, int incount, MPI_Datatype type, MPI_Comm comm, int *size);
 
 /* ---- Firing rules --------------------------------------------------------------- */
 /* At an evaluation point the translator emits one bamboo_expect() per message the
@@ -128,6 +252,16 @@ int bamboo_get_count(const MPI_Status *status, MPI_Datatype type, int *count);
  * arrived. Wildcards (MPI_ANY_SOURCE, MPI_ANY_TAG) are allowed. */
 void bamboo_expect(int source, int tag, MPI_Comm comm);
 void bamboo_fire(bamboo_site at);
+
+/* A collective in a receive block: the rule waits for the messages this task's part of it
+ * receives before it first sends (for a broadcast, the one from its parent in the tree).
+ * `root` is ignored by collectives without one, `op` by those that do not reduce. */
+typedef enum bamboo_collective {
+    BAMBOO_BARRIER, BAMBOO_BCAST, BAMBOO_REDUCE, BAMBOO_ALLREDUCE, BAMBOO_GATHER,
+    BAMBOO_SCATTER, BAMBOO_ALLGATHER, BAMBOO_ALLTOALL, BAMBOO_ALLTOALLV, BAMBOO_REDUCE_SCATTER,
+    BAMBOO_SCAN, BAMBOO_EXSCAN
+} bamboo_collective;
+void bamboo_expect_collective(bamboo_collective kind, int root, MPI_Op op, MPI_Comm comm);
 
 /* `#pragma bamboo priority EXPR`: the running task's scheduling priority from here on
  * (higher runs first; -1 yields at the end of each region). */
@@ -162,6 +296,70 @@ void bamboo_set_priority(int priority);
 #undef MPI_Probe
 #undef MPI_Iprobe
 #undef MPI_Get_count
+#undef MPI_Wtick
+#undef MPI_Get_processor_name
+#undef MPI_Barrier
+#undef MPI_Bcast
+#undef MPI_Reduce
+#undef MPI_Allreduce
+#undef MPI_Gather
+#undef MPI_Gatherv
+#undef MPI_Scatter
+#undef MPI_Scatterv
+#undef MPI_Allgather
+#undef MPI_Allgatherv
+#undef MPI_Alltoall
+#undef MPI_Alltoallv
+#undef MPI_Reduce_scatter
+#undef MPI_Reduce_scatter_block
+#undef MPI_Scan
+#undef MPI_Exscan
+#undef MPI_Reduce_local
+#undef MPI_Op_create
+#undef MPI_Op_free
+#undef MPI_Op_commutative
+#undef MPI_Comm_split
+#undef MPI_Comm_dup
+#undef MPI_Comm_create
+#undef MPI_Comm_free
+#undef MPI_Comm_compare
+#undef MPI_Comm_group
+#undef MPI_Group_size
+#undef MPI_Group_rank
+#undef MPI_Group_incl
+#undef MPI_Group_excl
+#undef MPI_Group_translate_ranks
+#undef MPI_Group_compare
+#undef MPI_Group_free
+#undef MPI_Dims_create
+#undef MPI_Cart_create
+#undef MPI_Cart_coords
+#undef MPI_Cart_rank
+#undef MPI_Cart_shift
+#undef MPI_Cart_sub
+#undef MPI_Cart_get
+#undef MPI_Cartdim_get
+#undef MPI_Topo_test
+#undef MPI_Type_contiguous
+#undef MPI_Type_vector
+#undef MPI_Type_create_hvector
+#undef MPI_Type_indexed
+#undef MPI_Type_create_hindexed
+#undef MPI_Type_create_indexed_block
+#undef MPI_Type_create_struct
+#undef MPI_Type_create_subarray
+#undef MPI_Type_create_resized
+#undef MPI_Type_dup
+#undef MPI_Type_commit
+#undef MPI_Type_free
+#undef MPI_Type_size
+#undef MPI_Type_get_extent
+#undef MPI_Type_get_true_extent
+#undef MPI_Get_address
+#undef MPI_Get_elements
+#undef MPI_Pack
+#undef MPI_Unpack
+#undef MPI_Pack_size
 #undef exit
 #undef rand
 #undef srand
@@ -195,6 +393,70 @@ void bamboo_set_priority(int priority);
 #define MPI_Probe(...) bamboo_probe(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Iprobe(...) bamboo_iprobe(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Get_count(status, type, count) bamboo_get_count(status, type, count)
+#define MPI_Wtick() bamboo_wtick()
+#define MPI_Get_processor_name(...) bamboo_get_processor_name(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Barrier(...) bamboo_barrier(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Bcast(...) bamboo_bcast(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Reduce(...) bamboo_reduce(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Allreduce(...) bamboo_allreduce(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Gather(...) bamboo_gather(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Gatherv(...) bamboo_gatherv(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Scatter(...) bamboo_scatter(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Scatterv(...) bamboo_scatterv(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Allgather(...) bamboo_allgather(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Allgatherv(...) bamboo_allgatherv(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Alltoall(...) bamboo_alltoall(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Alltoallv(...) bamboo_alltoallv(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Reduce_scatter(...) bamboo_reduce_scatter(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Reduce_scatter_block(...) bamboo_reduce_scatter_block(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Scan(...) bamboo_scan(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Exscan(...) bamboo_exscan(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Reduce_local(...) bamboo_reduce_local(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Op_create(...) bamboo_op_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Op_free(...) bamboo_op_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Op_commutative(...) bamboo_op_commutative(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_split(...) bamboo_comm_split(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_dup(...) bamboo_comm_dup(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_create(...) bamboo_comm_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_free(...) bamboo_comm_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_compare(...) bamboo_comm_compare(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_group(...) bamboo_comm_group(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_size(...) bamboo_group_size(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_rank(...) bamboo_group_rank(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_incl(...) bamboo_group_incl(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_excl(...) bamboo_group_excl(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_translate_ranks(...) bamboo_group_translate_ranks(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_compare(...) bamboo_group_compare(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_free(...) bamboo_group_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Dims_create(...) bamboo_dims_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Cart_create(...) bamboo_cart_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Cart_coords(...) bamboo_cart_coords(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Cart_rank(...) bamboo_cart_rank(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Cart_shift(...) bamboo_cart_shift(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Cart_sub(...) bamboo_cart_sub(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Cart_get(...) bamboo_cart_get(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Cartdim_get(...) bamboo_cartdim_get(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Topo_test(...) bamboo_topo_test(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_contiguous(...) bamboo_type_contiguous(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_vector(...) bamboo_type_vector(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_create_hvector(...) bamboo_type_create_hvector(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_indexed(...) bamboo_type_indexed(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_create_hindexed(...) bamboo_type_create_hindexed(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_create_indexed_block(...) bamboo_type_create_indexed_block(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_create_struct(...) bamboo_type_create_struct(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_create_subarray(...) bamboo_type_create_subarray(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_create_resized(...) bamboo_type_create_resized(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_dup(...) bamboo_type_dup(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_commit(...) bamboo_type_commit(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_free(...) bamboo_type_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_size(...) bamboo_type_size(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_get_extent(...) bamboo_type_get_extent(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_get_true_extent(...) bamboo_type_get_true_extent(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Get_address(...) bamboo_get_address(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Get_elements(...) bamboo_get_elements(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Pack(...) bamboo_pack(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Unpack(...) bamboo_unpack(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Pack_size(...) bamboo_pack_size(BAMBOO_AT, __VA_ARGS__)
 #endif
 
 #endif /* BAMBOO_H */

@@ -202,7 +202,7 @@ bool CommEngine::receive_one() {
     WireHeader header;
     std::memcpy(&header, buffer.get(), sizeof header);
     Envelope envelope{header.source, header.tag, header.comm};
-    if (header.dest_vrank < 0 || header.dest_vrank >= runtime_.world_size ||
+    if (header.dest_vrank < 0 || header.dest_vrank >= runtime_.world->size() ||
         runtime_.process_of(header.dest_vrank) != runtime_.process)
         fatal("process %d received a message for task vrank %d, which is not one of its tasks",
               runtime_.process, header.dest_vrank);
@@ -268,7 +268,7 @@ bool CommEngine::receive_parked_payload() {
     message.data = message.storage.get();
     receive_into(message.storage.get(), bytes);
     parked_.reset();
-    if (closed) warn_dropped(e, dest_vrank);
+    if (closed) warn_dropped(dest, e);
     else deliver_message(dest, std::move(message));
     return true;
 }

@@ -29,6 +29,8 @@ bool query_layout(MPI_Datatype type, TypeLayout* layout) {
         return false;
     layout->size = static_cast<std::size_t>(size);
     layout->true_lb = true_lb;
+    layout->extent = extent;
+    layout->true_extent = true_extent;
     layout->contiguous = size == 0 || (true_extent == size && extent == size);
     return true;
 }
@@ -59,7 +61,8 @@ void init_datatypes() {
 bool describe_datatype(MPI_Datatype type, TypeLayout* layout) {
     for (const KnownType& known : known_types) {
         if (known.type == type) {
-            *layout = TypeLayout{known.size, 0, true};
+            MPI_Aint size = static_cast<MPI_Aint>(known.size);
+            *layout = TypeLayout{known.size, 0, size, size, true};
             return true;
         }
     }

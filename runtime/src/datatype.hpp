@@ -12,9 +12,16 @@
 namespace bamboo {
 
 struct TypeLayout {
-    std::size_t size = 0;    // bytes of data in one element (MPI_Type_size)
-    MPI_Aint true_lb = 0;    // where an element's data starts, from the buffer address
-    bool contiguous = true;  // elements are gap-free and abut: a memcpy moves them
+    std::size_t size = 0;      // bytes of data in one element (MPI_Type_size)
+    MPI_Aint true_lb = 0;      // where an element's data starts, from the buffer address
+    MPI_Aint extent = 0;       // the stride between elements
+    MPI_Aint true_extent = 0;  // from the first to one past the last byte of an element's data
+    bool contiguous = true;    // elements are gap-free and abut: a memcpy moves them
+
+    // Bytes from the first data byte of element 0 to one past the last of element count-1.
+    std::size_t span(int count) const {
+        return count <= 0 ? 0 : static_cast<std::size_t>(true_extent + (count - 1) * extent);
+    }
 };
 
 // Caches the layouts of predefined datatypes; call once after MPI_Init.
@@ -32,6 +39,17 @@ struct TypedBuffer {
     std::size_t bytes() const { return layout.size * static_cast<std::size_t>(count); }
     char* data() const { return static_cast<char*>(base) + layout.true_lb; }  // contiguous only
 };
+
+// `bytes` plain bytes at `data`, as one contiguous element.
+inline TypedBuffer raw_bytes(const void* data, std::size_t bytes) {
+    TypedBuffer buffer;
+    buffer.base = const_cast<void*>(data);
+    buffer.count = 1;
+    buffer.type = MPI_BYTE;
+    buffer.layout.size = bytes;
+    buffer.layout.extent = buffer.layout.true_extent = static_cast<MPI_Aint>(bytes);
+    return buffer;
+}
 
 // Packs all of `from` into `to` (from.bytes() bytes).
 void pack(const TypedBuffer& from, char* to);

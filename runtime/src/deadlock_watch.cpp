@@ -4,8 +4,8 @@
 #include <mutex>
 
 #include "comm_engine.hpp"
-#include "communicators.hpp"
 #include "errors.hpp"
+#include "reports.hpp"
 #include "runtime.hpp"
 #include "task.hpp"
 
@@ -14,23 +14,20 @@ namespace {
 
 constexpr auto kCheckInterval = std::chrono::milliseconds(50);
 
-std::string rank_text(int rank, int comm) {
-    if (rank == kAny) return "any source";
-    return (comm == kCommWorld ? "vrank " : "rank ") + std::to_string(rank);
-}
-
-std::string tag_text(int tag) { return tag == kAny ? "any tag" : "tag " + std::to_string(tag); }
-
-// "a message from vrank 2, tag 7, MPI_COMM_WORLD"
-std::string message_text(const Pattern& p) {
-    return "a message from " + rank_text(p.source, p.comm) + ", " + tag_text(p.tag) + ", " +
-           comm_name(p.comm);
-}
-
 std::string request_text(const Request& r) {
-    if (r.kind == Request::Kind::receive) return message_text(r.pattern);
+    if (r.kind == Request::Kind::receive) return describe_message(r.comm, r.pattern);
     return "its " + std::to_string(r.target.bytes()) + "-byte message to vrank " +
            std::to_string(r.peer) + " to leave the process";
+}
+
+// "from vrank 0 tag 3", "from rank 1 (vrank 3) tag 2 of <communicator>", as a rule lists them.
+std::string expectation_text(const Task& task, const Pattern& p) {
+    const Communicator* comm = task.communicator_with_context(p.comm);
+    if (p.comm & 1) return describe_message(comm, p).substr(2);  // "message of the collective ..."
+    std::string text = "from " + describe_rank(comm, p.source) + " " +
+                       (p.tag == kAny ? std::string("any tag") : "tag " + std::to_string(p.tag));
+    if (p.comm != kWorldContext) text += " of " + (comm ? comm->name() : std::string("an unknown communicator"));
+    return text;
 }
 
 std::string site_text(const WaitInfo& w) {
@@ -58,13 +55,13 @@ std::string describe_wait(const Task& task) {
     // A firing rule, or MPI_Probe (a rule of one message).
     std::lock_guard<SpinLock> lock(task.mailbox().mutex());
     const std::vector<Expectation>& rule = task.mailbox().armed_rule();
-    if (w.call && rule.size() == 1) return text + " for " + message_text(rule[0].pattern);
+    if (w.call && rule.size() == 1)
+        return text + " for " + describe_message(task.communicator_with_context(rule[0].pattern.comm), rule[0].pattern);
     std::string list;
     for (const Expectation& x : rule) {
         if (x.arrived >= x.expected) continue;
         list += list.empty() ? "" : ", ";
-        list += "from " + rank_text(x.pattern.source, x.pattern.comm) + " " + tag_text(x.pattern.tag);
-        if (x.pattern.comm != kCommWorld) list += std::string(" ") + comm_name(x.pattern.comm);
+        list += expectation_text(task, x.pattern);
         list += " (" + std::to_string(x.expected - x.arrived) + " missing)";
     }
     return text + " for: " + (list.empty() ? "nothing (its rule holds)" : list);

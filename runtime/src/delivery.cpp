@@ -3,8 +3,8 @@
 #include <memory>
 #include <mutex>
 
-#include "communicators.hpp"
 #include "errors.hpp"
+#include "reports.hpp"
 #include "task.hpp"
 
 namespace bamboo {
@@ -33,18 +33,21 @@ void queue_unexpected(Task& dest, std::unique_lock<SpinLock>& lock, Message&& me
 
 }  // namespace
 
-void warn_dropped(const Envelope& e, int dest_vrank) {
-    warn("dropping a message from rank %d (tag %d, %s) to task vrank %d, which has finished",
-         e.source, e.tag, comm_name(e.comm), dest_vrank);
+void warn_dropped(const Task& dest, const Envelope& e) {
+    // The task has finished, so its communicators no longer change.
+    std::string what = describe_message(dest.communicator_with_context(e.comm),
+                                        Pattern{e.source, e.tag, e.comm});
+    warn("dropping %s to task vrank %d, which has finished", what.c_str(), dest.vrank());
 }
 
 void check_fits(const Request& r, const Envelope& e, std::size_t bytes) {
     std::size_t capacity = r.target.bytes();
     if (bytes <= capacity) return;
+    std::string what = describe_message(r.comm, Pattern{e.source, e.tag, e.comm}).substr(2);
     task_error(r.owner->vrank(), r.call, r.site,
-               "message truncated (MPI_ERR_TRUNCATE): the %zu-byte message from rank %d, tag %d, "
-               "%s does not fit the %zu-byte receive buffer",
-               bytes, e.source, e.tag, comm_name(e.comm), capacity);
+               "message truncated (MPI_ERR_TRUNCATE): the %zu-byte %s does not fit the %zu-byte "
+               "receive buffer",
+               bytes, what.c_str(), capacity);
 }
 
 void complete_receive(Request& r, const Envelope& e, std::size_t bytes) {
@@ -84,7 +87,7 @@ void deliver_message(Task& dest, Message&& message) {
     std::unique_lock<SpinLock> lock(mailbox.mutex());
     if (mailbox.closed()) {
         lock.unlock();
-        warn_dropped(message.envelope, dest.vrank());
+        warn_dropped(dest, message.envelope);
         return;
     }
     if (PostedReceive* posted = mailbox.match_posted(message.envelope)) {

@@ -37,7 +37,7 @@ void complete_receive(Request& receive, const Envelope& envelope, std::size_t by
 // (completing at once), else waits in the posted queue.
 void post_receive(Task& self, Request& receive);
 
-// Warns that a message for a finished task is dropped.
-void warn_dropped(const Envelope& envelope, int dest_vrank);
+// Warns that a message for the finished task `dest` is dropped.
+void warn_dropped(const Task& dest, const Envelope& envelope);
 
 }  // namespace bamboo

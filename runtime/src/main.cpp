@@ -15,6 +15,7 @@
 
 #include "bamboo.h"
 #include "comm_engine.hpp"
+#include "communicator.hpp"
 #include "datatype.hpp"
 #include "deadlock_watch.hpp"
 #include "errors.hpp"
@@ -78,9 +79,11 @@ void create_tasks(Runtime& rt, int argc, char** argv) {
     for (int t = 0; t < rt.vf; ++t) {
         // Contiguous blocks of vranks per worker: neighbours in rank usually talk most.
         Worker& worker = *rt.workers[static_cast<std::size_t>(t) * worker_count / rt.vf];
-        rt.tasks.push_back(std::make_unique<Task>(rt.process * rt.vf + t, worker,
-                                                  rt.options.stack_size, make_task_globals(),
-                                                  &bamboo_main, args));
+        int vrank = rt.process * rt.vf + t;
+        rt.tasks.push_back(std::make_unique<Task>(vrank, worker, rt.options.stack_size,
+                                                  make_task_globals(), &bamboo_main, args));
+        rt.tasks.back()->self_comm = std::make_shared<Communicator>(
+            kSelfContext, std::vector<int>{vrank}, rt.vf, "MPI_COMM_SELF");
         worker.assign(rt.tasks.back().get());
     }
 }
@@ -109,6 +112,29 @@ void run_tasks(Runtime& rt, bool comm_thread) {
         engine.join();
     else
         rt.engine->finish();
+}
+
+// --bamboo-stats: one line per process, written whole so lines of processes do not mix.
+void report_message_counts(const Runtime& rt) {
+    MessageCounts sum;
+    for (const auto& task : rt.tasks)
+        for (int origin = 0; origin < 2; ++origin)
+            for (int scope = 0; scope < 2; ++scope) {
+                sum.messages[origin][scope] += task->sent.messages[origin][scope];
+                sum.bytes[origin][scope] += task->sent.bytes[origin][scope];
+            }
+    auto part = [&](const char* what, int origin) {
+        const auto& m = sum.messages[origin];
+        const auto& b = sum.bytes[origin];
+        return std::string(what) + " " + std::to_string(m[MessageCounts::same_process]) + " (" +
+               std::to_string(b[MessageCounts::same_process]) + " B) within the process, " +
+               std::to_string(m[MessageCounts::other_process]) + " (" +
+               std::to_string(b[MessageCounts::other_process]) + " B) to other processes";
+    };
+    std::string line = "bamboo: stats: process " + std::to_string(rt.process) + " sent " +
+                       part("point-to-point", MessageCounts::point_to_point) + "; " +
+                       part("collectives", MessageCounts::collective) + "\n";
+    std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
 }  // namespace
@@ -150,8 +176,10 @@ int main(int argc, char** argv) {
         MPI_Finalize();
         return 0;
     }
-    if (decode_request(MPI_REQUEST_NULL))
-        fatal("this MPI library's MPI_REQUEST_NULL collides with the runtime's request handles");
+    if (decode_handle(MPI_REQUEST_NULL) || decode_handle(MPI_COMM_NULL) ||
+        decode_handle(MPI_COMM_WORLD) || decode_handle(MPI_COMM_SELF) ||
+        decode_handle(MPI_GROUP_NULL) || decode_handle(MPI_GROUP_EMPTY))
+        fatal("this MPI library's predefined handles collide with the runtime's own handles");
 
     bool single_thread = rt.options.single_thread;
     if (!single_thread && provided < MPI_THREAD_SERIALIZED) {
@@ -163,7 +191,10 @@ int main(int argc, char** argv) {
     init_datatypes();
 
     rt.vf = rt.options.vf;
-    rt.world_size = rt.process_count * rt.vf;
+    std::vector<int> world_vranks(static_cast<std::size_t>(rt.process_count) * rt.vf);
+    for (std::size_t v = 0; v < world_vranks.size(); ++v) world_vranks[v] = static_cast<int>(v);
+    rt.world = std::make_shared<Communicator>(kWorldContext, std::move(world_vranks), rt.vf,
+                                              "MPI_COMM_WORLD");
     int worker_count = choose_worker_count(rt.options, single_thread);
     bool comm_thread = wants_comm_thread(rt.options, single_thread, worker_count);
     if (worker_count + comm_thread > usable_cpus()) spin_yield_interval = std::chrono::microseconds(0);
@@ -194,6 +225,7 @@ int main(int argc, char** argv) {
     install_stack_overflow_handler();
 
     run_tasks(rt, comm_thread);
+    if (rt.options.stats) report_message_counts(rt);
 
     int exit_code = 0;
     for (const auto& task : rt.tasks) {

@@ -101,6 +101,10 @@ const OptionSpec kSpecs[] = {
     {"stack-size", false, "BYTES", "8M",
      "stack reserved per task (K, M, G suffixes); pages are committed only when touched",
      [](Options& o, const Source& s, const std::string& v) { o.stack_size = parse_bytes(s, v); }},
+    {"stats", true, "", "off",
+     "at exit, each process reports how many messages its tasks sent, point-to-point and in "
+     "collectives, within the process and to other processes",
+     [](Options& o, const Source& s, const std::string& v) { o.stats = parse_flag(s, v); }},
     {"help", true, "", "", "print these options and exit",
      [](Options& o, const Source& s, const std::string& v) { o.help = parse_flag(s, v); }},
 };

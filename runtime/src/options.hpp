@@ -21,6 +21,7 @@ struct Options {
     CommThread comm_thread = CommThread::automatic;
     double deadlock_timeout = 60.0;      // seconds without progress before waiting tasks are reported
     std::size_t stack_size = 8u << 20;   // bytes reserved (not committed) per task stack
+    bool stats = false;                  // report the messages each process's tasks sent
     bool help = false;
 };
 

@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "communicator.hpp"
 #include "options.hpp"
 
 namespace bamboo {
@@ -18,9 +19,9 @@ struct Runtime {
     int process = 0;        // this process's rank in the real MPI_COMM_WORLD
     int process_count = 1;
     int vf = 1;
-    int world_size = 1;     // process_count * vf: the size of the tasks' MPI_COMM_WORLD
     std::vector<std::unique_ptr<Worker>> workers;
     std::vector<std::unique_ptr<Task>> tasks;  // this process's tasks, by vrank
+    std::shared_ptr<const Communicator> world; // the tasks' MPI_COMM_WORLD
     std::unique_ptr<CommEngine> engine;
     std::unique_ptr<DeadlockWatch> watch;
 

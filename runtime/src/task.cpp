@@ -3,6 +3,8 @@
 #include <boost/context/protected_fixedsize_stack.hpp>
 
 #include "errors.hpp"
+#include "reports.hpp"
+#include "runtime.hpp"
 #include "worker.hpp"
 
 namespace bamboo {
@@ -34,6 +36,19 @@ Task::Task(int vrank, Worker& worker, std::size_t stack_size, std::shared_ptr<ch
 
 Task* Task::current() { return running_task; }
 
+const Communicator* Task::communicator_with_context(int context) const {
+    int base = context & ~1;
+    if (base == kWorldContext) return runtime().world.get();
+    if (base == kSelfContext) return self_comm.get();
+    const Communicator* found = nullptr;
+    comms.for_each([&](const CommEntry& entry) {
+        if (entry.comm->context() == base) found = entry.comm.get();
+    });
+    for (const auto& freed : freed_comms)
+        if (!found && freed->context() == base) found = freed.get();
+    return found;
+}
+
 void Task::run_body() {
     // exit() comes back here by longjmp: the frames it skips are the user's C code and
     // the runtime's extern "C" entry, none of which has anything to destroy.
@@ -45,9 +60,10 @@ void Task::run_body() {
     }
     if (!unreceived.empty()) {
         const Envelope& first = unreceived.front().envelope;
-        warn("task vrank %d finished with %zu message(s) it never received (the first from "
-             "rank %d, tag %d)",
-             vrank_, unreceived.size(), first.source, first.tag);
+        std::string what = describe_message(communicator_with_context(first.comm),
+                                            Pattern{first.source, first.tag, first.comm});
+        warn("task vrank %d finished with %zu message(s) it never received (the first: %s)",
+             vrank_, unreceived.size(), what.c_str());
     }
     state_.store(TaskState::done);
 }

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "bamboo.h"
+#include "communicator.hpp"
+#include "handles.hpp"
 #include "mailbox.hpp"
 #include "random_state.hpp"
 #include "requests.hpp"
@@ -24,6 +26,25 @@ namespace bamboo {
 class Worker;
 
 enum class TaskState : std::uint8_t { runnable, running, waiting, done };
+
+// A communicator as a task holds it: the shared object and the task's rank in it.
+struct CommEntry {
+    std::shared_ptr<const Communicator> comm;
+    int rank = 0;
+};
+
+// Messages a task sent, by what sent them and where they went (--bamboo-stats).
+struct MessageCounts {
+    enum Origin { point_to_point, collective };
+    enum Scope { same_process, other_process };
+    std::uint64_t messages[2][2] = {};
+    std::uint64_t bytes[2][2] = {};
+
+    void count(Origin origin, Scope scope, std::size_t size) {
+        ++messages[origin][scope];
+        bytes[origin][scope] += size;
+    }
+};
 
 // What a waiting task waits for; read by the deadlock report.
 struct WaitInfo {
@@ -69,6 +90,19 @@ public:
     std::vector<Expectation> pending_rule;
     // The task's rand()/random() generator.
     RandomState random;
+    // Communicators and groups the task made; MPI_COMM_WORLD and MPI_COMM_SELF are not here.
+    HandleTable<CommEntry, MPI_Comm> comms;
+    HandleTable<Group, MPI_Group> groups;
+    std::shared_ptr<const Communicator> self_comm;
+    // Freed communicators stay alive: a report may still name one.
+    std::vector<std::shared_ptr<const Communicator>> freed_comms;
+    // The context the next communicator made with this task may take (see communicator.hpp).
+    int next_context = kFirstFreeContext;
+    MessageCounts sent;
+
+    // The communicator of this task whose messages carry `context` (either of its two), or
+    // nullptr. For reports; call from the task itself or while it waits.
+    const Communicator* communicator_with_context(int context) const;
 
     // Worker thread only: the task is about to run (again) on this thread.
     void enter();

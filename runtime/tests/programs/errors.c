@@ -28,9 +28,11 @@ int bamboo_main(int argc, char **argv) {
         if (rank == 0) MPI_Send(data, 10, MPI_INT, 1, 0, MPI_COMM_WORLD);
         if (rank == 1) MPI_Recv(data, 5, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else if (strcmp(which, "communicator") == 0) {
-        MPI_Comm mine;
-        MPI_Comm_dup(MPI_COMM_SELF, &mine); /* the real MPI's, not a runtime communicator */
-        MPI_Send(data, 1, MPI_INT, 0, 0, mine);
+        MPI_Comm mine, stale;
+        MPI_Comm_dup(MPI_COMM_SELF, &mine);
+        stale = mine;
+        MPI_Comm_free(&mine);
+        MPI_Send(data, 1, MPI_INT, 0, 0, stale);
     } else if (strcmp(which, "stack-overflow") == 0 && rank == 1) {
         printf("%d\n", descend(0));
     }

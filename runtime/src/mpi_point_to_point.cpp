@@ -1,13 +1,13 @@
-// The MPI functions of bamboo.h over virtual ranks.
+// Point-to-point MPI over virtual ranks, and the calls that start and end a task's MPI.
 #include <mpi.h>
 
 #include <cstdlib>
 #include <mutex>
 #include <vector>
 
+#include "api.hpp"
 #include "bamboo.h"
 #include "comm_engine.hpp"
-#include "communicators.hpp"
 #include "datatype.hpp"
 #include "delivery.hpp"
 #include "errors.hpp"
@@ -17,92 +17,6 @@
 
 namespace bamboo {
 namespace {
-
-constexpr bamboo_site kNoSite{nullptr, 0};
-
-Task& calling_task(const char* call, bamboo_site at) {
-    Task* task = Task::current();
-    if (!task) fatal("%s called outside a task (only the program's main() and what it calls may use MPI)", call);
-    if (!task->initialized) task_error(task->vrank(), call, at, "called before MPI_Init");
-    if (task->finalized) task_error(task->vrank(), call, at, "called after MPI_Finalize");
-    return *task;
-}
-
-// A communicator as the calling task sees it.
-struct CommView {
-    int id;
-    int rank;
-    int size;
-};
-
-CommView resolve_comm(const Task& task, MPI_Comm comm, const char* call, bamboo_site at) {
-    if (comm == MPI_COMM_WORLD) return {kCommWorld, task.vrank(), runtime().world_size};
-    if (comm == MPI_COMM_SELF) return {kCommSelf, 0, 1};
-    if (comm == MPI_COMM_NULL) task_error(task.vrank(), call, at, "the communicator is MPI_COMM_NULL");
-    task_error(task.vrank(), call, at,
-               "unsupported communicator: only MPI_COMM_WORLD and MPI_COMM_SELF are supported so far");
-}
-
-int vrank_of(const Task& task, const CommView& comm, int rank) {
-    return comm.id == kCommWorld ? rank : task.vrank();
-}
-
-TypedBuffer typed_buffer(const Task& task, const void* buf, int count, MPI_Datatype type,
-                         const char* call, bamboo_site at) {
-    if (count < 0) task_error(task.vrank(), call, at, "the count %d is negative", count);
-    TypedBuffer buffer;
-    buffer.base = const_cast<void*>(buf);
-    buffer.count = count;
-    buffer.type = type;
-    if (!describe_datatype(type, &buffer.layout))
-        task_error(task.vrank(), call, at, "invalid datatype");
-    return buffer;
-}
-
-void check_destination(const Task& task, const CommView& comm, int dest, const char* call,
-                       bamboo_site at) {
-    if (dest == MPI_PROC_NULL) return;
-    if (dest < 0 || dest >= comm.size)
-        task_error(task.vrank(), call, at, "destination rank %d is out of range (0..%d)", dest,
-                   comm.size - 1);
-}
-
-void check_source(const Task& task, const CommView& comm, int source, const char* call,
-                  bamboo_site at) {
-    if (source == MPI_ANY_SOURCE || source == MPI_PROC_NULL) return;
-    if (source < 0 || source >= comm.size)
-        task_error(task.vrank(), call, at, "source rank %d is out of range (0..%d)", source,
-                   comm.size - 1);
-}
-
-void check_send_tag(const Task& task, int tag, const char* call, bamboo_site at) {
-    if (tag < 0) task_error(task.vrank(), call, at, "the tag %d is negative", tag);
-}
-
-void check_receive_tag(const Task& task, int tag, const char* call, bamboo_site at) {
-    if (tag < 0 && tag != MPI_ANY_TAG) task_error(task.vrank(), call, at, "the tag %d is negative", tag);
-}
-
-// The messages a receive, probe or expectation of `source` and `tag` on `comm` accepts, once
-// its arguments are checked. (MPI_PROC_NULL passes the checks; callers handle it.)
-Pattern receive_pattern(const Task& task, MPI_Comm comm, int source, int tag, const char* call,
-                        bamboo_site at) {
-    CommView view = resolve_comm(task, comm, call, at);
-    check_source(task, view, source, call, at);
-    check_receive_tag(task, tag, call, at);
-    return Pattern{source == MPI_ANY_SOURCE ? kAny : source, tag == MPI_ANY_TAG ? kAny : tag,
-                   view.id};
-}
-
-void set_status(MPI_Status* status, int source, int tag, std::size_t bytes) {
-    if (status == MPI_STATUS_IGNORE) return;
-    status->MPI_SOURCE = source;
-    status->MPI_TAG = tag;
-    status->MPI_ERROR = MPI_SUCCESS;
-    // The library's own count field, so that MPI_Get_count can answer for any datatype.
-    MpiGuard guard;
-    MPI_Status_set_elements_x(status, MPI_BYTE, static_cast<MPI_Count>(bytes));
-}
 
 void set_empty_status(MPI_Status* status) { set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0); }
 
@@ -122,30 +36,35 @@ bool start_send(Task& self, const char* call, bamboo_site at, const void* buf, i
     CommView view = resolve_comm(self, comm, call, at);
     TypedBuffer data = typed_buffer(self, buf, count, type, call, at);
     check_destination(self, view, dest, call, at);
-    check_send_tag(self, tag, call, at);
+    if (tag < 0) task_error(self.vrank(), call, at, "the tag %d is negative", tag);
     request.kind = Request::Kind::send;
     request.owner = &self;
     request.target = data;
+    request.comm = view.comm;
     request.call = call;
     request.site = at;
     if (dest == MPI_PROC_NULL) return false;
-    int dest_vrank = vrank_of(self, view, dest);
+    int dest_vrank = view.comm->vrank_of(dest);
     request.peer = dest_vrank;
-    Envelope envelope{view.rank, tag, view.id};
+    Envelope envelope{view.rank, tag, view.context()};
     if (Task* local = runtime().local_task(dest_vrank)) {
+        self.sent.count(MessageCounts::point_to_point, MessageCounts::same_process, data.bytes());
         deliver_from_buffer(*local, envelope, data);
         return false;
     }
+    self.sent.count(MessageCounts::point_to_point, MessageCounts::other_process, data.bytes());
     return runtime().engine->send(envelope, dest_vrank, data, &request);
 }
 
 // Starts a receive; it completes at once for MPI_PROC_NULL or a message already there.
 void start_receive(Task& self, const char* call, bamboo_site at, void* buf, int count,
                    MPI_Datatype type, int source, int tag, MPI_Comm comm, Request& request) {
-    Pattern pattern = receive_pattern(self, comm, source, tag, call, at);
+    CommView view = resolve_comm(self, comm, call, at);
+    Pattern pattern = receive_pattern(self, view, source, tag, call, at);
     request.kind = Request::Kind::receive;
     request.owner = &self;
     request.target = typed_buffer(self, buf, count, type, call, at);
+    request.comm = view.comm;
     request.call = call;
     request.site = at;
     if (source == MPI_PROC_NULL) {
@@ -167,11 +86,6 @@ void wait_for(Task& self, const char* call, bamboo_site at, const Request& reque
     self.wait_until(info, [&request] { return request.complete.load(); });
 }
 
-MPI_Request* checked_handle_pointer(const Task& self, MPI_Request* request, const char* call,
-                                    bamboo_site at) {
-    if (!request) task_error(self.vrank(), call, at, "the request pointer is NULL");
-    return request;
-}
 
 // The live request `handle` names; nullptr for MPI_REQUEST_NULL.
 Request* find_request(Task& self, MPI_Request handle, const char* call, bamboo_site at) {
@@ -269,18 +183,6 @@ double bamboo_wtime(void) {
     return MPI_Wtime();
 }
 
-int bamboo_comm_rank(MPI_Comm comm, int* rank) {
-    Task& self = calling_task("MPI_Comm_rank", kNoSite);
-    *rank = resolve_comm(self, comm, "MPI_Comm_rank", kNoSite).rank;
-    return MPI_SUCCESS;
-}
-
-int bamboo_comm_size(MPI_Comm comm, int* size) {
-    Task& self = calling_task("MPI_Comm_size", kNoSite);
-    *size = resolve_comm(self, comm, "MPI_Comm_size", kNoSite).size;
-    return MPI_SUCCESS;
-}
-
 int bamboo_send(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
                 MPI_Comm comm) {
     Task& self = calling_task("MPI_Send", at);
@@ -293,7 +195,7 @@ int bamboo_send(bamboo_site at, const void* buf, int count, MPI_Datatype type, i
 int bamboo_isend(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest,
                  int tag, MPI_Comm comm, MPI_Request* request) {
     Task& self = calling_task("MPI_Isend", at);
-    checked_handle_pointer(self, request, "MPI_Isend", at);
+    check_not_null(self, request, "the request pointer", "MPI_Isend", at);
     Request* r = self.requests().allocate(request);
     if (!start_send(self, "MPI_Isend", at, buf, count, type, dest, tag, comm, *r))
         r->complete.store(true);
@@ -313,7 +215,7 @@ int bamboo_recv(bamboo_site at, void* buf, int count, MPI_Datatype type, int sou
 int bamboo_irecv(bamboo_site at, void* buf, int count, MPI_Datatype type, int source, int tag,
                  MPI_Comm comm, MPI_Request* request) {
     Task& self = calling_task("MPI_Irecv", at);
-    checked_handle_pointer(self, request, "MPI_Irecv", at);
+    check_not_null(self, request, "the request pointer", "MPI_Irecv", at);
     Request* r = self.requests().allocate(request);
     start_receive(self, "MPI_Irecv", at, buf, count, type, source, tag, comm, *r);
     return MPI_SUCCESS;
@@ -336,7 +238,7 @@ int bamboo_sendrecv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Data
 
 int bamboo_wait(bamboo_site at, MPI_Request* request, MPI_Status* status) {
     Task& self = calling_task("MPI_Wait", at);
-    checked_handle_pointer(self, request, "MPI_Wait", at);
+    check_not_null(self, request, "the request pointer", "MPI_Wait", at);
     Request* r = find_request(self, *request, "MPI_Wait", at);
     if (!r) {
         set_empty_status(status);
@@ -400,7 +302,7 @@ int bamboo_waitany(bamboo_site at, int count, MPI_Request requests[], int* index
 
 int bamboo_test(bamboo_site at, MPI_Request* request, int* flag, MPI_Status* status) {
     Task& self = calling_task("MPI_Test", at);
-    checked_handle_pointer(self, request, "MPI_Test", at);
+    check_not_null(self, request, "the request pointer", "MPI_Test", at);
     Request* r = find_request(self, *request, "MPI_Test", at);
     if (!r) {
         *flag = 1;
@@ -438,7 +340,8 @@ int bamboo_testall(bamboo_site at, int count, MPI_Request requests[], int* flag,
 
 int bamboo_probe(bamboo_site at, int source, int tag, MPI_Comm comm, MPI_Status* status) {
     Task& self = calling_task("MPI_Probe", at);
-    Pattern pattern = receive_pattern(self, comm, source, tag, "MPI_Probe", at);
+    Pattern pattern = receive_pattern(self, resolve_comm(self, comm, "MPI_Probe", at), source, tag,
+                                      "MPI_Probe", at);
     if (source == MPI_PROC_NULL) {
         set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
         return MPI_SUCCESS;
@@ -465,7 +368,8 @@ int bamboo_probe(bamboo_site at, int source, int tag, MPI_Comm comm, MPI_Status*
 int bamboo_iprobe(bamboo_site at, int source, int tag, MPI_Comm comm, int* flag,
                   MPI_Status* status) {
     Task& self = calling_task("MPI_Iprobe", at);
-    Pattern pattern = receive_pattern(self, comm, source, tag, "MPI_Iprobe", at);
+    Pattern pattern = receive_pattern(self, resolve_comm(self, comm, "MPI_Iprobe", at), source,
+                                      tag, "MPI_Iprobe", at);
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
@@ -501,14 +405,8 @@ int bamboo_get_count(const MPI_Status* status, MPI_Datatype type, int* count) {
 void bamboo_expect(int source, int tag, MPI_Comm comm) {
     Task& self = calling_task("bamboo_expect", kNoSite);
     if (source == MPI_PROC_NULL) return;
-    Pattern pattern = receive_pattern(self, comm, source, tag, "bamboo_expect", kNoSite);
-    for (Expectation& x : self.pending_rule) {
-        if (x.pattern == pattern) {
-            ++x.expected;
-            return;
-        }
-    }
-    self.pending_rule.push_back(Expectation{pattern, 1, 0});
+    expect_message(self, receive_pattern(self, resolve_comm(self, comm, "bamboo_expect", kNoSite),
+                                         source, tag, "bamboo_expect", kNoSite));
 }
 
 void bamboo_fire(bamboo_site at) {

@@ -1,0 +1,90 @@
+#include "collective_channel.hpp"
+
+#include <cstdarg>
+#include <cstdio>
+#include <mutex>
+
+#include "comm_engine.hpp"
+#include "delivery.hpp"
+#include "errors.hpp"
+#include "reports.hpp"
+#include "runtime.hpp"
+
+namespace bamboo {
+
+void CollectiveChannel::send(int dest, int tag, const void* data, std::size_t bytes) {
+    TypedBuffer buffer = raw_bytes(data, bytes);
+    int dest_vrank = comm_.vrank_of(dest);
+    Envelope envelope{rank_, tag, comm_.collective_context()};
+    if (Task* local = runtime().local_task(dest_vrank)) {
+        self_.sent.count(MessageCounts::collective, MessageCounts::same_process, bytes);
+        deliver_from_buffer(*local, envelope, buffer);
+        return;
+    }
+    self_.sent.count(MessageCounts::collective, MessageCounts::other_process, bytes);
+    Request request;
+    request.kind = Request::Kind::send;
+    request.owner = &self_;
+    request.target = buffer;
+    request.peer = dest_vrank;
+    request.comm = &comm_;
+    request.call = call_;
+    request.site = at_;
+    // A large message leaves straight from `data`: wait until it has left the process.
+    if (runtime().engine->send(envelope, dest_vrank, buffer, &request)) {
+        WaitInfo info;
+        info.call = call_;
+        info.site = at_;
+        info.request = &request;
+        self_.wait_until(info, [&request] { return request.complete.load(); });
+    }
+}
+
+void CollectiveChannel::receive(int source, int tag, void* data, std::size_t bytes) {
+    Request request;
+    request.kind = Request::Kind::receive;
+    request.owner = &self_;
+    request.target = raw_bytes(data, bytes);
+    request.comm = &comm_;
+    request.call = call_;
+    request.site = at_;
+    request.pattern = pattern(source, tag);
+    post_receive(self_, request);
+    WaitInfo info;
+    info.call = call_;
+    info.site = at_;
+    info.request = &request;
+    self_.wait_until(info, [&request] { return request.complete.load(); });
+    if (request.bytes != bytes)
+        fail("rank %d sent %zu bytes where this rank expects %zu: the ranks' counts or datatypes "
+             "do not match",
+             source, request.bytes, bytes);
+}
+
+Message CollectiveChannel::receive_any_size(int source, int tag) {
+    Pattern wanted = pattern(source, tag);
+    Mailbox& mailbox = self_.mailbox();
+    for (;;) {
+        {
+            std::lock_guard<SpinLock> lock(mailbox.mutex());
+            Message message;
+            if (mailbox.take_unexpected(wanted, &message)) return message;
+            mailbox.arm_rule({Expectation{wanted, 1, 0}});
+        }
+        WaitInfo info;
+        info.call = call_;
+        info.site = at_;
+        self_.wait_until(info, [&mailbox] { return mailbox.rule_satisfied(); });
+    }
+}
+
+void CollectiveChannel::fail(const char* format, ...) const {
+    char text[512];
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    task_error(self_.vrank(), call_, at_, "%s (on %s)", text, comm_.name().c_str());
+}
+
+}  // namespace bamboo

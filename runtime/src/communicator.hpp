@@ -1,0 +1,78 @@
+// Communicators over virtual ranks, their groups and Cartesian topologies.
+//
+// A communicator is an ordered list of member tasks (rank r is world vrank vranks[r]) and a
+// context: the number its messages carry, so that they match only receives on the same
+// communicator. Collectives use the context + 1, so that their messages never match the
+// program's own point-to-point receives.
+//
+// Contexts are agreed when a communicator is made: MPI_Comm_split and the others are
+// collective over the parent, and the new communicator takes the largest "next free context"
+// among the parent's members. So a context is unique among the communicators of any one task,
+// which is all matching needs (a message is matched in its receiving task's mailbox), and
+// none is ever used twice by a task.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bamboo {
+
+constexpr int kWorldContext = 0;
+constexpr int kSelfContext = 2;
+constexpr int kFirstFreeContext = 4;
+
+// A Cartesian process grid (MPI_Cart_create); ranks are numbered in row-major order.
+struct CartTopology {
+    std::vector<int> dims;
+    std::vector<int> periods;  // 0 or 1 per dimension
+
+    int cells() const;
+    void coords(int rank, int* out) const;
+    // The rank at `coords` (wrapped in periodic dimensions), or -1 if it lies outside.
+    int rank(const int* coords) const;
+};
+
+class Communicator {
+public:
+    // `vf` tells which process hosts each member (vrank / vf), for the collectives.
+    Communicator(int context, std::vector<int> vranks, int vf, std::string name,
+                 std::optional<CartTopology> topology = std::nullopt);
+
+    int context() const { return context_; }
+    int collective_context() const { return context_ + 1; }
+    int size() const { return static_cast<int>(vranks_.size()); }
+    int vrank_of(int rank) const { return vranks_[static_cast<std::size_t>(rank)]; }
+    const std::vector<int>& vranks() const { return vranks_; }
+    // What reports call it: "MPI_COMM_WORLD", "the communicator from MPI_Comm_split at x.c:12".
+    const std::string& name() const { return name_; }
+    const CartTopology* topology() const { return topology_ ? &*topology_ : nullptr; }
+
+    // Members grouped by the process that hosts them, for collectives that combine within a
+    // process before they cross processes. Processes are numbered in the order of their
+    // lowest rank; members of a process in ascending rank order.
+    int process_count() const { return static_cast<int>(process_start_.size()) - 1; }
+    int process_index_of(int rank) const { return process_index_[static_cast<std::size_t>(rank)]; }
+    // The ranks hosted by process index `p`: [begin, end) of a sorted array.
+    const int* members_begin(int p) const { return &members_[static_cast<std::size_t>(process_start_[p])]; }
+    const int* members_end(int p) const { return &members_[static_cast<std::size_t>(process_start_[p + 1])]; }
+    int member_count(int p) const { return process_start_[p + 1] - process_start_[p]; }
+
+private:
+    int context_;
+    std::vector<int> vranks_;
+    std::string name_;
+    std::optional<CartTopology> topology_;
+    std::vector<int> process_index_;  // by rank
+    std::vector<int> process_start_;  // into members_, one past the end last
+    std::vector<int> members_;
+};
+
+// A group: an ordered set of tasks (world vranks), as MPI_Comm_group gives.
+using Group = std::vector<int>;
+
+// Positions of `vranks` in `group`, MPI_UNDEFINED where absent.
+std::vector<int> ranks_in_group(const Group& group, const std::vector<int>& vranks);
+
+}  // namespace bamboo
