@@ -46,9 +46,12 @@ class Summary:
     reads_memory: bool = False
     pure: bool = True
 
+    collects: bool = False  # makes a collective call a firing rule can wait for
+
     @property
     def receives(self) -> bool:
-        return mpi_api.RECEIVE in self.mpi_kinds
+        """Whether a firing rule can wait for messages the function receives."""
+        return mpi_api.RECEIVE in self.mpi_kinds or self.collects
 
     @property
     def may_communicate(self) -> bool:
@@ -83,6 +86,7 @@ def summarize(prog: Program) -> dict:
                 if mc is not None:
                     s.mpi_kinds.add(mc.spec.kind)
                     s.first_call.setdefault(mc.spec.kind, mc)
+                    s.collects |= mc.spec.collective is not None
                     continue
                 name = n.callee_name
                 if name is None:
@@ -121,8 +125,9 @@ def summarize(prog: Program) -> dict:
             for c in list(s.callees):
                 t = sums[c]
                 before = (len(s.mpi_kinds), len(s.calls_unknown), s.impure_library,
-                          s.writes_memory, s.reads_memory)
+                          s.writes_memory, s.reads_memory, s.collects)
                 s.mpi_kinds |= t.mpi_kinds
+                s.collects |= t.collects
                 for k, v in t.first_call.items():
                     s.first_call.setdefault(k, v)
                 for u in t.calls_unknown:
@@ -132,7 +137,7 @@ def summarize(prog: Program) -> dict:
                 s.writes_memory |= t.writes_memory
                 s.reads_memory |= t.reads_memory
                 after = (len(s.mpi_kinds), len(s.calls_unknown), s.impure_library,
-                         s.writes_memory, s.reads_memory)
+                         s.writes_memory, s.reads_memory, s.collects)
                 changed |= before != after
     for s in sums.values():
         s.pure = not (s.mpi_kinds or s.calls_unknown or s.impure_library or s.writes_memory

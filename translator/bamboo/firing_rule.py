@@ -73,10 +73,11 @@ class Decision:
 
 @dataclass
 class Rule:
-    kind: str                     # expect, call, if, for, while, do, block, stmt
+    kind: str                     # expect, call, collective, if, for, while, do, block, stmt
     node: Node | None = None
     text: str = ""                # condition / header / statement text
-    args: tuple = ()              # expect: (source, tag, comm); call: (name, args)
+    args: tuple = ()              # expect: (source, tag, comm); call: (name, args);
+                                  # collective: (bamboo_collective, root, op, comm)
     body: list = field(default_factory=list)
     orelse: list = field(default_factory=list)
     essential: bool = False       # contains an expect or a call
@@ -89,6 +90,8 @@ def to_c(rules, indent: str) -> list:
             lines.append(f"{indent}bamboo_expect({r.args[0]}, {r.args[1]}, {r.args[2]});")
         elif r.kind == "call":
             lines.append(f"{indent}bamboo_expect_{r.args[0]}({r.args[1]});")
+        elif r.kind == "collective":
+            lines.append(f"{indent}bamboo_expect_collective({', '.join(r.args)});")
         elif r.kind == "stmt":
             lines.append(f"{indent}{r.text}")
         elif r.kind == "block":
@@ -118,6 +121,10 @@ def to_text(rules, indent: str = "") -> list:
                          f"  [line {r.node.line}]")
         elif r.kind == "call":
             lines.append(f"{indent}messages of {r.args[0]}({r.args[1]})  [line {r.node.line}]")
+        elif r.kind == "collective":
+            root = "" if r.args[1] == "0" and r.args[2] == "MPI_OP_NULL" else f", root {r.args[1]}"
+            lines.append(f"{indent}first messages of {r.node.callee_name} on {r.args[3]}{root}"
+                         f"  [line {r.node.line}]")
         elif r.kind == "stmt":
             lines.append(f"{indent}{r.text}")
         elif r.kind == "block":
@@ -142,7 +149,7 @@ def to_text(rules, indent: str = "") -> list:
 def rule_expects(rules) -> int:
     n = 0
     for r in rules:
-        if r.kind in ("expect", "call"):
+        if r.kind in ("expect", "call", "collective"):
             n += 1
         n += rule_expects(r.body) + rule_expects(r.orelse)
     return n
@@ -478,7 +485,7 @@ class SliceAnalysis:
             return None
         mc = self.prog.mpi_call(n)
         if mc is not None:
-            return (mc, None) if mc.spec.is_receive else None
+            return (mc, None) if mc.spec.is_receive or mc.spec.collective else None
         fn = self.prog.defined_function(n)
         if fn is not None and self.sums[fn.name].receives:
             return None, fn
@@ -507,7 +514,12 @@ class SliceAnalysis:
                 return
             reason = self._common_reasons(st, guard)
             if reason is None:
-                for role, idx in (("source", spec.source), ("tag", spec.tag), ("communicator", spec.comm)):
+                roles = (("source", spec.source), ("tag", spec.tag), ("communicator", spec.comm))
+                if spec.kind == mpi_api.COLLECTIVE:
+                    roles = (("root", spec.root), ("operation", spec.op), ("communicator", spec.comm))
+                for role, idx in roles:
+                    if idx is None:
+                        continue
                     ok, why = self.ok(mc.arg(idx), st)
                     if not ok:
                         reason = f"its {role} argument {why}"
@@ -1002,7 +1014,17 @@ class SliceAnalysis:
             d = self.decisions.get(id(c))
             if d is None or not d.included:
                 continue
-            if d.call is not None:
+            if d.call is not None and d.call.spec.kind == mpi_api.COLLECTIVE:
+                spec = d.call.spec
+                args = [spec.collective]
+                for i, absent in ((spec.root, "0"), (spec.op, "MPI_OP_NULL"), (spec.comm, None)):
+                    if i is None:
+                        args.append(absent)
+                        continue
+                    args.append(self.render_node(d.call.arg(i)))
+                    self._note_reads(d.call.arg(i))
+                out.append(Rule("collective", c, args=tuple(args), essential=True))
+            elif d.call is not None:
                 spec = d.call.spec
                 args = tuple(self.render_node(d.call.arg(i)) for i in (spec.source, spec.tag, spec.comm))
                 for i in (spec.source, spec.tag, spec.comm):

@@ -17,11 +17,12 @@ RECEIVE = "receive"    # MPI_Recv, MPI_Irecv
 SENDRECV = "sendrecv"  # MPI_Sendrecv: a send, then a receive
 WAIT = "wait"          # MPI_Wait*, MPI_Test*: completion of requests
 PROBE = "probe"        # MPI_Probe, MPI_Iprobe
+COLLECTIVE = "collective"  # every member of the communicator takes part (MPI_Bcast, MPI_Comm_split)
 
 # Kinds after which a peer may be waiting for this task (it sent something, or joined a
 # program-wide step): a receive that follows one cannot be announced before it, since the
 # peer may need that first. Receives, waits and probes send nothing.
-ANSWERED_BY_PEERS = frozenset({SEND, SENDRECV, SETUP})
+ANSWERED_BY_PEERS = frozenset({SEND, SENDRECV, SETUP, COLLECTIVE})
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,11 @@ class MPIFunction:
     status: int | None = None    # MPI_Status * written by the call
     outputs: tuple = field(default=())  # other pointer arguments the call writes
     blocking: bool = False       # nonblocking variants (Irecv, Isend) complete in a wait
+    # Collectives a firing rule can wait for: the bamboo_collective of bamboo.h, and where
+    # the root and the reduction operation stand.
+    collective: str | None = None
+    root: int | None = None
+    op: int | None = None
 
     @property
     def is_receive(self) -> bool:
@@ -90,6 +96,92 @@ _TABLE = [
     MPIFunction("MPI_Iprobe", PROBE, "bamboo_iprobe", source=0, tag=1, comm=2, status=4,
                 outputs=(3,)),
     MPIFunction("MPI_Get_count", LOCAL, "bamboo_get_count", outputs=(2,)),
+    MPIFunction("MPI_Wtick", LOCAL, "bamboo_wtick"),
+    MPIFunction("MPI_Get_processor_name", LOCAL, "bamboo_get_processor_name", outputs=(0, 1)),
+]
+
+
+def _collective(name: str, runtime: str, collective: str, comm: int, outputs=(), root=None,
+                op=None) -> MPIFunction:
+    return MPIFunction(name, COLLECTIVE, runtime, comm=comm, outputs=outputs, blocking=True,
+                       collective=collective, root=root, op=op)
+
+
+def _local(name: str, runtime: str, *outputs: int, comm: int | None = None) -> MPIFunction:
+    return MPIFunction(name, LOCAL, runtime, comm=comm, outputs=outputs)
+
+
+# The utility layer: collectives, communicators, topologies, datatypes.
+_TABLE += [
+    _collective("MPI_Barrier", "bamboo_barrier", "BAMBOO_BARRIER", comm=0),
+    _collective("MPI_Bcast", "bamboo_bcast", "BAMBOO_BCAST", comm=4, outputs=(0,), root=3),
+    _collective("MPI_Reduce", "bamboo_reduce", "BAMBOO_REDUCE", comm=6, outputs=(1,), root=5,
+                op=4),
+    _collective("MPI_Allreduce", "bamboo_allreduce", "BAMBOO_ALLREDUCE", comm=5, outputs=(1,),
+                op=4),
+    _collective("MPI_Gather", "bamboo_gather", "BAMBOO_GATHER", comm=7, outputs=(3,), root=6),
+    _collective("MPI_Gatherv", "bamboo_gatherv", "BAMBOO_GATHER", comm=8, outputs=(3,), root=7),
+    _collective("MPI_Scatter", "bamboo_scatter", "BAMBOO_SCATTER", comm=7, outputs=(3,), root=6),
+    _collective("MPI_Scatterv", "bamboo_scatterv", "BAMBOO_SCATTER", comm=8, outputs=(4,),
+                root=7),
+    _collective("MPI_Allgather", "bamboo_allgather", "BAMBOO_ALLGATHER", comm=6, outputs=(3,)),
+    _collective("MPI_Allgatherv", "bamboo_allgatherv", "BAMBOO_ALLGATHER", comm=7,
+                outputs=(3,)),
+    _collective("MPI_Alltoall", "bamboo_alltoall", "BAMBOO_ALLTOALL", comm=6, outputs=(3,)),
+    _collective("MPI_Alltoallv", "bamboo_alltoallv", "BAMBOO_ALLTOALLV", comm=8, outputs=(4,)),
+    _collective("MPI_Reduce_scatter", "bamboo_reduce_scatter", "BAMBOO_REDUCE_SCATTER", comm=5,
+                outputs=(1,), op=4),
+    _collective("MPI_Reduce_scatter_block", "bamboo_reduce_scatter_block",
+                "BAMBOO_REDUCE_SCATTER", comm=5, outputs=(1,), op=4),
+    _collective("MPI_Scan", "bamboo_scan", "BAMBOO_SCAN", comm=5, outputs=(1,), op=4),
+    _collective("MPI_Exscan", "bamboo_exscan", "BAMBOO_EXSCAN", comm=5, outputs=(1,), op=4),
+    _local("MPI_Reduce_local", "bamboo_reduce_local", 1),
+    _local("MPI_Op_create", "bamboo_op_create", 2),
+    _local("MPI_Op_free", "bamboo_op_free", 0),
+    _local("MPI_Op_commutative", "bamboo_op_commutative", 1),
+    # Making communicators is collective over the parent, but not something to wait for.
+    _collective("MPI_Comm_split", "bamboo_comm_split", None, comm=0, outputs=(3,)),
+    _collective("MPI_Comm_dup", "bamboo_comm_dup", None, comm=0, outputs=(1,)),
+    _collective("MPI_Comm_create", "bamboo_comm_create", None, comm=0, outputs=(2,)),
+    _collective("MPI_Cart_create", "bamboo_cart_create", None, comm=0, outputs=(5,)),
+    _collective("MPI_Cart_sub", "bamboo_cart_sub", None, comm=0, outputs=(2,)),
+    _local("MPI_Comm_free", "bamboo_comm_free", 0),
+    _local("MPI_Comm_compare", "bamboo_comm_compare", 2),
+    _local("MPI_Comm_group", "bamboo_comm_group", 1, comm=0),
+    _local("MPI_Group_size", "bamboo_group_size", 1),
+    _local("MPI_Group_rank", "bamboo_group_rank", 1),
+    _local("MPI_Group_incl", "bamboo_group_incl", 3),
+    _local("MPI_Group_excl", "bamboo_group_excl", 3),
+    _local("MPI_Group_translate_ranks", "bamboo_group_translate_ranks", 4),
+    _local("MPI_Group_compare", "bamboo_group_compare", 2),
+    _local("MPI_Group_free", "bamboo_group_free", 0),
+    _local("MPI_Dims_create", "bamboo_dims_create", 2),
+    _local("MPI_Cart_coords", "bamboo_cart_coords", 3, comm=0),
+    _local("MPI_Cart_rank", "bamboo_cart_rank", 2, comm=0),
+    _local("MPI_Cart_shift", "bamboo_cart_shift", 3, 4, comm=0),
+    _local("MPI_Cart_get", "bamboo_cart_get", 2, 3, 4, comm=0),
+    _local("MPI_Cartdim_get", "bamboo_cartdim_get", 1, comm=0),
+    _local("MPI_Topo_test", "bamboo_topo_test", 1, comm=0),
+    _local("MPI_Type_contiguous", "bamboo_type_contiguous", 2),
+    _local("MPI_Type_vector", "bamboo_type_vector", 4),
+    _local("MPI_Type_create_hvector", "bamboo_type_create_hvector", 4),
+    _local("MPI_Type_indexed", "bamboo_type_indexed", 4),
+    _local("MPI_Type_create_hindexed", "bamboo_type_create_hindexed", 4),
+    _local("MPI_Type_create_indexed_block", "bamboo_type_create_indexed_block", 4),
+    _local("MPI_Type_create_struct", "bamboo_type_create_struct", 4),
+    _local("MPI_Type_create_subarray", "bamboo_type_create_subarray", 6),
+    _local("MPI_Type_create_resized", "bamboo_type_create_resized", 3),
+    _local("MPI_Type_dup", "bamboo_type_dup", 1),
+    _local("MPI_Type_commit", "bamboo_type_commit", 0),
+    _local("MPI_Type_free", "bamboo_type_free", 0),
+    _local("MPI_Type_size", "bamboo_type_size", 1),
+    _local("MPI_Type_get_extent", "bamboo_type_get_extent", 1, 2),
+    _local("MPI_Type_get_true_extent", "bamboo_type_get_true_extent", 1, 2),
+    _local("MPI_Get_address", "bamboo_get_address", 1),
+    _local("MPI_Get_elements", "bamboo_get_elements", 2),
+    _local("MPI_Pack", "bamboo_pack", 3, 5, comm=6),
+    _local("MPI_Unpack", "bamboo_unpack", 2, 3, comm=6),
+    _local("MPI_Pack_size", "bamboo_pack_size", 3, comm=2),
 ]
 
 SUPPORTED: dict[str, MPIFunction] = {f.name: f for f in _TABLE}

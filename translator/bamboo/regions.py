@@ -20,7 +20,8 @@ from .frontend import _base_var_node, request_variable
 from .model import LOOPS, Function, Node, Program
 
 _NOT_IN_SEND = {mpi_api.RECEIVE: "a receive", mpi_api.SENDRECV: "a receive",
-                mpi_api.WAIT: "a wait", mpi_api.PROBE: "a probe", mpi_api.SETUP: "a setup call"}
+                mpi_api.WAIT: "a wait", mpi_api.PROBE: "a probe", mpi_api.SETUP: "a setup call",
+                mpi_api.COLLECTIVE: "a collective"}
 
 
 @dataclass

@@ -39,7 +39,15 @@ def test_argument_indexes_are_sane():
     assert mpi_api.lookup("MPI_Send").kind == mpi_api.SEND
     assert mpi_api.lookup("MPI_Waitall").kind == mpi_api.WAIT
     assert mpi_api.lookup("MPI_Comm_rank").kind == mpi_api.LOCAL
-    assert mpi_api.lookup("MPI_Allreduce") is None
+    bcast = mpi_api.lookup("MPI_Bcast")
+    assert (bcast.kind, bcast.root, bcast.comm, bcast.outputs) == (mpi_api.COLLECTIVE, 3, 4, (0,))
+    reduce = mpi_api.lookup("MPI_Reduce")
+    assert (reduce.op, reduce.root, reduce.comm, reduce.outputs) == (4, 5, 6, (1,))
+    scatterv = mpi_api.lookup("MPI_Scatterv")
+    assert (scatterv.root, scatterv.comm, scatterv.outputs) == (7, 8, (4,))
+    assert mpi_api.lookup("MPI_Comm_split").collective is None
+    assert mpi_api.lookup("MPI_Cart_shift").outputs == (3, 4)
+    assert mpi_api.lookup("MPI_Ibcast") is None and mpi_api.lookup("MPI_Win_create") is None
     assert mpi_api.is_mpi_name("PMPI_Send") and not mpi_api.is_mpi_name("my_MPI")
 
 
@@ -47,3 +55,12 @@ def test_replaced_libc_functions_match_bamboo_h():
     text = open(os.path.join(RUNTIME_INCLUDE, "bamboo.h")).read()
     redirected = set(re.findall(r"^#define ([a-z]\w*)\([^)]*\) bamboo_\w+", text, re.M))
     assert redirected == set(mpi_api.LIBC_REPLACED)
+
+
+def test_collective_names_match_bamboo_h():
+    """Every bamboo_collective a rule may name exists in bamboo.h's enum."""
+    text = open(os.path.join(RUNTIME_INCLUDE, "bamboo.h")).read()
+    enum = re.search(r"typedef enum bamboo_collective \{(.*?)\}", text, re.S).group(1)
+    names = {n.strip() for n in enum.split(",")}
+    used = {f.collective for f in mpi_api.SUPPORTED.values() if f.collective}
+    assert used <= names and used

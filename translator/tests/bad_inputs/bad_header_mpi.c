@@ -7,5 +7,5 @@ int main(int argc, char **argv)
 }
 
 /* The translator must reject this file with exactly these errors:
-// expect: bad_header_mpi.h:2:37: error: MPI_Barrier is not supported by the Bamboo runtime yet
+// expect: bad_header_mpi.h:2:52: error: MPI_Ibarrier is not supported by the Bamboo runtime yet
 */
