@@ -208,3 +208,55 @@ def test_priority(translate, tmp_path):
                     "  level++;\n}\n")
     assert compiles(res, tmp_path)
     assert "bamboo_set_priority((BAMBOO_PRIVATE(level) * 2));  /* bamboo: priority */" in res.text
+
+
+def test_collectives_join_the_rule_until_the_first_send(translate, tmp_path):
+    # A collective's first messages are announced by the runtime (bamboo_expect_collective);
+    # since a collective also sends, what follows it in the window waits on its own.
+    res = translate(region("#pragma bamboo receive\n{\n"
+                           " MPI_Recv(rb, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                           " MPI_Bcast(rb, n, MPI_DOUBLE, k, MPI_COMM_WORLD);\n"
+                           " MPI_Allreduce(sb, rb, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);\n}",
+                           decls="int up = 0, n = 4, k = 2; double rb[8], sb[8];"),
+                    explain=True)
+    assert compiles(res, tmp_path)
+    w = window_text(res)
+    assert "bamboo_expect(up, 0, MPI_COMM_WORLD);" in w
+    assert "bamboo_expect_collective(BAMBOO_BCAST, k, MPI_OP_NULL, MPI_COMM_WORLD);" in w
+    assert "BAMBOO_ALLREDUCE" not in w
+    assert "first messages of MPI_Bcast on MPI_COMM_WORLD, root k" in res.explanation
+    assert notes(res) == ["t.c:12:2: note: MPI_Allreduce is left out of the firing rule and waits "
+                          "on its own: MPI_Bcast at line 11 comes before it in the window (the "
+                          "peer may need that message before it sends this one)"]
+
+
+def test_reduction_rule_names_its_operation(translate, tmp_path):
+    # Whether the operation commutes decides the reduction's tree, so the rule passes it on.
+    res = translate(region("#pragma bamboo receive\n"
+                           "if (up >= 0) MPI_Reduce(sb, rb, n, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);",
+                           decls="int up = 0, n = 4; double rb[8], sb[8];"))
+    assert compiles(res, tmp_path)
+    w = window_text(res)
+    assert "if (up >= 0) {\n" in w
+    assert "bamboo_expect_collective(BAMBOO_REDUCE, 0, MPI_MAX, MPI_COMM_WORLD);" in w
+
+
+def test_collective_on_a_communicator_made_in_the_window_is_left_out(translate, tmp_path):
+    res = translate(region("#pragma bamboo receive\n{\n"
+                           " MPI_Comm_split(MPI_COMM_WORLD, up, 0, &c);\n"
+                           " MPI_Barrier(c);\n}",
+                           decls="int up = 0; MPI_Comm c;"))
+    assert compiles(res, tmp_path)
+    assert "bamboo_expect_collective" not in res.text
+    assert len(notes(res)) == 1
+    assert "MPI_Barrier is left out" in notes(res)[0] and "MPI_Comm_split at line 10" in notes(res)[0]
+
+
+def test_collective_in_a_receiving_helper_gets_a_companion(translate, tmp_path):
+    helper = ("static void spread(double *x, int root, MPI_Comm comm)\n{\n"
+              "  MPI_Bcast(x, 1, MPI_DOUBLE, root, comm);\n}\n")
+    res = translate(region("#pragma bamboo receive\nspread(rb, 0, MPI_COMM_WORLD);",
+                           decls="double rb[1];", extra=helper))
+    assert compiles(res, tmp_path)
+    assert "bamboo_expect_spread(rb, 0, MPI_COMM_WORLD);" in window_text(res)
+    assert "bamboo_expect_collective(BAMBOO_BCAST, root, MPI_OP_NULL, comm);" in res.text

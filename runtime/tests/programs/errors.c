@@ -33,6 +33,12 @@ int bamboo_main(int argc, char **argv) {
         stale = mine;
         MPI_Comm_free(&mine);
         MPI_Send(data, 1, MPI_INT, 0, 0, stale);
+    } else if (strcmp(which, "bad-root") == 0) {
+        MPI_Bcast(data, 1, MPI_INT, size, MPI_COMM_WORLD);
+    } else if (strcmp(which, "bad-op") == 0) {
+        MPI_Allreduce(data, data + 1, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD);
+    } else if (strcmp(which, "count-mismatch") == 0) {
+        MPI_Bcast(data, rank == 0 ? 1 : 2, MPI_INT, 0, MPI_COMM_WORLD);
     } else if (strcmp(which, "stack-overflow") == 0 && rank == 1) {
         printf("%d\n", descend(0));
     }
