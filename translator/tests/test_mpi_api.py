@@ -64,3 +64,12 @@ def test_collective_names_match_bamboo_h():
     names = {n.strip() for n in enum.split(",")}
     used = {f.collective for f in mpi_api.SUPPORTED.values() if f.collective}
     assert used <= names and used
+
+
+def test_docs_table_lists_exactly_the_supported_functions():
+    """docs/mpi-support.md is the users' list: every supported function, nothing else."""
+    text = open(os.path.join(RUNTIME_INCLUDE, "..", "..", "docs", "mpi-support.md")).read()
+    table = text[text.index("## Functions"):text.index("## How the utility layer works")]
+    rows = [line.split("|")[1] for line in table.splitlines() if line.startswith("| `MPI_")]
+    documented = set(re.findall(r"`(MPI_\w+)`", "".join(rows)))
+    assert documented == set(mpi_api.SUPPORTED)
