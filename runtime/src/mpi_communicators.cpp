@@ -12,6 +12,7 @@
 
 #include "api.hpp"
 #include "bamboo.h"
+#include "cart_placement.hpp"
 #include "collective_channel.hpp"
 #include "collectives.hpp"
 #include "errors.hpp"
@@ -350,16 +351,21 @@ int bamboo_cart_create(bamboo_site at, MPI_Comm comm, int ndims, const int dims[
     if (cells > parent.size())
         task_error(self.vrank(), call, at, "the grid has %lld cells but %s has only %d ranks", cells,
                    parent.comm->name().c_str(), parent.size());
-    // `reorder` allows renumbering; ranks keep their order, which plain MPI libraries do too.
-    (void)reorder;
+    // With `reorder`, each process takes a compact block of the grid (cart_placement.hpp);
+    // else, and where the grid does not split into such blocks, ranks keep their order.
+    std::vector<int> taker;
+    if (reorder) taker = block_placement(*parent.comm, topology);
+    if (taker.empty())
+        for (int r = 0; r < cells; ++r) taker.push_back(r);
     CollectiveChannel ch(self, parent, call, at);
     Agreement agreement = agree(ch, 0, 0);
     take_contexts(ch, agreement, 1);
-    if (parent.rank >= cells) {
+    std::vector<int> vranks;
+    for (int r : taker) vranks.push_back(parent.comm->vrank_of(r));
+    if (std::find(taker.begin(), taker.end(), parent.rank) == taker.end()) {
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
     }
-    std::vector<int> vranks(parent.comm->vranks().begin(), parent.comm->vranks().begin() + cells);
     *newcomm = adopt(self, agreement.first_context, std::move(vranks), call, at, std::move(topology));
     return MPI_SUCCESS;
 }
