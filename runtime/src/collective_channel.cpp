@@ -40,25 +40,55 @@ void CollectiveChannel::send(int dest, int tag, const void* data, std::size_t by
     }
 }
 
-void CollectiveChannel::receive(int source, int tag, void* data, std::size_t bytes) {
-    Request request;
+void CollectiveChannel::start_receive(const Incoming& incoming, Request& request) {
     request.kind = Request::Kind::receive;
     request.owner = &self_;
-    request.target = raw_bytes(data, bytes);
+    request.target = raw_bytes(incoming.data, incoming.bytes);
     request.comm = &comm_;
     request.call = call_;
     request.site = at_;
-    request.pattern = pattern(source, tag);
+    request.pattern = pattern(incoming.source, incoming.tag);
     post_receive(self_, request);
+}
+
+void CollectiveChannel::wait_for(const Request& request) {
     WaitInfo info;
     info.call = call_;
     info.site = at_;
     info.request = &request;
     self_.wait_until(info, [&request] { return request.complete.load(); });
-    if (request.bytes != bytes)
+}
+
+void CollectiveChannel::check_size(const Incoming& incoming, const Request& request) const {
+    if (request.bytes != incoming.bytes)
         fail("rank %d sent %zu bytes where this rank expects %zu: the ranks' counts or datatypes "
              "do not match",
-             source, request.bytes, bytes);
+             incoming.source, request.bytes, incoming.bytes);
+}
+
+void CollectiveChannel::receive(int source, int tag, void* data, std::size_t bytes) {
+    Incoming incoming{source, tag, data, bytes};
+    Request request;
+    start_receive(incoming, request);
+    wait_for(request);
+    check_size(incoming, request);
+}
+
+CollectiveChannel::PostedReceives CollectiveChannel::post(const std::vector<Incoming>& incoming) {
+    return PostedReceives(*this, incoming);
+}
+
+CollectiveChannel::PostedReceives::PostedReceives(CollectiveChannel& ch,
+                                                  const std::vector<Incoming>& incoming)
+    : ch_(ch), incoming_(incoming), requests_(new Request[incoming.size()]) {
+    for (std::size_t i = 0; i < incoming_.size(); ++i) ch_.start_receive(incoming_[i], requests_[i]);
+}
+
+void CollectiveChannel::PostedReceives::wait() {
+    for (std::size_t i = 0; i < incoming_.size(); ++i) {
+        ch_.wait_for(requests_[i]);
+        ch_.check_size(incoming_[i], requests_[i]);
+    }
 }
 
 Message CollectiveChannel::receive_any_size(int source, int tag) {

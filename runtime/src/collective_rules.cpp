@@ -11,11 +11,12 @@ std::vector<Pattern> first_receives(Kind kind, const Communicator& comm, int ran
                                     bool commutative) {
     std::vector<Pattern> out;
     auto add = [&](int source, int tag) { out.push_back(Pattern{source, tag, comm.collective_context()}); };
-    auto children = [&](const std::vector<int>& ranks, int me, int tag) {
-        for_each_binomial_child(me, static_cast<int>(ranks.size()), [&](int child) { add(ranks[child], tag); });
+    auto size = [](const std::vector<int>& ranks) { return static_cast<int>(ranks.size()); };
+    auto children = [&](const std::vector<int>& ranks, const Tree& tree, int me, int tag) {
+        tree.children(me, [&](int child) { add(ranks[static_cast<std::size_t>(child)], tag); });
     };
-    auto parent = [&](const std::vector<int>& ranks, int me, int tag) {
-        if (me > 0) add(ranks[binomial_parent(me)], tag);
+    auto parent = [&](const std::vector<int>& ranks, const Tree& tree, int me, int tag) {
+        if (me > 0) add(ranks[static_cast<std::size_t>(tree.parent(me))], tag);
     };
     // Rank-ordered reductions (operations that are not commutative) use all ranks as positions.
     auto rank_order_children = [&]() {
@@ -25,7 +26,8 @@ std::vector<Pattern> first_receives(Kind kind, const Communicator& comm, int ran
     switch (kind) {
     case Kind::barrier: {
         TwoLevel where(comm, rank, -1);
-        children(where.local(), where.my_local(), tag::kBarrierIn);  // then a send, or the rounds
+        children(where.local(), Tree::binomial(size(where.local())), where.my_local(),
+                 tag::kBarrierIn);  // then a send, or the rounds
         break;
     }
     case Kind::bcast:
@@ -34,9 +36,12 @@ std::vector<Pattern> first_receives(Kind kind, const Communicator& comm, int ran
         TwoLevel where(comm, rank, root);
         bool is_bcast = kind == Kind::bcast;
         if (where.is_leader())
-            parent(where.leaders(), where.my_process(), is_bcast ? tag::kBcastLeaders : tag::kScatterLeaders);
+            parent(where.leaders(), Tree::binomial(where.process_count()), where.my_process(),
+                   is_bcast ? tag::kBcastLeaders : tag::kScatterLeaders);
+        else if (is_bcast)
+            parent(where.local(), Tree::binomial(size(where.local())), where.my_local(), tag::kBcastLocal);
         else
-            parent(where.local(), where.my_local(), is_bcast ? tag::kBcastLocal : tag::kScatterLocal);
+            parent(where.local(), Tree::flat(size(where.local())), where.my_local(), tag::kScatterLocal);
         break;
     }
     case Kind::reduce:
@@ -47,8 +52,10 @@ std::vector<Pattern> first_receives(Kind kind, const Communicator& comm, int ran
             break;
         }
         TwoLevel where(comm, rank, root);
-        children(where.local(), where.my_local(), tag::kReduceLocal);
-        if (where.is_leader()) children(where.leaders(), where.my_process(), tag::kReduceLeaders);
+        children(where.local(), Tree::binomial(size(where.local())), where.my_local(), tag::kReduceLocal);
+        if (where.is_leader())
+            children(where.leaders(), Tree::binomial(where.process_count()), where.my_process(),
+                     tag::kReduceLeaders);
         break;
     }
     case Kind::allreduce: {
@@ -57,7 +64,7 @@ std::vector<Pattern> first_receives(Kind kind, const Communicator& comm, int ran
             break;
         }
         TwoLevel where(comm, rank, -1);
-        children(where.local(), where.my_local(), tag::kAllreduceIn);
+        children(where.local(), Tree::binomial(size(where.local())), where.my_local(), tag::kAllreduceIn);
         if (where.is_leader()) {
             // Only a process that receives the fold hears before it sends.
             int q = where.process_count(), p = where.my_process(), power = 1;
@@ -69,20 +76,20 @@ std::vector<Pattern> first_receives(Kind kind, const Communicator& comm, int ran
     }
     case Kind::gather: {
         TwoLevel where(comm, rank, root);
-        children(where.local(), where.my_local(), tag::kGatherLocal);
-        if (where.is_leader()) children(where.leaders(), where.my_process(), tag::kGatherLeaders);
+        children(where.local(), Tree::flat(size(where.local())), where.my_local(), tag::kGatherLocal);
+        if (where.is_leader())
+            children(where.leaders(), Tree::binomial(where.process_count()), where.my_process(),
+                     tag::kGatherLeaders);
         break;
     }
     case Kind::allgather: {
         TwoLevel where(comm, rank, -1);
-        children(where.local(), where.my_local(), tag::kAllgatherIn);  // then Bruck: sends first
+        children(where.local(), Tree::flat(size(where.local())), where.my_local(),
+                 tag::kAllgatherIn);  // then Bruck, which sends first
         break;
     }
-    case Kind::alltoall: {
-        TwoLevel where(comm, rank, -1);
-        children(where.local(), where.my_local(), tag::kAlltoallIn);
-        break;
-    }
+    case Kind::alltoall:   // by block size either aggregated or straight (collectives_data.cpp):
+                           // nothing is common to both but that they start by sending
     case Kind::alltoallv:
     case Kind::scan:
     case Kind::exscan:

@@ -55,6 +55,45 @@ void for_each_binomial_child_descending(int i, int n, Visit visit) {
     for (; step >= 1; step >>= 1) visit(i + step);
 }
 
+// A tree over positions 0..n-1 rooted at 0. Children of a position hold adjacent ranges of
+// positions above it, in ascending order, so a gather that appends their data keeps
+// position order. Within a process data-moving collectives use the flat tree (each block is
+// copied once, by its sender, straight into place); combining and broadcasting use the
+// binomial tree, which spreads the work over the process's workers.
+class Tree {
+public:
+    enum class Shape { binomial, flat };
+
+    Tree(Shape shape, int n) : shape_(shape), n_(n) {}
+    static Tree flat(int n) { return Tree(Shape::flat, n); }
+    static Tree binomial(int n) { return Tree(Shape::binomial, n); }
+
+    int size() const { return n_; }
+    int parent(int i) const { return shape_ == Shape::flat ? 0 : binomial_parent(i); }
+    // One past the last position of the subtree rooted at i.
+    int end(int i) const {
+        if (shape_ == Shape::binomial) return binomial_end(i, n_);
+        return i == 0 ? n_ : i + 1;
+    }
+
+    template <class Visit>
+    void children(int i, Visit visit) const {
+        if (shape_ == Shape::binomial) return for_each_binomial_child(i, n_, visit);
+        if (i == 0)
+            for (int c = 1; c < n_; ++c) visit(c);
+    }
+    // Largest subtree first, which a broadcast wants to reach first.
+    template <class Visit>
+    void children_descending(int i, Visit visit) const {
+        if (shape_ == Shape::binomial) return for_each_binomial_child_descending(i, n_, visit);
+        children(i, visit);
+    }
+
+private:
+    Shape shape_;
+    int n_;
+};
+
 // Where one task stands in a collective's two levels. Processes are numbered from the root's
 // (position 0) in the communicator's order; within a process the leader comes first (the root
 // in its own process, else the lowest rank), then the others in ascending rank order.

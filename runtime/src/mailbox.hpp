@@ -1,10 +1,15 @@
 // A task's mailbox: MPI's matching rules over (source, tag, communicator), without MPI.
 //
 // Receives posted before their message arrived wait in `posted` (posting order); messages
-// that arrived before a receive took them wait in `unexpected` (arrival order). An arriving
-// message goes to the earliest posted receive that accepts it, else to the back of
-// `unexpected`; a new receive first takes the earliest unexpected message it accepts. Hence
-// MPI's non-overtaking order between any two ranks.
+// that arrived before a receive took them are unexpected, kept in arrival order. An arriving
+// message goes to the earliest posted receive that accepts it, else it is unexpected; a new
+// receive first takes the earliest unexpected message it accepts. Hence MPI's
+// non-overtaking order between any two ranks.
+//
+// Unexpected messages wait in one queue per (source, tag, communicator), each numbered in
+// arrival order: a receive that names its source and tag finds its message at once however
+// many others wait (a gather's root under tasks that run ahead, say); one with wildcards
+// takes the earliest among the queues' heads that it accepts.
 //
 // The mailbox also holds the task's armed firing rule: counts of expected messages that the
 // unexpected queue must reach before the waiting task may run again.
@@ -16,6 +21,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "spin.hpp"
@@ -88,7 +94,7 @@ public:
     // The earliest unexpected message that `p` accepts, left in place; nullptr if none.
     const Message* find_unexpected(const Pattern& p) const;
 
-    std::size_t unexpected_count() const { return unexpected_.size(); }
+    std::size_t unexpected_count() const { return unexpected_count_; }
 
     // Arms a copy of a firing rule (distinct patterns with their counts). Returns true,
     // without arming, if the unexpected messages already satisfy it.
@@ -109,6 +115,31 @@ public:
     std::uint64_t arrivals() const { return arrivals_.load(std::memory_order_relaxed); }
 
 private:
+    struct Queued {
+        std::uint64_t order;  // arrival order among all unexpected messages
+        Message message;
+    };
+    using Queue = std::deque<Queued>;
+    struct EnvelopeHash {
+        std::size_t operator()(const Envelope& e) const {
+            std::uint64_t h = static_cast<std::uint32_t>(e.source);
+            h = h * 0x9e3779b97f4a7c15ull ^ static_cast<std::uint32_t>(e.tag);
+            h = h * 0x9e3779b97f4a7c15ull ^ static_cast<std::uint32_t>(e.comm);
+            return static_cast<std::size_t>(h ^ (h >> 29));
+        }
+    };
+    struct EnvelopeEqual {
+        bool operator()(const Envelope& a, const Envelope& b) const {
+            return a.source == b.source && a.tag == b.tag && a.comm == b.comm;
+        }
+    };
+    using Queues = std::unordered_map<Envelope, Queue, EnvelopeHash, EnvelopeEqual>;
+
+    // The queue holding the earliest unexpected message `p` accepts, or end().
+    Queues::iterator earliest(const Pattern& p);
+    Queues::const_iterator earliest(const Pattern& p) const;
+    std::size_t count_accepted(const Pattern& p) const;
+
     // Written under the lock only, so a plain load and store suffice.
     void count_arrival() {
         arrivals_.store(arrivals_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
@@ -116,7 +147,9 @@ private:
 
     mutable SpinLock mutex_;
     std::deque<PostedReceive*> posted_;
-    std::deque<Message> unexpected_;
+    Queues unexpected_;  // no empty queues
+    std::uint64_t next_order_ = 0;
+    std::size_t unexpected_count_ = 0;
     std::vector<Expectation> rule_;
     std::atomic<bool> rule_satisfied_{false};
     std::atomic<std::uint64_t> arrivals_{0};

@@ -178,9 +178,10 @@ int gather_common(CollectiveCall& c, const void* sendbuf, int sendcount, MPI_Dat
     return MPI_SUCCESS;
 }
 
+// `variable`: MPI_Scatterv, where only the root knows every block's size.
 int scatter_common(CollectiveCall& c, const void* sendbuf, const std::vector<int>* counts,
                    const std::vector<int>* displs, MPI_Datatype sendtype, void* recvbuf,
-                   int recvcount, MPI_Datatype recvtype, int root) {
+                   int recvcount, MPI_Datatype recvtype, int root, bool variable) {
     c.check_root(root);
     bool at_root = c.rank() == root;
     if (!at_root) no_in_place(c, recvbuf, "the receive buffer of a rank other than the root");
@@ -191,16 +192,19 @@ int scatter_common(CollectiveCall& c, const void* sendbuf, const std::vector<int
         if (in_place(recvbuf)) {
             // The root's own block stays where it is; it still travels the tree's first hop.
             std::vector<char> discard(blocks.size[static_cast<std::size_t>(root)]);
-            collectives::scatter(c.channel, root, &blocks, &blocks.size, discard.data(), discard.size());
+            collectives::scatter(c.channel, root, &blocks, variable ? nullptr : &blocks.size,
+                                 discard.data(), discard.size());
             return MPI_SUCCESS;
         }
         PackedData mine(c.buffer(recvbuf, recvcount, recvtype));
-        collectives::scatter(c.channel, root, &blocks, &blocks.size, mine.data(), mine.bytes());
+        collectives::scatter(c.channel, root, &blocks, variable ? nullptr : &blocks.size, mine.data(),
+                             mine.bytes());
         mine.unpack_out();
         return MPI_SUCCESS;
     }
     PackedData mine(c.buffer(recvbuf, recvcount, recvtype));
-    collectives::scatter(c.channel, root, nullptr, nullptr, mine.data(), mine.bytes());
+    std::vector<std::size_t> sizes(static_cast<std::size_t>(c.size()), mine.bytes());
+    collectives::scatter(c.channel, root, nullptr, variable ? nullptr : &sizes, mine.data(), mine.bytes());
     mine.unpack_out();
     return MPI_SUCCESS;
 }
@@ -247,13 +251,10 @@ int reduce_scatter_common(CollectiveCall& c, const void* sendbuf, void* recvbuf,
     Operand acc = operand_from(input);
     collectives::reduce(c.channel, 0, acc, r);
     PackedData mine(c.buffer(recvbuf, counts[static_cast<std::size_t>(c.rank())], type));
-    if (c.rank() != 0) {
-        collectives::scatter(c.channel, 0, nullptr, nullptr, mine.data(), mine.bytes());
-    } else {
-        UserBlocks result(acc.typed(), counts, back_to_back(counts));
-        result.pack_in();
-        collectives::scatter(c.channel, 0, &result.blocks(), &result.blocks().size, mine.data(), mine.bytes());
-    }
+    UserBlocks result(acc.typed(), counts, back_to_back(counts));  // significant at rank 0
+    if (c.rank() == 0) result.pack_in();
+    collectives::scatter(c.channel, 0, c.rank() == 0 ? &result.blocks() : nullptr, &result.blocks().size,
+                         mine.data(), mine.bytes());
     mine.unpack_out();
     return MPI_SUCCESS;
 }
@@ -354,7 +355,7 @@ int bamboo_scatter(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datat
     CollectiveCall c("MPI_Scatter", at, comm);
     std::vector<int> counts = uniform(c.size(), sendcount);
     std::vector<int> displs = back_to_back(counts);
-    return scatter_common(c, sendbuf, &counts, &displs, sendtype, recvbuf, recvcount, recvtype, root);
+    return scatter_common(c, sendbuf, &counts, &displs, sendtype, recvbuf, recvcount, recvtype, root, false);
 }
 
 int bamboo_scatterv(bamboo_site at, const void* sendbuf, const int sendcounts[], const int displs[],
@@ -368,7 +369,7 @@ int bamboo_scatterv(bamboo_site at, const void* sendbuf, const int sendcounts[],
         check_not_null(c.self, displs, "displs", c.name, at);
         offsets.assign(displs, displs + c.size());
     }
-    return scatter_common(c, sendbuf, &counts, &offsets, sendtype, recvbuf, recvcount, recvtype, root);
+    return scatter_common(c, sendbuf, &counts, &offsets, sendtype, recvbuf, recvcount, recvtype, root, true);
 }
 
 int bamboo_allgather(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,

@@ -57,7 +57,7 @@ def expected(name: str, P: int, V: int) -> Expected:
         return Expected(2 * fan, P * rounds(P), rounds(P))
     if name == "reduce_scatter_block":          # a reduction to rank 0, then a scatter
         return Expected(2 * fan, 2 * (P - 1))
-    if name == "alltoallv":                     # every task straight to every other
+    if name in ("alltoallv", "alltoall_large"):  # every task straight to every other
         return rank_pairs(P, V, [(s, r) for s in range(n) for r in range(n) if s != r])
     if name == "reduce_ordered":                # rank order: rank r reports to r - lowbit(r)
         pairs = [(r, r - (r & -r)) for r in range(1, n)]
@@ -71,7 +71,9 @@ def expected(name: str, P: int, V: int) -> Expected:
 
 
 COLLECTIVES = ["barrier", "bcast", "reduce", "reduce_ordered", "allreduce", "gather", "scatter",
-               "allgather", "alltoall", "alltoallv", "scan", "reduce_scatter_block"]
+               "allgather", "alltoall", "alltoall_large", "alltoallv", "scan", "reduce_scatter_block"]
+# The program's collective and count for a name: alltoall's blocks above 1 KiB go straight.
+PROGRAM_ARGS = {"alltoall_large": ("alltoall", 300)}
 CONFIGS = [(1, 6), (2, 1), (2, 4), (3, 3), (4, 2), (5, 1)]
 
 STATS = re.compile(r"bamboo: stats: process (\d+) sent point-to-point (\d+) \((\d+) B\) within the process, "
@@ -87,7 +89,8 @@ def exe(tmp_path_factory):
 @pytest.mark.parametrize("processes,vf", CONFIGS, ids=[f"P{p}xVF{v}" for p, v in CONFIGS])
 @pytest.mark.parametrize("name", COLLECTIVES)
 def test_messages_per_collective(exe, name, processes, vf):
-    run = run_bamboo(exe, processes, vf, [name, str(COUNT), str(REPEATS)], options=["--bamboo-stats"])
+    collective, count = PROGRAM_ARGS.get(name, (name, COUNT))
+    run = run_bamboo(exe, processes, vf, [collective, str(count), str(REPEATS)], options=["--bamboo-stats"])
     assert run.returncode == 0, run.stderr
     lines = STATS.findall(run.stderr)
     assert len(lines) == processes, run.stderr

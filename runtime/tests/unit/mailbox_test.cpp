@@ -173,3 +173,45 @@ TEST(FiringRule, OverlappingKeysAreCountedIndependently) {
     EXPECT_FALSE(box.add_unexpected(make_message(3, 0, kWorld, "")));
     EXPECT_TRUE(box.add_unexpected(make_message(4, 0, kWorld, "")));
 }
+
+TEST(Mailbox, WildcardTakesTheEarliestArrivalAcrossSourcesAndTags) {
+    Mailbox box;
+    box.add_unexpected(make_message(2, 1, kWorld, "a"));
+    box.add_unexpected(make_message(1, 1, kWorld, "b"));
+    box.add_unexpected(make_message(2, 2, kWorld, "c"));
+    box.add_unexpected(make_message(1, 1, kWorld, "d"));
+    std::string body;
+    for (const char* expected : {"a", "b", "c", "d"}) {
+        ASSERT_TRUE(take(box, Pattern{kAny, kAny, kWorld}, &body));
+        EXPECT_EQ(body, expected);
+    }
+    EXPECT_EQ(box.unexpected_count(), 0u);
+}
+
+TEST(Mailbox, ExactReceivesFindTheirMessageAmongManyAndCloseKeepsArrivalOrder) {
+    Mailbox box;
+    for (int round = 0; round < 1000; ++round)
+        for (int source = 0; source < 8; ++source)
+            box.add_unexpected(make_message(source, 0, kWorld, std::to_string(round)));
+    std::string body;
+    ASSERT_TRUE(take(box, Pattern{7, 0, kWorld}, &body));
+    EXPECT_EQ(body, "0");
+    ASSERT_TRUE(take(box, Pattern{7, 0, kWorld}, &body));
+    EXPECT_EQ(body, "1");
+    EXPECT_EQ(box.find_unexpected(Pattern{kAny, 0, kWorld})->envelope.source, 0);
+    EXPECT_EQ(box.unexpected_count(), 7998u);
+    std::deque<Message> left = box.close();
+    ASSERT_EQ(left.size(), 7998u);
+    EXPECT_EQ(left.front().envelope.source, 0);
+    EXPECT_EQ(body_of(left[6]), "0");   // source 6, round 0
+    EXPECT_EQ(left[7].envelope.source, 0);  // round 1 starts; source 7's first two were taken
+}
+
+TEST(Mailbox, RuleCountsWildcardsOverAllQueues) {
+    Mailbox box;
+    box.add_unexpected(make_message(1, 3, kWorld, "x"));
+    box.add_unexpected(make_message(2, 4, kWorld, "y"));
+    EXPECT_TRUE(box.arm_rule({Expectation{Pattern{kAny, kAny, kWorld}, 2, 0}}));
+    EXPECT_FALSE(box.arm_rule({Expectation{Pattern{kAny, 3, kWorld}, 2, 0}}));
+    EXPECT_TRUE(box.add_unexpected(make_message(5, 3, kWorld, "z")));
+}
