@@ -27,8 +27,12 @@ struct TypeLayout {
 // Caches the layouts of predefined datatypes; call once after MPI_Init.
 void init_datatypes();
 
-// The layout of `type`, or false if MPI rejects it (e.g. MPI_DATATYPE_NULL).
+// The layout of `type`, or false if MPI rejects it (e.g. MPI_DATATYPE_NULL). Derived
+// datatypes are examined once and remembered until forget_datatype().
 bool describe_datatype(MPI_Datatype type, TypeLayout* layout);
+
+// `type` is about to be freed: its handle may name another datatype later.
+void forget_datatype(MPI_Datatype type);
 
 struct TypedBuffer {
     void* base = nullptr;
@@ -54,7 +58,8 @@ inline TypedBuffer raw_bytes(const void* data, std::size_t bytes) {
 // Packs all of `from` into `to` (from.bytes() bytes).
 void pack(const TypedBuffer& from, char* to);
 
-// Unpacks `bytes` packed bytes into `to` (bytes <= to.bytes()).
+// Unpacks `bytes` packed bytes into `to` (bytes <= to.bytes()); a message that ends inside
+// an element fills that element's first bytes, as MPI does.
 void unpack(const char* from, std::size_t bytes, const TypedBuffer& to);
 
 // Moves all of `from` into `to` (from.bytes() <= to.bytes()) with at most one pass over the

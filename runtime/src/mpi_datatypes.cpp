@@ -8,6 +8,7 @@
 
 #include "api.hpp"
 #include "bamboo.h"
+#include "datatype.hpp"
 #include "errors.hpp"
 #include "mpi_guard.hpp"
 #include "task.hpp"
@@ -113,7 +114,11 @@ int bamboo_type_commit(bamboo_site at, MPI_Datatype* type) {
 }
 
 int bamboo_type_free(bamboo_site at, MPI_Datatype* type) {
-    return local_call("MPI_Type_free", at, [&] { return MPI_Type_free(type); });
+    Task& self = calling_task("MPI_Type_free", at);
+    check_not_null(self, type, "the datatype pointer", "MPI_Type_free", at);
+    forget_datatype(*type);
+    MpiGuard guard;
+    return MPI_Type_free(type);
 }
 
 int bamboo_type_size(bamboo_site at, MPI_Datatype type, int* size) {
