@@ -38,7 +38,7 @@ test-e2e: build
 	python3 -m pytest -q tests/e2e
 
 # The runtime built and tested against MPICH too (installed if missing; `mpicc` and `mpirun`
-# stay Open MPI's), then jacobi2d end to end through bamboocc under MPICH.
+# stay Open MPI's), then programs end to end through bamboocc under MPICH.
 test-mpich: setup
 	@scripts/setup-mpich
 	@cmake -S runtime -B $(MPICH_BUILD) -DCMAKE_BUILD_TYPE=Release -DMPI_C_COMPILER=mpicc.mpich \

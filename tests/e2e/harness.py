@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,10 +47,17 @@ def build_bamboo(sources: list[Path], output: Path) -> Path:
 
 def mpirun(exe: Path, processes: int, args: list[str] = (), env: dict[str, str] | None = None,
            timeout: float = RUN_TIMEOUT) -> Run:
-    cmd = ["mpirun", "--oversubscribe", "-n", str(processes), str(exe), *args]
-    full_env = {**os.environ, **MPI_ENV, **(env or {})}
-    done = subprocess.run(cmd, capture_output=True, text=True, env=full_env, timeout=timeout)
-    return Run(done.returncode, done.stdout, done.stderr)
+    """Run.stdout is read from a file per process (mpirun --output-filename), in whole
+    lines: mpirun relays output in reads of up to 4 KiB, and another process's output can
+    land inside a longer burst, above all under Bamboo, where one process prints for VF
+    ranks. Run.stderr is mpirun's own, as the processes wrote it."""
+    with tempfile.TemporaryDirectory(prefix="e2e-output-") as outputs:
+        cmd = ["mpirun", "--oversubscribe", "--output-filename", outputs, "-n", str(processes),
+               str(exe), *args]
+        full_env = {**os.environ, **MPI_ENV, **(env or {})}
+        done = subprocess.run(cmd, capture_output=True, text=True, env=full_env, timeout=timeout)
+        stdout = "".join(f.read_text() for f in sorted(Path(outputs).glob("*/rank.*/stdout")))
+    return Run(done.returncode, stdout, done.stderr)
 
 
 def run_plain(exe: Path, ranks: int, args: list[str] = ()) -> Run:
@@ -59,3 +67,12 @@ def run_plain(exe: Path, ranks: int, args: list[str] = ()) -> Run:
 def run_bamboo(exe: Path, processes: int, vf: int, args: list[str] = (), options: list[str] = (),
                timeout: float = RUN_TIMEOUT) -> Run:
     return mpirun(exe, processes, [*args, "--bamboo-vf", str(vf), *options], timeout=timeout)
+
+
+# The runtime's ways of running tasks and driving the comm engine.
+WORKER_MODES = {
+    "single-thread": ["--bamboo-single-thread"],
+    "two-workers": ["--bamboo-workers", "2"],
+    "comm-thread": ["--bamboo-comm-thread", "on"],
+    "two-workers-no-comm-thread": ["--bamboo-workers", "2", "--bamboo-comm-thread", "off"],
+}

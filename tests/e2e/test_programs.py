@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import REPO, build_bamboo, build_plain, run_bamboo, run_plain
+from harness import REPO, WORKER_MODES, run_bamboo
 
 PROGRAMS_DIR = Path(__file__).parent / "programs"
 
@@ -28,62 +28,25 @@ PROGRAMS = {
 CONFIGS = [(1, 1), (2, 1), (1, 2), (2, 2), (1, 3), (2, 3), (1, 4), (2, 4), (1, 8), (2, 8)]
 
 
-@pytest.fixture(scope="session")
-def builds(tmp_path_factory):
-    """Both builds of a program, made once per session."""
-    cache: dict[str, tuple[Path, Path]] = {}
-
-    def get(name: str) -> tuple[Path, Path]:
-        if name not in cache:
-            sources, _ = PROGRAMS[name]
-            workdir = tmp_path_factory.mktemp(name)
-            cache[name] = (build_plain(sources, workdir / f"{name}.mpi"),
-                           build_bamboo(sources, workdir / f"{name}.bamboo"))
-        return cache[name]
-
-    return get
-
-
-@pytest.fixture(scope="session")
-def ground_truth(builds):
-    """Plain MPI output per (program, ranks), run once per session."""
-    cache = {}
-
-    def get(name: str, ranks: int):
-        if (name, ranks) not in cache:
-            plain, _ = builds(name)
-            run = run_plain(plain, ranks, PROGRAMS[name][1])
-            assert run.returncode == 0, f"plain MPI run failed:\n{run.stderr}"
-            assert run.lines(), "plain MPI run printed nothing"
-            cache[(name, ranks)] = run
-        return cache[(name, ranks)]
-
-    return get
-
-
 @pytest.mark.parametrize("processes,vf", CONFIGS, ids=[f"P{p}xVF{v}" for p, v in CONFIGS])
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_same_output_as_plain_mpi(name, processes, vf, builds, ground_truth):
-    expected = ground_truth(name, processes * vf)
-    _, bamboo = builds(name)
-    run = run_bamboo(bamboo, processes, vf, PROGRAMS[name][1])
+    sources, args = PROGRAMS[name]
+    expected = ground_truth(name, sources, processes * vf, args)
+    _, bamboo = builds(name, sources)
+    run = run_bamboo(bamboo, processes, vf, args)
     assert run.returncode == expected.returncode, run.stderr
     assert run.lines() == expected.lines()
 
 
-MODES = {
-    "single-thread": ["--bamboo-single-thread"],
-    "two-workers": ["--bamboo-workers", "2"],
-    "comm-thread": ["--bamboo-comm-thread", "on"],
-    "two-workers-no-comm-thread": ["--bamboo-workers", "2", "--bamboo-comm-thread", "off"],
-}
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", WORKER_MODES)
 @pytest.mark.parametrize("name", ["ring", "nonblocking", "regions", "jacobi2d"])
 def test_worker_modes(name, mode, builds, ground_truth):
-    expected = ground_truth(name, 2 * 3)
-    _, bamboo = builds(name)
-    run = run_bamboo(bamboo, 2, 3, PROGRAMS[name][1], MODES[mode])
+    sources, args = PROGRAMS[name]
+    expected = ground_truth(name, sources, 2 * 3, args)
+    _, bamboo = builds(name, sources)
+    run = run_bamboo(bamboo, 2, 3, args, WORKER_MODES[mode])
     assert run.returncode == 0, run.stderr
     assert run.lines() == expected.lines()

@@ -77,7 +77,8 @@ class Rule:
     node: Node | None = None
     text: str = ""                # condition / header / statement text
     args: tuple = ()              # expect: (source, tag, comm); call: (name, args);
-                                  # collective: (bamboo_collective, root, op, comm)
+                                  # collective: (bamboo_collective, root, op, comm),
+                                  # root and op None where the collective has none
     body: list = field(default_factory=list)
     orelse: list = field(default_factory=list)
     essential: bool = False       # contains an expect or a call
@@ -91,7 +92,9 @@ def to_c(rules, indent: str) -> list:
         elif r.kind == "call":
             lines.append(f"{indent}bamboo_expect_{r.args[0]}({r.args[1]});")
         elif r.kind == "collective":
-            lines.append(f"{indent}bamboo_expect_collective({', '.join(r.args)});")
+            kind, root, op, comm = r.args
+            lines.append(f"{indent}bamboo_expect_collective({kind}, {root or '0'}, "
+                         f"{op or 'MPI_OP_NULL'}, {comm});")
         elif r.kind == "stmt":
             lines.append(f"{indent}{r.text}")
         elif r.kind == "block":
@@ -122,8 +125,10 @@ def to_text(rules, indent: str = "") -> list:
         elif r.kind == "call":
             lines.append(f"{indent}messages of {r.args[0]}({r.args[1]})  [line {r.node.line}]")
         elif r.kind == "collective":
-            root = "" if r.args[1] == "0" and r.args[2] == "MPI_OP_NULL" else f", root {r.args[1]}"
-            lines.append(f"{indent}first messages of {r.node.callee_name} on {r.args[3]}{root}"
+            _, root, op, comm = r.args
+            details = "".join(f", {what} {value}" for what, value in (("root", root), ("op", op))
+                              if value is not None)
+            lines.append(f"{indent}first messages of {r.node.callee_name} on {comm}{details}"
                          f"  [line {r.node.line}]")
         elif r.kind == "stmt":
             lines.append(f"{indent}{r.text}")
@@ -1017,12 +1022,10 @@ class SliceAnalysis:
             if d.call is not None and d.call.spec.kind == mpi_api.COLLECTIVE:
                 spec = d.call.spec
                 args = [spec.collective]
-                for i, absent in ((spec.root, "0"), (spec.op, "MPI_OP_NULL"), (spec.comm, None)):
-                    if i is None:
-                        args.append(absent)
-                        continue
-                    args.append(self.render_node(d.call.arg(i)))
-                    self._note_reads(d.call.arg(i))
+                for i in (spec.root, spec.op, spec.comm):
+                    args.append(None if i is None else self.render_node(d.call.arg(i)))
+                    if i is not None:
+                        self._note_reads(d.call.arg(i))
                 out.append(Rule("collective", c, args=tuple(args), essential=True))
             elif d.call is not None:
                 spec = d.call.spec

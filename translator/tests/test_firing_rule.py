@@ -224,7 +224,7 @@ def test_collectives_join_the_rule_until_the_first_send(translate, tmp_path):
     assert "bamboo_expect(up, 0, MPI_COMM_WORLD);" in w
     assert "bamboo_expect_collective(BAMBOO_BCAST, k, MPI_OP_NULL, MPI_COMM_WORLD);" in w
     assert "BAMBOO_ALLREDUCE" not in w
-    assert "first messages of MPI_Bcast on MPI_COMM_WORLD, root k" in res.explanation
+    assert "first messages of MPI_Bcast on MPI_COMM_WORLD, root k  [line 11]" in res.explanation
     assert notes(res) == ["t.c:12:2: note: MPI_Allreduce is left out of the firing rule and waits "
                           "on its own: MPI_Bcast at line 11 comes before it in the window (the "
                           "peer may need that message before it sends this one)"]
@@ -239,6 +239,10 @@ def test_reduction_rule_names_its_operation(translate, tmp_path):
     w = window_text(res)
     assert "if (up >= 0) {\n" in w
     assert "bamboo_expect_collective(BAMBOO_REDUCE, 0, MPI_MAX, MPI_COMM_WORLD);" in w
+    res = translate(region("#pragma bamboo receive\n"
+                           "MPI_Allreduce(sb, rb, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);",
+                           decls="int n = 4; double rb[8], sb[8];"), explain=True)
+    assert "first messages of MPI_Allreduce on MPI_COMM_WORLD, op MPI_SUM  [line 9]" in res.explanation
 
 
 def test_collective_on_a_communicator_made_in_the_window_is_left_out(translate, tmp_path):
