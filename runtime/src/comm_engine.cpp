@@ -24,6 +24,8 @@ constexpr int kTag = 0;  // the engine's communicators carry nothing else
 // From this size on, a contiguous payload travels as its own message, without copies.
 constexpr std::size_t kSeparatePayloadBytes = 64u << 10;
 constexpr int kMaxReceivesPerRound = 32;
+// Sends in flight beyond which a sending task retires the finished ones itself.
+constexpr std::size_t kRetireBacklog = 64;
 // How long a large payload may wait in MPI for its receive to be posted (see the header).
 constexpr auto kParkLimit = std::chrono::microseconds(50);
 // With a single process the engine has nothing to move; it only runs the deadlock watch.
@@ -113,6 +115,9 @@ bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data
     std::unique_lock<std::mutex> progress_lock(progress_mutex_, std::try_to_lock);
     if (progress_lock.owns_lock()) {
         start_sends();
+        // A task that sends without ever waiting (the root of a loop of broadcasts) would
+        // otherwise pile up finished sends that every later round tests again.
+        if (in_flight_.size() >= kRetireBacklog) retire_sends();
         note_transit();
     } else if (wake) {
         wakeup_.notify_one();
