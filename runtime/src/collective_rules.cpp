@@ -75,11 +75,11 @@ std::vector<Pattern> first_receives(Kind kind, const Communicator& comm, int ran
         break;
     }
     case Kind::gather: {
+        // Aggregated or straight by block size (collectives_data.cpp); in both the root
+        // first hears from the other members of its process.
+        if (rank != root) break;
         TwoLevel where(comm, rank, root);
         children(where.local(), Tree::flat(size(where.local())), where.my_local(), tag::kGatherLocal);
-        if (where.is_leader())
-            children(where.leaders(), Tree::binomial(where.process_count()), where.my_process(),
-                     tag::kGatherLeaders);
         break;
     }
     case Kind::allgather: {

@@ -24,7 +24,7 @@ constexpr int kReduceLocal = 0x300, kReduceLeaders = 0x301, kReduceOrdered = 0x3
               kReduceToRoot = 0x303;
 constexpr int kAllreduceIn = 0x400, kAllreduceOut = 0x401, kAllreduceFold = 0x402,
               kAllreduceUnfold = 0x403, kAllreduceRound = 0x410;
-constexpr int kGatherLocal = 0x500, kGatherLeaders = 0x501;
+constexpr int kGatherLocal = 0x500, kGatherLeaders = 0x501, kGatherStraight = 0x502;
 constexpr int kScatterLeaders = 0x600, kScatterLocal = 0x601;
 constexpr int kAllgatherIn = 0x700, kAllgatherOut = 0x701, kAllgatherRound = 0x710;
 constexpr int kAlltoallIn = 0x800, kAlltoallOut = 0x801, kAlltoallRound = 0x810;

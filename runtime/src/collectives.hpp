@@ -6,9 +6,11 @@
 //   reduce     binomial tree within each process, then between processes
 //   allreduce  reduce within, recursive doubling between (with the non-power-of-two fold),
 //              broadcast within
-//   gather     binomial trees, within then between; scatter the reverse
+//   gather     within each process, then a binomial tree between; scatter the reverse.
+//              Blocks of 8 KiB and more go straight to the root
 //   allgather  gather within, Bruck between, broadcast within
-//   alltoall   gather within, Bruck between, scatter within
+//   alltoall   gather within, Bruck between, scatter within; blocks over 1 KiB go
+//              straight from every task to every other
 //   alltoallv  every task straight to every other (block sizes are known only pairwise)
 //   scan       recursive doubling in rank order
 //
@@ -38,8 +40,8 @@ struct Blocks {
 void barrier(CollectiveChannel& ch);
 void bcast(CollectiveChannel& ch, int root, void* data, std::size_t bytes);
 
-// `sizes`: every rank's block size where this task knows them all (at the root always),
-// else nullptr. `out` only at the root.
+// `sizes`: every rank's block size when every rank knows them all (MPI_Gather), else
+// nullptr (MPI_Gatherv). `out` only at the root.
 void gather(CollectiveChannel& ch, int root, const void* mine, std::size_t my_bytes,
             const std::vector<std::size_t>* sizes, const Blocks* out);
 // `in` only at the root; `sizes` as for gather.

@@ -20,6 +20,9 @@ using Incoming = CollectiveChannel::Incoming;
 // exchanges. Larger blocks go straight from every task to every other: each is copied once,
 // by its sender, and the copies spread over the workers.
 constexpr std::size_t kAlltoallAggregateMaxBlock = 1024;
+// The same for gather, whose blocks a leader would otherwise copy once more on their way:
+// from this size every task sends its block straight to the root.
+constexpr std::size_t kGatherAggregateMaxBlock = 8192;
 
 void append(std::vector<char>& to, const void* data, std::size_t bytes) {
     const char* from = static_cast<const char*>(data);
@@ -277,8 +280,35 @@ void bcast(CollectiveChannel& ch, int root, void* data, std::size_t bytes) {
                where.my_local(), tag::kBcastLocal, data, bytes);
 }
 
+// Large blocks of a gather, straight to the root. Tags as in the aggregated gather where
+// the sender is a member of the root's process, so a firing rule can wait for those.
+void gather_straight(CollectiveChannel& ch, int root, const void* mine, std::size_t my_bytes,
+                     const Blocks* out) {
+    int rank = ch.rank();
+    auto tag_from = [&](int sender) {
+        return ch.comm().process_index_of(sender) == ch.comm().process_index_of(root) ? tag::kGatherLocal
+                                                                                        : tag::kGatherStraight;
+    };
+    if (rank != root) {
+        ch.send(root, tag_from(rank), mine, my_bytes);
+        return;
+    }
+    std::vector<Incoming> incoming;
+    for (int r = 0; r < ch.size(); ++r)
+        if (r != root) incoming.push_back({r, tag_from(r), out->at(r), out->size[static_cast<std::size_t>(r)]});
+    auto posted = ch.post(incoming);
+    if (my_bytes != out->size[static_cast<std::size_t>(root)])
+        ch.fail("the root sends itself %zu bytes but expects %zu: the counts or datatypes do not match",
+                my_bytes, out->size[static_cast<std::size_t>(root)]);
+    copy_block(out->at(root), static_cast<const char*>(mine), my_bytes);
+    posted.wait();
+}
+
 void gather(CollectiveChannel& ch, int root, const void* mine, std::size_t my_bytes,
             const std::vector<std::size_t>* sizes, const Blocks* out) {
+    // Blocks of one size everywhere (MPI_Gather) are known to all: all choose alike.
+    if (sizes && !sizes->empty() && (*sizes)[0] >= kGatherAggregateMaxBlock)
+        return gather_straight(ch, root, mine, my_bytes, out);
     TwoLevel where(ch.comm(), ch.rank(), root);
     const std::vector<int>& local = where.local();
     if (!where.is_leader()) {

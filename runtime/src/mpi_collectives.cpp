@@ -167,7 +167,8 @@ int gather_common(CollectiveCall& c, const void* sendbuf, int sendcount, MPI_Dat
         } else {
             mine.pack_in();
         }
-        collectives::gather(c.channel, root, my_data, my_bytes, &out.blocks().size, &out.blocks());
+        collectives::gather(c.channel, root, my_data, my_bytes, variable ? nullptr : &out.blocks().size,
+                            &out.blocks());
         out.unpack_out();
         return MPI_SUCCESS;
     }

@@ -49,6 +49,8 @@ def expected(name: str, P: int, V: int) -> Expected:
         return Expected(fan, P - 1, None, COUNT * INT)
     if name in ("gather", "scatter"):
         return Expected(fan, P - 1)
+    if name == "gather_large":                  # every task straight to the root (the last)
+        return rank_pairs(P, V, [(s, n - 1) for s in range(n - 1)])
     if name == "allreduce":
         power = 1 << (P.bit_length() - 1)
         rest = P - power
@@ -71,9 +73,11 @@ def expected(name: str, P: int, V: int) -> Expected:
 
 
 COLLECTIVES = ["barrier", "bcast", "reduce", "reduce_ordered", "allreduce", "gather", "scatter",
-               "allgather", "alltoall", "alltoall_large", "alltoallv", "scan", "reduce_scatter_block"]
-# The program's collective and count for a name: alltoall's blocks above 1 KiB go straight.
-PROGRAM_ARGS = {"alltoall_large": ("alltoall", 300)}
+               "gather_large", "allgather", "alltoall", "alltoall_large", "alltoallv", "scan",
+               "reduce_scatter_block"]
+# The program's collective and count for a name: blocks from 8 KiB (gather) and above 1 KiB
+# (alltoall) go straight.
+PROGRAM_ARGS = {"gather_large": ("gather", 2048), "alltoall_large": ("alltoall", 300)}
 CONFIGS = [(1, 6), (2, 1), (2, 4), (3, 3), (4, 2), (5, 1)]
 
 STATS = re.compile(r"bamboo: stats: process (\d+) sent point-to-point (\d+) \((\d+) B\) within the process, "
