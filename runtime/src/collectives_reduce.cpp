@@ -112,39 +112,25 @@ void allreduce(CollectiveChannel& ch, Operand& acc, const Reduction& r) {
     });
 }
 
-// Inclusive scan by recursive doubling over ranks: `partial` covers a block of ranks ending
-// at this one's partner group; data from lower ranks is combined in front.
-void scan(CollectiveChannel& ch, Operand& acc, const Reduction& r) {
-    int n = ch.size(), me = ch.rank();
-    TypeLayout layout = acc.typed().layout;
-    Operand partial = r.operand(layout), incoming = r.operand(layout);
-    std::copy(acc.bytes(), acc.bytes() + acc.size(), partial.bytes());
-    for (int mask = 1, round = 0; mask < n; mask <<= 1, ++round) {
-        int partner = me ^ mask;
-        if (partner >= n) continue;
-        ch.send(partner, tag::kScanRound + round, partial.bytes(), partial.size());
-        ch.receive(partner, tag::kScanRound + round, incoming.bytes(), incoming.size());
-        if (partner < me) {
-            r.combine(incoming, partial);
-            r.combine(incoming, acc);
-        } else {
-            r.combine(partial, incoming);  // incoming = partial op incoming
-            partial.swap(incoming);
-        }
-    }
-}
+namespace {
 
-void exscan(CollectiveChannel& ch, Operand& acc, const Reduction& r) {
+// Scans by recursive doubling in rank order: `partial` reduces the ranks this one has heard
+// from so far, itself included; what comes from lower ranks is combined in front of it. An
+// inclusive scan's result starts as this rank's operand, an exclusive one's as the first
+// contribution from below (rank 0 gets none: MPI leaves its result undefined).
+void scan_by_recursive_doubling(CollectiveChannel& ch, Operand& acc, const Reduction& r,
+                                bool exclusive) {
     int n = ch.size(), me = ch.rank();
+    int tag = exclusive ? tag::kExscanRound : tag::kScanRound;
     TypeLayout layout = acc.typed().layout;
     Operand partial = r.operand(layout), incoming = r.operand(layout);
     std::copy(acc.bytes(), acc.bytes() + acc.size(), partial.bytes());
-    bool have_result = false;
+    bool have_result = !exclusive;
     for (int mask = 1, round = 0; mask < n; mask <<= 1, ++round) {
         int partner = me ^ mask;
         if (partner >= n) continue;
-        ch.send(partner, tag::kExscanRound + round, partial.bytes(), partial.size());
-        ch.receive(partner, tag::kExscanRound + round, incoming.bytes(), incoming.size());
+        ch.send(partner, tag + round, partial.bytes(), partial.size());
+        ch.receive(partner, tag + round, incoming.bytes(), incoming.size());
         if (partner < me) {
             r.combine(incoming, partial);
             if (have_result) {
@@ -154,10 +140,20 @@ void exscan(CollectiveChannel& ch, Operand& acc, const Reduction& r) {
                 have_result = true;
             }
         } else {
-            r.combine(partial, incoming);
+            r.combine(partial, incoming);  // incoming = partial op incoming
             partial.swap(incoming);
         }
     }
+}
+
+}  // namespace
+
+void scan(CollectiveChannel& ch, Operand& acc, const Reduction& r) {
+    scan_by_recursive_doubling(ch, acc, r, false);
+}
+
+void exscan(CollectiveChannel& ch, Operand& acc, const Reduction& r) {
+    scan_by_recursive_doubling(ch, acc, r, true);
 }
 
 }  // namespace bamboo::collectives

@@ -36,7 +36,16 @@ struct CollectiveCall {
     TypedBuffer buffer(const void* buf, int count, MPI_Datatype type) const {
         return typed_buffer(self, buf, count, type, name, at);
     }
-    // counts[] and displs[] of a v-collective (nullptr displs: back to back).
+    // The root's counts and displacements of a v-collective (empty elsewhere).
+    void root_layout(int root, const int* counts_in, const char* counts_name, const int* displs,
+                     std::vector<int>* counts_out, std::vector<int>* displs_out) const {
+        check_root(root);
+        if (rank() != root) return;
+        *counts_out = counts(counts_in, counts_name);
+        check_not_null(self, displs, "displs", name, at);
+        displs_out->assign(displs, displs + size());
+    }
+    // A v-collective's counts[], one per rank, none negative.
     std::vector<int> counts(const int* values, const char* what) const {
         check_not_null(self, values, what, name, at);
         std::vector<int> out(values, values + size());
@@ -341,13 +350,8 @@ int bamboo_gatherv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datat
                    void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                    int root, MPI_Comm comm) {
     CollectiveCall c("MPI_Gatherv", at, comm);
-    c.check_root(root);
     std::vector<int> counts, offsets;
-    if (c.rank() == root) {
-        counts = c.counts(recvcounts, "recvcounts");
-        check_not_null(c.self, displs, "displs", c.name, at);
-        offsets.assign(displs, displs + c.size());
-    }
+    c.root_layout(root, recvcounts, "recvcounts", displs, &counts, &offsets);
     return gather_common(c, sendbuf, sendcount, sendtype, recvbuf, &counts, &offsets, recvtype, root, true);
 }
 
@@ -363,13 +367,8 @@ int bamboo_scatterv(bamboo_site at, const void* sendbuf, const int sendcounts[],
                     MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                     int root, MPI_Comm comm) {
     CollectiveCall c("MPI_Scatterv", at, comm);
-    c.check_root(root);
     std::vector<int> counts, offsets;
-    if (c.rank() == root) {
-        counts = c.counts(sendcounts, "sendcounts");
-        check_not_null(c.self, displs, "displs", c.name, at);
-        offsets.assign(displs, displs + c.size());
-    }
+    c.root_layout(root, sendcounts, "sendcounts", displs, &counts, &offsets);
     return scatter_common(c, sendbuf, &counts, &offsets, sendtype, recvbuf, recvcount, recvtype, root, true);
 }
 
