@@ -121,6 +121,23 @@ void forget_datatype(MPI_Datatype type) {
     derived_layouts.erase(type);
 }
 
+MPI_Datatype hold_datatype(MPI_Datatype type, const TypeLayout& layout) {
+    if (layout.contiguous) return MPI_DATATYPE_NULL;  // unpacked by a copy: the handle is unused
+    MpiGuard guard;
+    int integers, addresses, datatypes, combiner;
+    MPI_Type_get_envelope(type, &integers, &addresses, &datatypes, &combiner);
+    if (combiner == MPI_COMBINER_NAMED) return MPI_DATATYPE_NULL;  // never freed
+    MPI_Datatype held = MPI_DATATYPE_NULL;
+    MPI_Type_dup(type, &held);
+    return held;
+}
+
+void release_datatype(MPI_Datatype held) {
+    forget_datatype(held);
+    MpiGuard guard;
+    MPI_Type_free(&held);
+}
+
 void pack(const TypedBuffer& from, char* to) {
     std::size_t bytes = from.bytes();
     if (from.layout.contiguous) {

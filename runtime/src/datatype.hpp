@@ -34,6 +34,12 @@ bool describe_datatype(MPI_Datatype type, TypeLayout* layout);
 // `type` is about to be freed: its handle may name another datatype later.
 void forget_datatype(MPI_Datatype type);
 
+// MPI lets a program free a datatype while a receive with it is pending. For such a
+// receive the runtime unpacks with a duplicate of its own: this returns one for a derived
+// datatype that is not plain bytes, else MPI_DATATYPE_NULL (nothing to hold).
+MPI_Datatype hold_datatype(MPI_Datatype type, const TypeLayout& layout);
+void release_datatype(MPI_Datatype held);
+
 struct TypedBuffer {
     void* base = nullptr;
     int count = 0;

@@ -109,6 +109,7 @@ std::vector<Request*> find_requests(Task& self, int count, MPI_Request handles[]
 // Reports a completed request's status, frees it and nulls the user's handle.
 void retire(Task& self, MPI_Request* handle, const Request& request, MPI_Status* status) {
     set_request_status(status, request);
+    if (request.held_type != MPI_DATATYPE_NULL) release_datatype(request.held_type);
     self.requests().release(handle);
 }
 
@@ -217,7 +218,11 @@ int bamboo_irecv(bamboo_site at, void* buf, int count, MPI_Datatype type, int so
     Task& self = calling_task("MPI_Irecv", at);
     check_not_null(self, request, "the request pointer", "MPI_Irecv", at);
     Request* r = self.requests().allocate(request);
-    start_receive(self, "MPI_Irecv", at, buf, count, type, source, tag, comm, *r);
+    // The program may free `type` before the message comes: unpack with our own copy.
+    TypeLayout layout;
+    if (describe_datatype(type, &layout)) r->held_type = hold_datatype(type, layout);
+    start_receive(self, "MPI_Irecv", at, buf, count,
+                  r->held_type != MPI_DATATYPE_NULL ? r->held_type : type, source, tag, comm, *r);
     return MPI_SUCCESS;
 }
 

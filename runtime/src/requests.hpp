@@ -27,6 +27,7 @@ struct Request : PostedReceive {
     std::atomic<bool> complete{false};
     Task* owner = nullptr;
     TypedBuffer target;    // where a receive puts its message
+    MPI_Datatype held_type = MPI_DATATYPE_NULL;  // target.type, owned (hold_datatype)
     int peer = 0;          // a send's destination vrank (for reports)
     const Communicator* comm = nullptr;  // for reports
     // What the MPI_Status of the completed operation reports.

@@ -21,6 +21,7 @@ PROGRAMS = {
     "multifile": (sorted((PROGRAMS_DIR / "multifile").glob("*.c")), []),
     "exit_call": ([PROGRAMS_DIR / "exit_call.c"], []),
     "random_numbers": ([PROGRAMS_DIR / "random_numbers.c"], []),
+    "freed_datatype": ([PROGRAMS_DIR / "freed_datatype.c"], []),
     "jacobi2d": ([REPO / "apps" / "jacobi2d" / "jacobi2d.c"], ["40", "25"]),
 }
 
