@@ -68,7 +68,6 @@ public:
     static Tree flat(int n) { return Tree(Shape::flat, n); }
     static Tree binomial(int n) { return Tree(Shape::binomial, n); }
 
-    int size() const { return n_; }
     int parent(int i) const { return shape_ == Shape::flat ? 0 : binomial_parent(i); }
     // One past the last position of the subtree rooted at i.
     int end(int i) const {
@@ -113,7 +112,6 @@ public:
 
     // The members of the process at position `p`, leader first.
     std::vector<int> members(int p) const;
-    int member_count(int p) const { return comm_.member_count(absolute(p)); }
 
 private:
     int absolute(int p) const { return (p + root_process_) % process_count(); }

@@ -57,13 +57,20 @@ bool start_send(Task& self, const char* call, bamboo_site at, const void* buf, i
 }
 
 // Starts a receive; it completes at once for MPI_PROC_NULL or a message already there.
+// `nonblocking`: the program may free `type` before the receive completes, so a derived
+// datatype is unpacked with a duplicate the request holds.
 void start_receive(Task& self, const char* call, bamboo_site at, void* buf, int count,
-                   MPI_Datatype type, int source, int tag, MPI_Comm comm, Request& request) {
+                   MPI_Datatype type, int source, int tag, MPI_Comm comm, Request& request,
+                   bool nonblocking = false) {
     CommView view = resolve_comm(self, comm, call, at);
     Pattern pattern = receive_pattern(self, view, source, tag, call, at);
     request.kind = Request::Kind::receive;
     request.owner = &self;
     request.target = typed_buffer(self, buf, count, type, call, at);
+    if (nonblocking) {
+        request.held_type = hold_datatype(type, request.target.layout);
+        if (request.held_type != MPI_DATATYPE_NULL) request.target.type = request.held_type;
+    }
     request.comm = view.comm;
     request.call = call;
     request.site = at;
@@ -218,11 +225,7 @@ int bamboo_irecv(bamboo_site at, void* buf, int count, MPI_Datatype type, int so
     Task& self = calling_task("MPI_Irecv", at);
     check_not_null(self, request, "the request pointer", "MPI_Irecv", at);
     Request* r = self.requests().allocate(request);
-    // The program may free `type` before the message comes: unpack with our own copy.
-    TypeLayout layout;
-    if (describe_datatype(type, &layout)) r->held_type = hold_datatype(type, layout);
-    start_receive(self, "MPI_Irecv", at, buf, count,
-                  r->held_type != MPI_DATATYPE_NULL ? r->held_type : type, source, tag, comm, *r);
+    start_receive(self, "MPI_Irecv", at, buf, count, type, source, tag, comm, *r, true);
     return MPI_SUCCESS;
 }
 
