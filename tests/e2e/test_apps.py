@@ -14,10 +14,6 @@ from harness import REPO
 APPS = sorted(p.parent.name for p in (REPO / "apps").glob("*/check"))
 
 
-def test_there_are_applications():
-    assert APPS
-
-
 @pytest.mark.parametrize("name", APPS)
 def test_every_variant_is_verified(name):
     app = REPO / "apps" / name
