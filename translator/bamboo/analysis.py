@@ -93,7 +93,7 @@ def summarize(prog: Program) -> dict:
                     s.calls_unknown.append("a function pointer")
                 elif name in prog.functions:
                     s.callees.add(name)
-                elif prog.function_is_system(name):
+                elif prog.function_is_quiet(name):
                     if name not in PURE_LIBRARY:
                         s.impure_library = True
                 else:

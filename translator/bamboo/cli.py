@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 
+from .source import ENCODING
 from .translate import translate_file
 
 USAGE = ("usage: python3 -m bamboo translate FILE.c [-o OUT.c] [--explain] "
@@ -75,8 +76,9 @@ def main(argv=None) -> int:
     if not res.ok:
         return 1
     if out:
-        with open(out, "w", encoding="utf-8") as f:
+        with open(out, "w", encoding=ENCODING) as f:
             f.write(res.text)
     elif not explain:
-        sys.stdout.write(res.text)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(res.text.encode(ENCODING))
     return 0

@@ -134,8 +134,19 @@ def strip_arrays(t):
 
 
 def is_const_object(t) -> bool:
-    """Top-level const (for arrays: const elements)."""
-    return strip_arrays(t).is_const_qualified()
+    """Top-level const (for arrays: const elements). Element types are taken before
+    canonicalization: libclang's canonical array type drops its elements' const."""
+    while True:
+        canonical = t.get_canonical()
+        if t.is_const_qualified() or canonical.is_const_qualified():
+            return True
+        if canonical.kind not in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY,
+                                  TK.DEPENDENTSIZEDARRAY):
+            return False
+        try:
+            t = t.element_type
+        except Exception:  # an array through a typedef: libclang has only the canonical one
+            t = canonical.element_type
 
 
 def type_key(t) -> str:

@@ -18,6 +18,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .source import ENCODING
 from .translate import translate_file
 
 REPO = Path(__file__).resolve().parents[2]
@@ -130,7 +131,7 @@ def translate_sources(cmd: Command, workdir: Path) -> dict[int, Path] | None:
         # Same file name as the original, so that `-c` without `-o` names the object alike.
         target = workdir / str(n) / source.name
         target.parent.mkdir(parents=True)
-        target.write_text(result.text)
+        target.write_text(result.text, encoding=ENCODING)
         translated[index] = target
     return None if failed else translated
 

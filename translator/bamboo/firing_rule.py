@@ -451,7 +451,7 @@ class SliceAnalysis:
             if s.calls_unknown or (s.mpi_kinds & mpi_api.ANSWERED_BY_PEERS):
                 st = self._block(st, n, f"the call to '{name}' at line {line}, which communicates")
             return st
-        if name is not None and self.prog.function_is_system(name):
+        if name is not None and self.prog.function_is_quiet(name):
             if name in PURE_LIBRARY:
                 return st
             st = self._dirty(st, None, f"the call to '{name}' at line {line}")
@@ -601,7 +601,7 @@ class SliceAnalysis:
                         if s_.mpi_kinds & mpi_api.ANSWERED_BY_PEERS or s_.calls_unknown:
                             return "stop"
                     elif fn is None and c.callee_name is not None and \
-                            not self.prog.function_is_system(c.callee_name):
+                            not self.prog.function_is_quiet(c.callee_name):
                         return "stop"
             return None
 

@@ -32,6 +32,7 @@ def load(path: str, compiler_args, diags: Diagnostics, display: str | None = Non
     if failed:
         return None
     _collect(prog)
+    _find_quiet_header_functions(prog)
     prog.directives = dirs.scan(src, diags, cx.skipped_ranges(tu, src.path))
     _attach_directives(prog)
     _check_mpi_references(prog)
@@ -74,6 +75,35 @@ def _collect(prog: Program):
         elif k != CK.FUNCTION_DECL:
             prog.other_trees.append(build_tree(c, None, prog))
     prog.macro_uses.sort(key=lambda m: m.start)
+
+
+def _find_quiet_header_functions(prog: Program):
+    """Functions defined in the user's headers (static inline helpers, say) that call no MPI
+    and nothing unknown, directly or through each other: a call to one cannot communicate."""
+    callees = {}  # header function -> header functions it calls; None if it may communicate
+    for c in prog.header_cursors:
+        if c.kind != CK.FUNCTION_DECL or not c.is_definition():
+            continue
+        calls = set()
+        for x in c.walk_preorder():
+            if x.kind != CK.CALL_EXPR:
+                continue
+            d = x.referenced
+            if d is None or d.kind != CK.FUNCTION_DECL or mpi_api.is_mpi_name(d.spelling):
+                calls = None
+                break
+            if not prog.function_is_system(d.spelling):
+                calls.add(d.spelling)
+        callees[c.spelling] = calls
+    quiet = {name for name, calls in callees.items() if calls is not None}
+    changed = True
+    while changed:  # a call to anything but a quiet header function may communicate
+        changed = False
+        for name in list(quiet):
+            if any(callee not in quiet for callee in callees[name]):
+                quiet.discard(name)
+                changed = True
+    prog.quiet_header_functions = quiet
 
 
 def _base_var_node(n: Node):

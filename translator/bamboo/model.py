@@ -261,6 +261,7 @@ class Program:
         self.mpi_calls: list[MPICall] = []
         self.directives: list = []
         self.header_cursors: list = []    # top-level cursors from user (non-system) headers
+        self.quiet_header_functions: set = set()  # defined in user headers, never communicate
         self.declared_functions: dict = {}  # name -> [cursor] of all function declarations
         self._var_cache: dict = {}
         self._calls_by_node: dict = {}
@@ -357,6 +358,11 @@ class Program:
         if d is None:
             return None
         return self.functions.get(d.spelling)
+
+    def function_is_quiet(self, name: str) -> bool:
+        """A function of another file that cannot communicate: from a system header, or
+        defined in one of the user's headers without MPI calls or calls to unknown code."""
+        return self.function_is_system(name) or name in self.quiet_header_functions
 
     def function_is_system(self, name: str) -> bool:
         decls = self.declared_functions.get(name, [])

@@ -7,6 +7,10 @@ import re
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
+# Source text is read and written one character per byte: libclang's offsets count bytes,
+# and a UTF-8 comment (a "§", say) must not shift every offset after it.
+ENCODING = "latin-1"
+
 
 def blank_comments(text: str, strings: bool = True) -> str:
     """``text`` with comments (and, if ``strings``, string/char literal contents) replaced
@@ -54,7 +58,7 @@ class SourceFile:
         self.path = os.path.abspath(path)
         self.display = display if display is not None else path
         if text is None:
-            with open(self.path, encoding="utf-8", errors="surrogateescape") as f:
+            with open(self.path, encoding=ENCODING) as f:
                 text = f.read()
         self.text = text
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]

@@ -264,3 +264,34 @@ def test_collective_in_a_receiving_helper_gets_a_companion(translate, tmp_path):
     assert compiles(res, tmp_path)
     assert "bamboo_expect_spread(rb, 0, MPI_COMM_WORLD);" in window_text(res)
     assert "bamboo_expect_collective(BAMBOO_BCAST, root, MPI_OP_NULL, comm);" in res.text
+
+
+def test_quiet_functions_of_user_headers_do_not_hold_back_receives(translate, tmp_path):
+    # A helper in the user's header that makes no MPI call cannot be what a peer waits
+    # for; one that sends can.
+    helpers = ("static inline void copy_in(double *to, const double *from) { to[0] = from[0]; }\n"
+               "static inline void report(double *x) { MPI_Send(x, 1, MPI_DOUBLE, 0, 9, MPI_COMM_WORLD); }\n")
+    res = translate(region("#pragma bamboo receive\n{\n"
+                           " MPI_Recv(rb, 1, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                           " copy_in(sb, rb);\n"
+                           " MPI_Recv(rb, 1, MPI_DOUBLE, down, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                           " report(sb);\n"
+                           " MPI_Recv(rb, 1, MPI_DOUBLE, up, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n}",
+                           extra='#include "helpers.h"\n'), helpers_h=helpers)
+    assert compiles(res, tmp_path)
+    w = window_text(res)
+    assert "bamboo_expect(up, 0, MPI_COMM_WORLD);" in w and "bamboo_expect(down, 1, MPI_COMM_WORLD);" in w
+    assert "bamboo_expect(up, 2" not in w
+    assert notes(res) == ["t.c:15:2: note: MPI_Recv is left out of the firing rule and waits on its "
+                          "own: the call to 'report' at line 14, defined elsewhere (it may "
+                          "communicate) comes before it in the window (the peer may need that "
+                          "message before it sends this one)"]
+
+
+def test_utf8_comments_do_not_shift_the_edits(translate, tmp_path):
+    # libclang counts bytes; a two-byte character before the region must not move the
+    # inserted firing rule or the renamed main.
+    res = translate("/* seed 001 \u00a74.2: \u00e9t\u00e9 */\n" + region(
+        "#pragma bamboo receive\nMPI_Recv(rb, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);"))
+    assert compiles(res, tmp_path)
+    assert "bamboo_expect(up, 0, MPI_COMM_WORLD);" in window_text(res)

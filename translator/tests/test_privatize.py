@@ -71,3 +71,19 @@ def test_errors(translate):
     assert "thread-local variable 'tl'" in errors(res)[0]
     res = translate('#include "g.h"\nint main(void) { return g; }\n', g_h="int g = 3;\n")
     assert errors(res)[0].startswith("g.h:1:5: error: global variable 'g' is defined in a header")
+
+
+def test_const_tables_are_shared_wherever_they_are_defined(translate):
+    # Read-only data needs no copy per task, in a header as in the file (arrays of const
+    # elements too, which libclang's canonical types hide).
+    res = translate(PROLOGUE + '#include "tables.h"\n'
+                    "static const double weights[3] = {0.5, 0.25, 0.25};\n"
+                    "int main(int argc, char **argv) { MPI_Init(&argc, &argv);\n"
+                    "  return (int)(scale(weights[0]) + grid[1][1]); }\n",
+                    tables_h="typedef const int cint;\n"
+                             "static cint grid[2][2] = {{1, 2}, {3, 4}};\n"
+                             "static const double factor[2] = {0.5, 0.25};\n"
+                             "static inline double scale(double x) { return factor[0] * x; }\n")
+    assert res.ok, errors(res)
+    assert "static const double weights[3] = {0.5, 0.25, 0.25};" in res.text
+    assert "BAMBOO_PRIVATE" not in res.text
