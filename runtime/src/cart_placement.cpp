@@ -25,8 +25,11 @@ std::vector<int> best_block(const CartTopology& grid, int per_process) {
             if (left != 1) return;
             long long split = 0;
             for (std::size_t k = 0; k < dims.size(); ++k) {
-                int blocks = dims[k] / block[k];  // cut planes across dimension k
-                int cuts = blocks > 1 && grid.periods[k] ? blocks : blocks - 1;
+                // Cut planes across dimension k, each splitting cells/dims[k] neighbour pairs.
+                // A periodic ring closes with one more cut, except a ring of two cells,
+                // whose wrap-around joins the same pair again.
+                int blocks = dims[k] / block[k];
+                int cuts = blocks > 1 && grid.periods[k] && dims[k] > 2 ? blocks : blocks - 1;
                 split += cuts * (cells / dims[k]);
             }
             if (split < best_split) best_split = split, best = block;

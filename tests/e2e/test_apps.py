@@ -12,6 +12,12 @@ import pytest
 from harness import REPO
 
 APPS = sorted(p.parent.name for p in (REPO / "apps").glob("*/check"))
+# The papers' applications (issue 4): each must be there, with its check.
+PAPERS_APPS = {"jacobi3d", "cannon", "cannon25d", "lu", "multigrid"}
+
+
+def test_the_papers_applications_are_all_there():
+    assert PAPERS_APPS <= set(APPS)
 
 
 @pytest.mark.parametrize("name", APPS)

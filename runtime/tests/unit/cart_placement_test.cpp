@@ -56,6 +56,15 @@ TEST(CartPlacement, CutsAlongTheLongDimensionOf2By8) {
                                           {0, 0, 1, 1, 2, 2, 3, 3}, {0, 0, 1, 1, 2, 2, 3, 3}}));
 }
 
+TEST(CartPlacement, ARingOfTwoIsOnePairNotTwo) {
+    // 2.5D Cannon's 2x2x2 grid, periodic in X and Y, on 2 processes: cutting any axis splits
+    // 4 pairs, so rank order stays (X is cut; the Z fibers stay within processes).
+    CartTopology cube{{2, 2, 2}, {1, 1, 0}};
+    std::vector<int> identity(8);
+    std::iota(identity.begin(), identity.end(), 0);
+    EXPECT_EQ(block_placement(world(2, 4), cube), identity);
+}
+
 TEST(CartPlacement, GivesUpWhenTheGridDoesNotSplitEvenly) {
     EXPECT_TRUE(block_placement(world(2, 4), grid({3, 2})).empty());  // fewer cells than ranks
     EXPECT_TRUE(block_placement(world(2, 3), grid({2, 2})).empty());

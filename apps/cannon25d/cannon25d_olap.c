@@ -1,0 +1,280 @@
+/*
+ * cannon25d, MPI-olap: the computation of cannon25d.c (2.5D Cannon, C = A*B on a
+ * q x q x c grid), restructured by hand so that messages travel while dgemm runs.
+ *
+ *   cannon25d_olap [N [C [REPEATS]]]
+ *
+ * What differs from MPI-basic:
+ * - Every receive of a repetition is posted when it starts (the broadcast from the parent
+ *   in the Z tree, the skewed blocks, the children's partial sums of the reduction).
+ * - The broadcast and the reduction along Z are binomial trees of Isend/Irecv: the MPI
+ *   subset of docs/mpi-support.md has no nonblocking collectives, and a tree of our own
+ *   can be pipelined.
+ * - A travels in row panels (large blocks only), everywhere: a rank forwards panel p down
+ *   the Z tree and to its skew partner as soon as it has it, and multiplies C's panel p as
+ *   soon as A's panel p of the step is in, so the broadcast and the skew of A overlap the
+ *   first dgemms.
+ * - Double buffering of the shifts: a step forwards its A panels and its B to the left and
+ *   upper neighbours before it multiplies them, into buffers the neighbours posted a step
+ *   ahead.
+ * - The reduction starts panel by panel: in the last step, a panel of C whose children's
+ *   contributions are in goes up the tree while the next panel is computed.
+ */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "cannon25d_kernels.h"
+
+/* Row panels of A and C in the pipeline, at most PANELS of at least PANEL_ROWS rows: each
+ * panel is a message and a dgemm of its own, and on this shared-memory machine panels
+ * below ~512 rows cost more in messages and dgemm efficiency than their overlap gains
+ * (measured at N/q = 256 and 512). CANNON25D_PANELS overrides the count (the check uses it
+ * to exercise the pipeline on small blocks). */
+enum { PANELS = 4, PANEL_ROWS = 512 };
+
+/* Tags: the Z broadcast of A and B, the Z reduction, and A and B arriving for step t
+ * (TAG_STEP + 2t, + 1), distinct per step because a neighbour may send the panels of two
+ * consecutive steps interleaved. */
+enum { TAG_HOME_A, TAG_HOME_B, TAG_C, TAG_STEP };
+
+static int layer_rank(MPI_Comm layer, int q, int row, int col)
+{
+    int at[2] = {((row % q) + q) % q, ((col % q) + q) % q}, r;
+    MPI_Cart_rank(layer, at, &r);
+    return r;
+}
+
+/* Rank k's place in the binomial tree rooted at 0 over the c ranks of a fiber: its parent
+ * (k without its lowest bit) and its children k + 2^m below that bit, nearest first. */
+struct tree {
+    int parent, nchildren, child[31];
+};
+
+static struct tree binomial_tree(int k, int c)
+{
+    struct tree t = {-1, 0, {0}};
+    int span = c;
+    if (k > 0) {
+        span = k & -k;
+        t.parent = k - span;
+    }
+    for (int m = 1; m < span && k + m < c; m <<= 1)
+        t.child[t.nchildren++] = k + m;
+    return t;
+}
+
+/* Sends that must be done by the end of the repetition: the forwards of the broadcast and
+ * the skew, and the reduction's. */
+struct sends {
+    MPI_Request *requests;
+    int count;
+};
+
+/* A home panel (count doubles at `panel`, once `arrival` is done) down the Z tree,
+ * farthest child first since it heads the largest subtree, and to its skew partner. */
+static void forward(double *panel, int count, MPI_Request *arrival, const struct tree *z, int home_tag,
+                    MPI_Comm fiber, int skew_to, int skew_tag, MPI_Comm layer, struct sends *out)
+{
+    if (arrival)
+        MPI_Wait(arrival, MPI_STATUS_IGNORE);
+    for (int x = z->nchildren - 1; x >= 0; x--)
+        MPI_Isend(panel, count, MPI_DOUBLE, z->child[x], home_tag, fiber, &out->requests[out->count++]);
+    MPI_Isend(panel, count, MPI_DOUBLE, skew_to, skew_tag, layer, &out->requests[out->count++]);
+}
+
+/* The reduction's step at a panel of C whose children's sums (count doubles apart by
+ * stride in `children`) are in: add them, pass the sum up. */
+static void reduce_up(double *c_panel, const double *children, size_t stride, int count, const struct tree *z,
+                      MPI_Comm fiber, struct sends *out)
+{
+    for (int x = 0; x < z->nchildren; x++)
+        add_to(c_panel, children + x * stride, count);
+    if (z->parent >= 0)
+        MPI_Isend(c_panel, count, MPI_DOUBLE, z->parent, TAG_C, fiber, &out->requests[out->count++]);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    const char *usage = "[N [C [REPEATS]]]: ranks = C*q^2, q a multiple of C, N a multiple of q";
+    const int fallback_c = default_replication(size);
+    const int n = app_int_arg(argc, argv, 1, 384, usage);
+    const int c = app_int_arg(argc, argv, 2, fallback_c ? fallback_c : 1, usage);
+    const int repeats = app_int_arg(argc, argv, 3, 3, usage);
+    const int q = layer_side(size, c);
+    const char *problem = q == 0       ? "the number of ranks is not C*q^2"
+                          : q % c != 0 ? "q is not a multiple of C (each layer does q/C Cannon steps)"
+                          : n % q != 0 ? "N is not a multiple of q"
+                          : (double)(n / q) * (n / q) >= 1 << 30 ? "N/q is too large" : NULL;
+    if (problem) {
+        if (rank == 0)
+            fprintf(stderr, "cannon25d: N=%d C=%d on %d ranks: %s\nusage: %s %s\n", n, c, size, problem, argv[0],
+                    usage);
+        MPI_Finalize();
+        return 2;
+    }
+
+    int dims[3] = {q, q, c}, periods[3] = {1, 1, 0}, coords[3];
+    const int in_layer[3] = {1, 1, 0}, along_z[3] = {0, 0, 1};
+    MPI_Comm grid, layer, fiber;
+    MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 1, &grid);
+    int me;
+    MPI_Comm_rank(grid, &me);
+    MPI_Cart_coords(grid, me, 3, coords);
+    MPI_Cart_sub(grid, in_layer, &layer);
+    MPI_Cart_sub(grid, along_z, &fiber);
+    const int i = coords[0], j = coords[1], k = coords[2];
+    const int nb = n / q, blk = nb * nb, steps = q / c;
+
+    /* A zero skew moves nothing: MPI_PROC_NULL makes its messages no-ops. */
+    const int first = i + j + k * steps;
+    int left, right, up, down;
+    const int a_skew_from = first % q == j ? MPI_PROC_NULL : layer_rank(layer, q, i, first);
+    const int a_skew_to = first % q == j ? MPI_PROC_NULL : layer_rank(layer, q, i, 2 * j - first);
+    const int b_skew_from = first % q == i ? MPI_PROC_NULL : layer_rank(layer, q, first, j);
+    const int b_skew_to = first % q == i ? MPI_PROC_NULL : layer_rank(layer, q, 2 * i - first, j);
+    MPI_Cart_shift(layer, 1, 1, &left, &right);
+    MPI_Cart_shift(layer, 0, 1, &up, &down);
+    const struct tree z = binomial_tree(k, c);
+
+    /* Panel p holds rows row0[p] .. row0[p + 1] - 1 of an nb x nb block. */
+    const char *panels_env = getenv("CANNON25D_PANELS");
+    int npanels = panels_env ? atoi(panels_env) : nb / PANEL_ROWS;
+    npanels = npanels < 1 ? 1 : npanels > PANELS ? PANELS : npanels > nb ? nb : npanels;
+    int row0[PANELS + 1];
+    for (int p = 0; p <= npanels; p++)
+        row0[p] = p * nb / npanels;
+#define PANEL(m, p) ((m) + (size_t)row0[p] * nb)
+#define PANEL_COUNT(p) ((row0[(p) + 1] - row0[p]) * nb)
+
+    double *home = alloc_block(2 * (size_t)blk), *a_home = home, *b_home = home + blk;
+    double *a_spare[2] = {alloc_block(blk), alloc_block(blk)}, *b_spare[2] = {alloc_block(blk), alloc_block(blk)};
+    double *c_part = alloc_block(blk);
+    double *child_part = alloc_block((size_t)(z.nchildren ? z.nchildren : 1) * blk);
+    for (int x = 0; x < 2; x++) {
+        memset(a_spare[x], 0, blk * sizeof(double)); /* touch every page before the timed part */
+        memset(b_spare[x], 0, blk * sizeof(double));
+    }
+    memset(c_part, 0, blk * sizeof *c_part);
+    memset(child_part, 0, (size_t)(z.nchildren ? z.nchildren : 1) * blk * sizeof *child_part);
+    if (k == 0) {
+        fill_block(a_home, nb, (int64_t)i * nb, (int64_t)j * nb, gen_a);
+        fill_block(b_home, nb, (int64_t)i * nb, (int64_t)j * nb, gen_b);
+    } else {
+        memset(home, 0, 2 * (size_t)blk * sizeof *home);
+    }
+
+    MPI_Request home_recv[1 + PANELS], b_recv[2], a_recv[2][PANELS], child_recv[PANELS][31];
+    MPI_Request step_sends[1 + PANELS];
+    struct sends out = {malloc((size_t)((z.nchildren + 1) * (1 + PANELS) + PANELS) * sizeof(MPI_Request)), 0};
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double start = MPI_Wtime();
+    for (int rep = 0; rep < repeats; rep++) {
+        out.count = 0;
+        if (k > 0) {
+            MPI_Irecv(b_home, blk, MPI_DOUBLE, z.parent, TAG_HOME_B, fiber, &home_recv[0]);
+            for (int p = 0; p < npanels; p++)
+                MPI_Irecv(PANEL(a_home, p), PANEL_COUNT(p), MPI_DOUBLE, z.parent, TAG_HOME_A, fiber, &home_recv[1 + p]);
+        }
+        /* A step's blocks are the home ones (zero skew) or were received into one of two
+         * spares, the one the current block is not in: home stays intact. */
+        double *a_cur = a_skew_from == MPI_PROC_NULL ? a_home : a_spare[0];
+        double *b_cur = b_skew_from == MPI_PROC_NULL ? b_home : b_spare[0];
+        MPI_Irecv(b_cur, blk, MPI_DOUBLE, b_skew_from, TAG_STEP + 1, layer, &b_recv[0]);
+        for (int p = 0; p < npanels; p++)
+            MPI_Irecv(PANEL(a_cur, p), PANEL_COUNT(p), MPI_DOUBLE, a_skew_from, TAG_STEP, layer, &a_recv[0][p]);
+        for (int p = 0; p < npanels; p++)
+            for (int x = 0; x < z.nchildren; x++)
+                MPI_Irecv(PANEL(child_part + (size_t)x * blk, p), PANEL_COUNT(p), MPI_DOUBLE, z.child[x], TAG_C, fiber,
+                          &child_recv[p][x]);
+
+        /* The first dgemm needs B whole, and A's first panel. */
+        forward(b_home, blk, k > 0 ? &home_recv[0] : NULL, &z, TAG_HOME_B, fiber, b_skew_to, TAG_STEP + 1, layer,
+                &out);
+        forward(PANEL(a_home, 0), PANEL_COUNT(0), k > 0 ? &home_recv[1] : NULL, &z, TAG_HOME_A, fiber, a_skew_to,
+                TAG_STEP, layer, &out);
+
+        int reduced = 0; /* panels of C whose reduction has started */
+        for (int t = 0; t < steps; t++) {
+            const int cur = t & 1, last = t == steps - 1;
+            double *a_next = a_cur == a_spare[0] ? a_spare[1] : a_spare[0];
+            double *b_next = b_cur == b_spare[0] ? b_spare[1] : b_spare[0];
+            int nstep_sends = 0;
+            if (!last) {
+                MPI_Irecv(b_next, blk, MPI_DOUBLE, down, TAG_STEP + 2 * (t + 1) + 1, layer, &b_recv[!cur]);
+                for (int p = 0; p < npanels; p++)
+                    MPI_Irecv(PANEL(a_next, p), PANEL_COUNT(p), MPI_DOUBLE, right, TAG_STEP + 2 * (t + 1), layer,
+                              &a_recv[!cur][p]);
+            }
+            MPI_Wait(&b_recv[cur], MPI_STATUS_IGNORE);
+            if (!last)
+                MPI_Isend(b_cur, blk, MPI_DOUBLE, up, TAG_STEP + 2 * (t + 1) + 1, layer,
+                          &step_sends[nstep_sends++]);
+            for (int p = 0; p < npanels; p++) {
+                /* The broadcast's panels move on one panel ahead of the skewed ones' use. */
+                if (t == 0 && p + 1 < npanels)
+                    forward(PANEL(a_home, p + 1), PANEL_COUNT(p + 1), k > 0 ? &home_recv[2 + p] : NULL, &z,
+                            TAG_HOME_A, fiber, a_skew_to, TAG_STEP, layer, &out);
+                MPI_Wait(&a_recv[cur][p], MPI_STATUS_IGNORE);
+                if (!last)
+                    MPI_Isend(PANEL(a_cur, p), PANEL_COUNT(p), MPI_DOUBLE, left, TAG_STEP + 2 * (t + 1), layer,
+                              &step_sends[nstep_sends++]);
+                block_multiply(row0[p + 1] - row0[p], nb, PANEL(a_cur, p), b_cur, t == 0 ? 0.0 : 1.0,
+                               PANEL(c_part, p));
+                /* Last step: every finished panel whose children's sums are in goes up
+                 * while the next one is computed; the others after the loop. */
+                while (last && reduced <= p) {
+                    int in;
+                    MPI_Testall(z.nchildren, child_recv[reduced], &in, MPI_STATUSES_IGNORE);
+                    if (!in)
+                        break;
+                    reduce_up(PANEL(c_part, reduced), PANEL(child_part, reduced), blk, PANEL_COUNT(reduced), &z,
+                              fiber, &out);
+                    reduced++;
+                }
+            }
+            MPI_Waitall(nstep_sends, step_sends, MPI_STATUSES_IGNORE);
+            a_cur = a_next;
+            b_cur = b_next;
+        }
+        for (; reduced < npanels; reduced++) {
+            MPI_Waitall(z.nchildren, child_recv[reduced], MPI_STATUSES_IGNORE);
+            reduce_up(PANEL(c_part, reduced), PANEL(child_part, reduced), blk, PANEL_COUNT(reduced), &z, fiber, &out);
+        }
+        MPI_Waitall(out.count, out.requests, MPI_STATUSES_IGNORE);
+    }
+    app_report_time(start);
+
+    struct block_check mine = {0, 0, 0};
+    if (k == 0)
+        mine = check_block(c_part, nb, n, (int64_t)i * nb, (int64_t)j * nb);
+    int64_t part[3] = {mine.checksum, mine.checked, mine.mismatches}, total[3] = {0, 0, 0};
+    MPI_Reduce(part, total, 3, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    int passed = 0;
+    char what[256] = "";
+    if (rank == 0) {
+        const int64_t expected = expected_checksum(n);
+        passed = total[0] == expected && total[1] > 0 && total[2] == 0;
+        snprintf(what, sizeof what, "cannon25d N=%d c=%d q=%d checksum=%lld expected=%lld checked=%lld mismatches=%lld",
+                 n, c, q, (long long)total[0], (long long)expected, (long long)total[1], (long long)total[2]);
+    }
+    MPI_Bcast(&passed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    const int status = app_verified(what, passed);
+
+    free(out.requests);
+    free(home), free(a_spare[0]), free(a_spare[1]), free(b_spare[0]), free(b_spare[1]), free(c_part), free(child_part);
+    MPI_Comm_free(&fiber);
+    MPI_Comm_free(&layer);
+    MPI_Comm_free(&grid);
+    MPI_Finalize();
+    return status;
+}

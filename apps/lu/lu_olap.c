@@ -1,0 +1,365 @@
+/*
+ * lu_olap: lu.c (read it first) restructured by hand with HPL's depth-1 lookahead
+ * (pdgesvK2, seed 001, section 4.1.2), to overlap the panel broadcast with the update.
+ *
+ *   lu_olap [N [NB [P]]]     the arguments of lu.c
+ *
+ * In iteration k the owners of panel k+1 first apply panel k to the panel k+1 columns
+ * only, factorize panel k+1 and start its ring broadcast (MPI_Isend), and only then update
+ * the rest of their trailing matrix. Everyone else posts the receive of panel k+1 before
+ * its update of panel k, which it does in column chunks, testing between chunks for panel
+ * k+1 and forwarding it round the ring as soon as it is in. So panel k+1 travels while
+ * panel k's update runs, and the next iteration finds it there. The panels alternate
+ * between two buffers. The factorization is lu.c's; only where an update is split (the
+ * next panel's columns apart) may BLAS round differently, so the residual may differ from
+ * lu.c's in the last digits.
+ */
+#include "app.h"
+#include "lu_kernels.h"
+
+#include <float.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { TAG_PANEL = 1, TAG_U_ROWS, TAG_DISPLACED };
+
+#define USAGE "[N [NB [P]]]  (N x N system, NB x NB blocks, P process rows; NB <= 512)"
+
+typedef struct lu_comms {
+    MPI_Comm row, col;    /* my process row (rank = my column), my process column (rank = my row) */
+    MPI_Datatype record;  /* one pivot record (lu_kernels.h) */
+    MPI_Op pick;          /* keeps the best pivot candidate and the diagonal row */
+} lu_comms;
+
+static void pick_pivot(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    lu_record_combine(in, inout, *len);
+}
+
+/* pFact for panel columns [c0, c1) of the panel at global column j (width jb): halves down
+ * to LU_NBMIN columns, which go column by column, one reduction per pivot. */
+static void factor_columns(lu_dist *d, const lu_comms *cm, int j, int jb, int c0, int c1, int *ipiv, double *w,
+                           double *offer, double *best)
+{
+    int jl = lu_local(j, d->nb, d->q);
+    if (c1 - c0 > LU_NBMIN) {
+        int cmid = c0 + (c1 - c0) / 2;
+        factor_columns(d, cm, j, jb, c0, cmid, ipiv, w, offer, best);
+        lu_panel_right(d, j, jl, c0, cmid, c1, w);
+        factor_columns(d, cm, j, jb, cmid, c1, ipiv, w, offer, best);
+        return;
+    }
+    for (int c = c0; c < c1; c++) {
+        lu_record_offer(d, jl, jb, j + c, offer);
+        MPI_Allreduce(offer, best, 1, cm->record, cm->pick, cm->col);
+        ipiv[c] = lu_record_apply(d, jl, jb, j + c, c1, best, w);
+    }
+}
+
+/* pUpdate's communication, on my trailing local columns [c0, c0+nt): the panel's row
+ * interchanges, and the U block row. The rows that become U travel to the panel's process
+ * row, which also sends the rows they displace to where the pivots were, solves
+ * U = L11^-1 U and broadcasts U down the process column. */
+static void swap_and_broadcast_u(lu_dist *d, MPI_Comm col, int j, int jb, const double *panel, int c0, int nt,
+                                 double *u, double *buf)
+{
+    if (nt == 0)
+        return;
+    int ipiv[LU_MAX_NB], src[LU_MAX_NB], disp_src[LU_MAX_NB], disp_dst[LU_MAX_NB], ndisp;
+    lu_panel_pivots(d, j, jb, panel, ipiv);
+    lu_row_moves(j, jb, ipiv, src, disp_src, disp_dst, &ndisp);
+    const int nb = d->nb, p = d->p, me = d->myrow, rd = lu_owner(j, nb, p);
+    const size_t lda = d->lda;
+    double *a = &LU_A(d, 0, c0);
+    int rows[LU_MAX_NB], slots[LU_MAX_NB], from[LU_MAX_NB], count;
+
+    if (me != rd) {
+        if ((count = lu_select(nb, p, me, jb, src, rows, NULL)) > 0) {
+            lu_copy_rows(count, nt, a, lda, rows, buf, count, NULL);
+            MPI_Send(buf, count * nt, MPI_DOUBLE, rd, TAG_U_ROWS, col);
+        }
+        if ((count = lu_select(nb, p, me, ndisp, disp_dst, rows, NULL)) > 0) {
+            MPI_Recv(buf, count * nt, MPI_DOUBLE, rd, TAG_DISPLACED, col, MPI_STATUS_IGNORE);
+            lu_copy_rows(count, nt, buf, count, NULL, a, lda, rows);
+        }
+    } else {
+        /* My U rows first: the displaced rows overwrite some of them. */
+        count = lu_select(nb, p, me, jb, src, rows, slots);
+        lu_copy_rows(count, nt, a, lda, rows, u, jb, slots);
+        for (int r = 0; r < p; r++)
+            if (r != me && (count = lu_select(nb, p, r, jb, src, rows, slots)) > 0) {
+                MPI_Recv(buf, count * nt, MPI_DOUBLE, r, TAG_U_ROWS, col, MPI_STATUS_IGNORE);
+                lu_copy_rows(count, nt, buf, count, NULL, u, jb, slots);
+            }
+        for (int r = 0; r < p; r++) {
+            if ((count = lu_select(nb, p, r, ndisp, disp_dst, rows, slots)) == 0)
+                continue;
+            for (int e = 0; e < count; e++)
+                from[e] = lu_local(disp_src[slots[e]], nb, p);
+            if (r == me) {
+                lu_copy_rows(count, nt, a, lda, from, a, lda, rows);
+            } else {
+                lu_copy_rows(count, nt, a, lda, from, buf, count, NULL);
+                MPI_Send(buf, count * nt, MPI_DOUBLE, r, TAG_DISPLACED, col);
+            }
+        }
+        /* The panel's first jb rows here are L11. */
+        cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, jb, nt, 1.0, panel,
+                    lu_panel_rows(d, j), u, jb);
+        lu_copy_rows(jb, nt, u, jb, NULL, a + lu_local(j, nb, p), lda, NULL);
+    }
+    MPI_Bcast(u, jb * nt, MPI_DOUBLE, rd, col);
+}
+
+/* Solves U x = y, y being column N of the factorized [A | b], block by block from the
+ * bottom. Each process column keeps in s the partial sums U(i, its solved blocks) x of my
+ * rows; the owner of diagonal block k gathers y_k - s from its process row and adds them up
+ * in column order (a fixed order: x has the same bits under any MPI), solves with U_kk and
+ * broadcasts x_k down its process column. On return xl holds x at my local columns. */
+static void back_solve(lu_dist *d, const lu_comms *cm, double *xl)
+{
+    const int n = d->n, nb = d->nb, p = d->p, q = d->q;
+    const int bcol = lu_owner(n, nb, q), bl = lu_local(n, nb, q);
+    double *s = calloc((size_t)d->mp + 1, sizeof *s), *v = calloc(nb, sizeof *v);
+    double *all = calloc((size_t)q * nb, sizeof *all), *xk = calloc(nb, sizeof *xk);
+    for (int k = (n - 1) / nb; k >= 0; k--) {
+        const int j = k * nb, jb = imin(nb, n - j), rd = k % p, cd = k % q;
+        const int jl = lu_local(j, nb, q);
+        if (d->myrow == rd) {
+            const int i0 = lu_local(j, nb, p);
+            for (int c = 0; c < jb; c++)
+                v[c] = (d->mycol == bcol ? LU_A(d, i0 + c, bl) : 0.0) - s[i0 + c];
+            MPI_Gather(v, jb, MPI_DOUBLE, all, jb, MPI_DOUBLE, cd, cm->row);
+            if (d->mycol == cd) {
+                for (int c = 0; c < jb; c++) {
+                    double y = 0.0;
+                    for (int r = 0; r < q; r++)
+                        y += all[(size_t)r * jb + c];
+                    xk[c] = y;
+                }
+                cblas_dtrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, jb, &LU_A(d, i0, jl), (int)d->lda,
+                            xk, 1);
+            }
+        }
+        if (d->mycol == cd) {
+            MPI_Bcast(xk, jb, MPI_DOUBLE, rd, cm->col);
+            memcpy(xl + jl, xk, (size_t)jb * sizeof *xk);
+            const int above = lu_numroc(j, nb, d->myrow, p);
+            if (above > 0)
+                cblas_dgemv(CblasColMajor, CblasNoTrans, above, jb, 1.0, &LU_A(d, 0, jl), (int)d->lda, xk, 1, 1.0, s,
+                            1);
+        }
+    }
+    free(s);
+    free(v);
+    free(all);
+    free(xk);
+}
+
+/* The check: HPL's scaled residual ||A x - b||oo / (eps (||A||oo ||x||oo + ||b||oo) N), with
+ * A and b regenerated and eps = 2^-53, and the largest |multiplier| of L. The row sums of
+ * A x and |A| are split over the process columns: they are gathered to column 0 and added
+ * there in column order, and the norms are maxima, so both values have the same bits under
+ * any MPI. */
+static void check(const lu_dist *d, const lu_comms *cm, const double *xl, double *resid, double *max_l)
+{
+    const size_t len = (size_t)d->mp * 2;
+    double *parts = calloc(len + 1, sizeof *parts);
+    double *all = calloc(d->mycol == 0 ? (size_t)d->q * len + 1 : 1, sizeof *all);
+    lu_residual_parts(d, xl, parts);
+    MPI_Gather(parts, (int)len, MPI_DOUBLE, all, (int)len, MPI_DOUBLE, 0, cm->row);
+    double mine[5] = {0, 0, 0, 0, 0}, norms[5]; /* ||Ax - b||, ||A||, ||x||, ||b||, max |l| */
+    if (d->mycol == 0)
+        for (int i = 0; i < d->mp; i++) {
+            double ax = 0.0, rowsum = 0.0, b = lu_entry(lu_global(i, d->nb, d->myrow, d->p), d->n);
+            for (int c = 0; c < d->q; c++) {
+                ax += all[c * len + 2 * i];
+                rowsum += all[c * len + 2 * i + 1];
+            }
+            mine[0] = max_abs(mine[0], ax - b);
+            mine[1] = max_abs(mine[1], rowsum);
+            mine[3] = max_abs(mine[3], b);
+        }
+    for (int jl = 0; jl < d->nq; jl++)
+        if (lu_global(jl, d->nb, d->mycol, d->q) < d->n)
+            mine[2] = max_abs(mine[2], xl[jl]);
+    mine[4] = lu_max_multiplier(d);
+    MPI_Allreduce(mine, norms, 5, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    free(parts);
+    free(all);
+    *resid = norms[0] / (0.5 * DBL_EPSILON * (norms[1] * norms[2] + norms[3]) * d->n);
+    *max_l = norms[4];
+}
+
+/* The ring broadcast of one panel along my process row, split-phase: a root sends to
+ * its right; everyone else receives from its left and forwards to its right unless that
+ * is the root. `arrived` once the panel is in buf. */
+typedef struct ring {
+    double *buf;
+    int count, left, right;
+    int arrived, forward;
+    MPI_Comm comm;
+    MPI_Request recv, send;
+} ring;
+
+static void ring_start(ring *r, const lu_dist *d, const lu_comms *cm, int k, int jb)
+{
+    const int q = d->q, root = k % q;
+    r->count = (int)lu_panel_len(d, k * d->nb, jb);
+    r->left = (d->mycol + q - 1) % q;
+    r->right = (d->mycol + 1) % q;
+    r->comm = cm->row;
+    r->forward = r->right != root;
+    r->recv = r->send = MPI_REQUEST_NULL;
+    if (d->mycol == root) {
+        r->arrived = 1;
+        if (q > 1)
+            MPI_Isend(r->buf, r->count, MPI_DOUBLE, r->right, TAG_PANEL, r->comm, &r->send);
+    } else {
+        r->arrived = 0;
+        MPI_Irecv(r->buf, r->count, MPI_DOUBLE, r->left, TAG_PANEL, r->comm, &r->recv);
+    }
+}
+
+static void ring_arrived(ring *r)
+{
+    r->arrived = 1;
+    if (r->forward)
+        MPI_Isend(r->buf, r->count, MPI_DOUBLE, r->right, TAG_PANEL, r->comm, &r->send);
+}
+
+/* Progress without blocking: completes the receive if the panel is in (and forwards it),
+ * and lets a large send of it advance (Open MPI moves rendezvous data only inside calls). */
+static void ring_poll(ring *r)
+{
+    int done;
+    if (!r->arrived) {
+        MPI_Test(&r->recv, &done, MPI_STATUS_IGNORE);
+        if (done)
+            ring_arrived(r);
+    } else if (r->send != MPI_REQUEST_NULL) {
+        MPI_Test(&r->send, &done, MPI_STATUS_IGNORE);
+    }
+}
+
+static void ring_wait(ring *r)
+{
+    if (!r->arrived) {
+        MPI_Wait(&r->recv, MPI_STATUS_IGNORE);
+        ring_arrived(r);
+    }
+}
+
+/* Before the buffer takes another panel. */
+static void ring_finish(ring *r) { MPI_Wait(&r->send, MPI_STATUS_IGNORE); }
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    const int n = app_int_arg(argc, argv, 1, 1000, USAGE);
+    const int nb = imin(app_int_arg(argc, argv, 2, 64, USAGE), n);
+    int dims[2] = {0, 0};
+    MPI_Dims_create(size, 2, dims);
+    const int p = app_int_arg(argc, argv, 3, dims[1], USAGE), q = size / p;
+    if (nb > LU_MAX_NB || size % p != 0) {
+        if (rank == 0)
+            fprintf(stderr, "usage: %s %s; P must divide the %d ranks\n", argv[0], USAGE, size);
+        MPI_Finalize();
+        return 2;
+    }
+
+    lu_dist d = {.n = n, .nb = nb, .p = p, .q = q, .myrow = rank / q, .mycol = rank % q};
+    d.mp = lu_numroc(n, nb, d.myrow, p);
+    d.nq = lu_numroc(n + 1, nb, d.mycol, q);
+    d.lda = (size_t)imax(d.mp, 1);
+    d.a = malloc(d.lda * imax(d.nq, 1) * sizeof *d.a);
+    lu_generate(&d);
+
+    lu_comms cm;
+    MPI_Comm_split(MPI_COMM_WORLD, d.myrow, d.mycol, &cm.row);
+    MPI_Comm_split(MPI_COMM_WORLD, d.mycol, d.myrow, &cm.col);
+    MPI_Type_contiguous(lu_record_len(nb), MPI_DOUBLE, &cm.record);
+    MPI_Type_commit(&cm.record);
+    MPI_Op_create(pick_pivot, 1, &cm.pick);
+
+    const size_t panel_max = (size_t)(d.mp + 1) * nb, u_max = (size_t)nb * imax(d.nq, 1);
+    ring rings[2];
+    for (int i = 0; i < 2; i++)
+        rings[i] = (ring){.buf = calloc(panel_max, sizeof(double)), .recv = MPI_REQUEST_NULL, .send = MPI_REQUEST_NULL};
+    double *u = calloc(u_max, sizeof *u), *swapbuf = calloc(u_max, sizeof *swapbuf);
+    double *w = calloc((size_t)nb * nb, sizeof *w);
+    double *offer = calloc(lu_record_len(nb), sizeof *offer), *best = calloc(lu_record_len(nb), sizeof *best);
+    int *ipiv = calloc(nb, sizeof *ipiv);
+    double *xl = calloc((size_t)imax(d.nq, 1), sizeof *xl);
+    const int nblocks = (n + nb - 1) / nb, mycol = d.mycol;
+    const int chunk = imax(4 * nb, 256); /* columns of update between two looks at the ring */
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    double start = MPI_Wtime();
+    if (mycol == 0) {
+        factor_columns(&d, &cm, 0, imin(nb, n), 0, imin(nb, n), ipiv, w, offer, best);
+        lu_panel_pack(&d, 0, imin(nb, n), ipiv, rings[0].buf);
+    }
+    ring_start(&rings[0], &d, &cm, 0, imin(nb, n));
+    for (int k = 0; k < nblocks; k++) {
+        const int j = k * nb, jb = imin(nb, n - j);
+        ring *now = &rings[k & 1], *next = &rings[(k + 1) & 1];
+        ring_wait(now);
+        int c0 = lu_numroc(j + jb, nb, mycol, q), nt = d.nq - c0; /* my trailing columns */
+        if (k + 1 < nblocks) {
+            const int jn = j + jb, jbn = imin(nb, n - jn);
+            ring_finish(next); /* it still forwards panel k-1 */
+            if (mycol == (k + 1) % q) {
+                /* Lookahead: panel k on the next panel's columns (my first trailing ones),
+                 * then panel k+1, on its way before the rest of the update. */
+                swap_and_broadcast_u(&d, cm.col, j, jb, now->buf, c0, jbn, u, swapbuf);
+                lu_update(&d, j, jb, now->buf, u, c0, jbn);
+                factor_columns(&d, &cm, jn, jbn, 0, jbn, ipiv, w, offer, best);
+                lu_panel_pack(&d, jn, jbn, ipiv, next->buf);
+                c0 += jbn;
+                nt -= jbn;
+            }
+            ring_start(next, &d, &cm, k + 1, jbn);
+        }
+        swap_and_broadcast_u(&d, cm.col, j, jb, now->buf, c0, nt, u, swapbuf);
+        for (int done = 0; done < nt; done += chunk) {
+            lu_update(&d, j, jb, now->buf, u + (size_t)done * jb, c0 + done, imin(chunk, nt - done));
+            if (k + 1 < nblocks)
+                ring_poll(next);
+        }
+    }
+    ring_finish(&rings[0]);
+    ring_finish(&rings[1]);
+    back_solve(&d, &cm, xl);
+    app_report_time(start);
+
+    double resid, max_l;
+    check(&d, &cm, xl, &resid, &max_l);
+    char what[160];
+    snprintf(what, sizeof what, "lu N=%d NB=%d P=%d Q=%d resid=%.6f maxL=%.6f", n, nb, p, q, resid, max_l);
+    int status = app_verified(what, resid < 16.0 && max_l <= 1.0 + 4 * DBL_EPSILON);
+
+    free(rings[0].buf);
+    free(rings[1].buf);
+    free(u);
+    free(swapbuf);
+    free(w);
+    free(offer);
+    free(best);
+    free(ipiv);
+    free(xl);
+    free(d.a);
+    MPI_Op_free(&cm.pick);
+    MPI_Type_free(&cm.record);
+    MPI_Comm_free(&cm.row);
+    MPI_Comm_free(&cm.col);
+    MPI_Finalize();
+    return status;
+}
