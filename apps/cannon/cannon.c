@@ -12,82 +12,31 @@
  * rotating, a full turn of q steps per multiplication.
  */
 #include <mpi.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "app.h"
+#include "cannon_common.h"
 #include "cannon_kernels.h"
-
-enum { TAG_SKEW_A, TAG_SKEW_B, TAG_A, TAG_B };
-
-static const char usage[] = "[N [REPEATS]]  (N x N matrices, N divisible by sqrt(ranks); ranks a square number)";
-
-static void swap(double **x, double **y)
-{
-    double *t = *x;
-    *x = *y;
-    *y = t;
-}
 
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const int n = app_int_arg(argc, argv, 1, 192, usage);
-    const int repeats = app_int_arg(argc, argv, 2, 2, usage);
-
-    int q = 1;
-    while ((q + 1) * (q + 1) <= size)
-        q++;
-    if (q * q != size || n % q != 0) {
-        if (rank == 0 && q * q != size)
-            fprintf(stderr, "cannon: needs a square number of ranks, not %d\nusage: %s %s\n", size, argv[0], usage);
-        else if (rank == 0)
-            fprintf(stderr, "cannon: N = %d is not divisible by the grid's side %d\nusage: %s %s\n", n, q, argv[0],
-                    usage);
+    int n, repeats, q;
+    if (!cannon_args(argc, argv, &n, &repeats, &q)) {
         MPI_Finalize();
         return 2;
     }
-
-    /* Periodic in both dimensions: A rotates along the rows, B along the columns. reorder lets
-     * Bamboo give each process a compact block of the grid. */
-    int dims[2] = {q, q}, periods[2] = {1, 1}, coords[2], me;
     MPI_Comm grid;
-    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 1, &grid);
-    MPI_Comm_rank(grid, &me);
-    MPI_Cart_coords(grid, me, 2, coords);
-    const int row = coords[0], col = coords[1];
-    int right, left, down, up;
-    MPI_Cart_shift(grid, 1, -1, &right, &left);
-    MPI_Cart_shift(grid, 0, -1, &down, &up);
-
+    int row, col, right, left, down, up;
+    cannon_grid(q, &grid, &row, &col, &right, &left, &down, &up);
     const int nb = n / q;
     const int count = nb * nb;
-    double *a = cannon_block_alloc(nb), *b = cannon_block_alloc(nb), *c = cannon_block_alloc(nb);
-    double *next_a = cannon_block_alloc(nb), *next_b = cannon_block_alloc(nb);
-    if (!a || !b || !c || !next_a || !next_b) {
-        fprintf(stderr, "cannon: rank %d: out of memory for five %d x %d blocks\n", rank, nb, nb);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    cannon_fill(a, nb, row * nb, col * nb, CANNON_SEED_A);
-    cannon_fill(b, nb, row * nb, col * nb, CANNON_SEED_B);
+    double *a, *b, *c, *next_a, *next_b;
+    cannon_blocks(nb, row, col, &a, &b, &c, &next_a, &next_b);
 
     MPI_Barrier(MPI_COMM_WORLD);
     double start = MPI_Wtime();
 
-    /* The skew: row i of blocks of A turns i ranks left, column j of B j ranks up, so that
-     * rank (i,j) holds A(i,i+j) and B(i+j,j), partners in the sum over k. */
-    int from, to;
-    MPI_Cart_shift(grid, 1, -row, &from, &to);
-    MPI_Sendrecv(a, count, MPI_DOUBLE, to, TAG_SKEW_A, next_a, count, MPI_DOUBLE, from, TAG_SKEW_A, grid,
-                 MPI_STATUS_IGNORE);
-    swap(&a, &next_a);
-    MPI_Cart_shift(grid, 0, -col, &from, &to);
-    MPI_Sendrecv(b, count, MPI_DOUBLE, to, TAG_SKEW_B, next_b, count, MPI_DOUBLE, from, TAG_SKEW_B, grid,
-                 MPI_STATUS_IGNORE);
-    swap(&b, &next_b);
+    cannon_skew(grid, row, col, count, &a, &next_a, &b, &next_b);
 
     cannon_multiply_add(nb, a, b, c);
     /* Seed 000 Fig. 5. Under MPI the receives are posted first so that the blocking sends
@@ -114,38 +63,8 @@ int main(int argc, char **argv)
     }
     app_report_time(start);
 
-    /* Every quantity on the verification line is an integer or a maximum: exact, so the
-     * same whatever order MPI combines them in. */
-    double maxdiff = 0.0, worst = 0.0;
-    long long mine[2] = {cannon_check_block(c, n, nb, row * nb, col * nb, repeats, &maxdiff), cannon_block_sum(c, nb)};
-    long long total[2] = {0, 0};
-    if (mine[0] < 0) {
-        fprintf(stderr, "cannon: rank %d: out of memory for the check\n", rank);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    MPI_Reduce(mine, total, 2, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    MPI_Reduce(&maxdiff, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    int passed = 0;
-    if (rank == 0) {
-        const long long expected = cannon_expected_sum(n, repeats);
-        const long long samples = nb < CANNON_SAMPLES ? nb : CANNON_SAMPLES, to_check = size * samples * samples;
-        passed = worst == 0.0 && total[0] == to_check && total[1] == expected;
-        if (!passed && app_communicates())
-            fprintf(stderr, "cannon: C differs from A*B: largest difference %g over %lld entries checked (of %lld); "
-                            "sum of C %lld, expected %lld\n", worst, total[0], to_check, total[1], expected);
-    }
-    MPI_Bcast(&passed, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    char what[160];
-    snprintf(what, sizeof what, "cannon N=%d grid=%dx%d repeats=%d checked=%lld maxdiff=%g sum=%lld", n, q, q, repeats,
-             total[0], worst, total[1]);
-    const int status = app_verified(what, passed);
-
-    free(a);
-    free(b);
-    free(c);
-    free(next_a);
-    free(next_b);
-    MPI_Comm_free(&grid);
+    const int status = cannon_verify(c, n, q, repeats, row, col);
+    cannon_free(&grid, a, b, c, next_a, next_b);
     MPI_Finalize();
     return status;
 }

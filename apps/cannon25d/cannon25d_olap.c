@@ -21,12 +21,11 @@
  *   contributions are in goes up the tree while the next panel is computed.
  */
 #include <mpi.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
+#include "cannon25d_common.h"
 #include "cannon25d_kernels.h"
 
 /* Row panels of A and C in the pipeline, at most PANELS of at least PANEL_ROWS rows: each
@@ -40,13 +39,6 @@ enum { PANELS = 4, PANEL_ROWS = 512 };
  * (TAG_STEP + 2t, + 1), distinct per step because a neighbour may send the panels of two
  * consecutive steps interleaved. */
 enum { TAG_HOME_A, TAG_HOME_B, TAG_C, TAG_STEP };
-
-static int layer_rank(MPI_Comm layer, int q, int row, int col)
-{
-    int at[2] = {((row % q) + q) % q, ((col % q) + q) % q}, r;
-    MPI_Cart_rank(layer, at, &r);
-    return r;
-}
 
 /* Rank k's place in the binomial tree rooted at 0 over the c ranks of a fiber: its parent
  * (k without its lowest bit) and its children k + 2^m below that bit, nearest first. */
@@ -100,38 +92,14 @@ static void reduce_up(double *c_panel, const double *children, size_t stride, in
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-
-    const char *usage = "[N [C [REPEATS]]]: ranks = C*q^2, q a multiple of C, N a multiple of q";
-    const int fallback_c = default_replication(size);
-    const int n = app_int_arg(argc, argv, 1, 384, usage);
-    const int c = app_int_arg(argc, argv, 2, fallback_c ? fallback_c : 1, usage);
-    const int repeats = app_int_arg(argc, argv, 3, 3, usage);
-    const int q = layer_side(size, c);
-    const char *problem = q == 0       ? "the number of ranks is not C*q^2"
-                          : q % c != 0 ? "q is not a multiple of C (each layer does q/C Cannon steps)"
-                          : n % q != 0 ? "N is not a multiple of q"
-                          : (double)(n / q) * (n / q) >= 1 << 30 ? "N/q is too large" : NULL;
-    if (problem) {
-        if (rank == 0)
-            fprintf(stderr, "cannon25d: N=%d C=%d on %d ranks: %s\nusage: %s %s\n", n, c, size, problem, argv[0],
-                    usage);
+    int n, c, repeats, q;
+    if (!cannon25d_args(argc, argv, &n, &c, &repeats, &q)) {
         MPI_Finalize();
         return 2;
     }
-
-    int dims[3] = {q, q, c}, periods[3] = {1, 1, 0}, coords[3];
-    const int in_layer[3] = {1, 1, 0}, along_z[3] = {0, 0, 1};
     MPI_Comm grid, layer, fiber;
-    MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 1, &grid);
-    int me;
-    MPI_Comm_rank(grid, &me);
-    MPI_Cart_coords(grid, me, 3, coords);
-    MPI_Cart_sub(grid, in_layer, &layer);
-    MPI_Cart_sub(grid, along_z, &fiber);
-    const int i = coords[0], j = coords[1], k = coords[2];
+    int i, j, k;
+    cannon25d_grid(q, c, &grid, &layer, &fiber, &i, &j, &k);
     const int nb = n / q, blk = nb * nb, steps = q / c;
 
     /* A zero skew moves nothing: MPI_PROC_NULL makes its messages no-ops. */
@@ -155,22 +123,12 @@ int main(int argc, char **argv)
 #define PANEL(m, p) ((m) + (size_t)row0[p] * nb)
 #define PANEL_COUNT(p) ((row0[(p) + 1] - row0[p]) * nb)
 
-    double *home = alloc_block(2 * (size_t)blk), *a_home = home, *b_home = home + blk;
-    double *a_spare[2] = {alloc_block(blk), alloc_block(blk)}, *b_spare[2] = {alloc_block(blk), alloc_block(blk)};
-    double *c_part = alloc_block(blk);
+    double *home, *a_spare[2], *b_spare[2], *c_part;
+    cannon25d_blocks(nb, i, j, k, &home, a_spare, b_spare, &c_part);
+    double *a_home = home, *b_home = home + blk;
+    /* The children's partial sums of C, for the reduction. */
     double *child_part = alloc_block((size_t)(z.nchildren ? z.nchildren : 1) * blk);
-    for (int x = 0; x < 2; x++) {
-        memset(a_spare[x], 0, blk * sizeof(double)); /* touch every page before the timed part */
-        memset(b_spare[x], 0, blk * sizeof(double));
-    }
-    memset(c_part, 0, blk * sizeof *c_part);
     memset(child_part, 0, (size_t)(z.nchildren ? z.nchildren : 1) * blk * sizeof *child_part);
-    if (k == 0) {
-        fill_block(a_home, nb, (int64_t)i * nb, (int64_t)j * nb, gen_a);
-        fill_block(b_home, nb, (int64_t)i * nb, (int64_t)j * nb, gen_b);
-    } else {
-        memset(home, 0, 2 * (size_t)blk * sizeof *home);
-    }
 
     MPI_Request home_recv[1 + PANELS], b_recv[2], a_recv[2][PANELS], child_recv[PANELS][31];
     MPI_Request step_sends[1 + PANELS];
@@ -254,27 +212,10 @@ int main(int argc, char **argv)
     }
     app_report_time(start);
 
-    struct block_check mine = {0, 0, 0};
-    if (k == 0)
-        mine = check_block(c_part, nb, n, (int64_t)i * nb, (int64_t)j * nb);
-    int64_t part[3] = {mine.checksum, mine.checked, mine.mismatches}, total[3] = {0, 0, 0};
-    MPI_Reduce(part, total, 3, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-    int passed = 0;
-    char what[256] = "";
-    if (rank == 0) {
-        const int64_t expected = expected_checksum(n);
-        passed = total[0] == expected && total[1] > 0 && total[2] == 0;
-        snprintf(what, sizeof what, "cannon25d N=%d c=%d q=%d checksum=%lld expected=%lld checked=%lld mismatches=%lld",
-                 n, c, q, (long long)total[0], (long long)expected, (long long)total[1], (long long)total[2]);
-    }
-    MPI_Bcast(&passed, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    const int status = app_verified(what, passed);
-
+    const int status = cannon25d_verify(c_part, n, c, q, i, j, k);
     free(out.requests);
-    free(home), free(a_spare[0]), free(a_spare[1]), free(b_spare[0]), free(b_spare[1]), free(c_part), free(child_part);
-    MPI_Comm_free(&fiber);
-    MPI_Comm_free(&layer);
-    MPI_Comm_free(&grid);
+    free(child_part);
+    cannon25d_free(home, a_spare, b_spare, c_part, &grid, &layer, &fiber);
     MPI_Finalize();
     return status;
 }

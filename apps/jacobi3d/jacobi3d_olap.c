@@ -7,76 +7,42 @@
  *
  *   jacobi3d_olap [N [ITERATIONS [BY [BZ]]]]
  *
- * Same kernel (jacobi3d_kernels.h), decomposition and verification as jacobi3d.c, so the
- * same values to the last bit.
+ * Same kernel (jacobi3d_kernels.h), decomposition and verification (jacobi3d_common.h) as
+ * jacobi3d.c, so the same values to the last bit.
  */
 #include <mpi.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "app.h"
+#include "jacobi3d_common.h"
 #include "jacobi3d_kernels.h"
-
-#define USAGE "[N [ITERATIONS [BY [BZ]]]]"
 
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    const int n = app_int_arg(argc, argv, 1, 64, USAGE);
-    const int iterations = app_int_arg(argc, argv, 2, 50, USAGE);
-    const int by = app_int_arg(argc, argv, 3, 8, USAGE);
-    const int bz = app_int_arg(argc, argv, 4, 4, USAGE);
-
-    int size, dims[3] = {0, 0, 0}, periods[3] = {0, 0, 0};
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Dims_create(size, 3, dims);
-    if (n < dims[0]) {
-        int rank;
-        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        if (rank == 0)
-            fprintf(stderr, "jacobi3d: N=%d is too small for a %dx%dx%d process grid\n", n, dims[0], dims[1], dims[2]);
+    int iterations;
+    MPI_Comm cart;
+    struct block g;
+    if (!jacobi3d_setup(argc, argv, &iterations, &cart, &g)) {
         MPI_Finalize();
         return 2;
     }
-    MPI_Comm cart;
-    MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 1, &cart);
-    int rank, coords[3];
-    MPI_Comm_rank(cart, &rank);
-    MPI_Cart_coords(cart, rank, 3, coords);
-
-    struct block g = {.n = n, .by = by, .bz = bz};
-    split(n, dims[0], coords[0], &g.z0, &g.nz);
-    split(n, dims[1], coords[1], &g.y0, &g.ny);
-    split(n, dims[2], coords[2], &g.x0, &g.nx);
-
     int lo[3], hi[3];
+    MPI_Datatype face[3];
+    jacobi3d_faces(cart, &g, lo, hi, face);
     const ptrdiff_t stride[3] = {stride_z(&g), stride_y(&g), 1};
     const int len[3] = {g.nz, g.ny, g.nx};
-    MPI_Datatype face[3];
     /* The interior [a[d], e[d]) along axis d leaves out the planes next to a neighbour: those
      * read its ghosts. Along an edge of the cube the boundary is fixed and nothing waits. */
     int a[3], e[3];
     for (int d = 0; d < 3; d++) {
-        MPI_Cart_shift(cart, d, 1, &lo[d], &hi[d]);
-        int sizes[3] = {g.nz + 2, g.ny + 2, g.nx + 2}, sub[3] = {g.nz, g.ny, g.nx}, start[3] = {0, 0, 0};
-        sub[d] = 1;
-        MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C, MPI_DOUBLE, &face[d]);
-        MPI_Type_commit(&face[d]);
         a[d] = 1 + (lo[d] != MPI_PROC_NULL);
         e[d] = len[d] + 1 - (hi[d] != MPI_PROC_NULL);
         if (e[d] < a[d])
             e[d] = a[d];
     }
     const ptrdiff_t first = at(&g, 1, 1, 1);
-
-    double *u = malloc(block_cells(&g) * sizeof *u);
-    double *v = malloc(block_cells(&g) * sizeof *v);
-    double *b = malloc(block_cells(&g) * sizeof *b);
-    if (!u || !v || !b) {
-        fprintf(stderr, "jacobi3d: out of memory for a %dx%dx%d block\n", g.nx, g.ny, g.nz);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    block_init(&g, u, v, b);
+    double *u, *v, *b;
+    jacobi3d_grids(&g, &u, &v, &b);
 
     /* requests[0..5]: ghost receives, [6..11]: face sends. */
     MPI_Request requests[12];
@@ -119,18 +85,8 @@ int main(int argc, char **argv)
     }
     app_report_time(start);
 
-    struct measures local = block_measure(&g, u, v, iterations), global;
-    MPI_Allreduce(&local, &global, 3, MPI_DOUBLE, MPI_MAX, cart);
-    char what[160];
-    const int passed = verdict(n, iterations, &global, what, sizeof what);
-    const int status = app_verified(what, passed);
-
-    for (int d = 0; d < 3; d++)
-        MPI_Type_free(&face[d]);
-    MPI_Comm_free(&cart);
-    free(u);
-    free(v);
-    free(b);
+    const int status = jacobi3d_verify(&g, iterations, u, v, cart);
+    jacobi3d_free(&cart, face, u, v, b);
     MPI_Finalize();
     return status;
 }

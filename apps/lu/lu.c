@@ -18,29 +18,16 @@
  * This one file is MPI-basic (mpicc), the Bamboo variant (bamboocc) and MPI-nocomm.
  */
 #include "app.h"
+#include "lu_common.h"
 #include "lu_kernels.h"
 
-#include <float.h>
 #include <mpi.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-enum { TAG_PANEL = 1, TAG_U_ROWS, TAG_DISPLACED };
-
-#define USAGE "[N [NB [P]]]  (N x N system, NB x NB blocks, P process rows; NB <= 512)"
-
-typedef struct lu_comms {
-    MPI_Comm row, col;    /* my process row (rank = my column), my process column (rank = my row) */
-    MPI_Datatype record;  /* one pivot record (lu_kernels.h) */
-    MPI_Op pick;          /* keeps the best pivot candidate and the diagonal row */
-} lu_comms;
-
-static void pick_pivot(void *in, void *inout, int *len, MPI_Datatype *type)
-{
-    (void)type;
-    lu_record_combine(in, inout, *len);
-}
+/* factor_columns() and swap_and_broadcast_u() are the same in lu_olap.c. They stay in this
+ * file, not in lu_common.h, because the panel loop calls them in receive blocks, and the
+ * translator derives a function's firing rule (or says why its receives wait on their own)
+ * only when the function is defined in this file. */
 
 /* pFact for panel columns [c0, c1) of the panel at global column j (width jb): halves down
  * to LU_NBMIN columns, which go column by column, one reduction per pivot. */
@@ -117,127 +104,22 @@ static void swap_and_broadcast_u(lu_dist *d, MPI_Comm col, int j, int jb, const 
     MPI_Bcast(u, jb * nt, MPI_DOUBLE, rd, col);
 }
 
-/* Solves U x = y, y being column N of the factorized [A | b], block by block from the
- * bottom. Each process column keeps in s the partial sums U(i, its solved blocks) x of my
- * rows; the owner of diagonal block k gathers y_k - s from its process row and adds them up
- * in column order (a fixed order: x has the same bits under any MPI), solves with U_kk and
- * broadcasts x_k down its process column. On return xl holds x at my local columns. */
-static void back_solve(lu_dist *d, const lu_comms *cm, double *xl)
-{
-    const int n = d->n, nb = d->nb, p = d->p, q = d->q;
-    const int bcol = lu_owner(n, nb, q), bl = lu_local(n, nb, q);
-    double *s = calloc((size_t)d->mp + 1, sizeof *s), *v = calloc(nb, sizeof *v);
-    double *all = calloc((size_t)q * nb, sizeof *all), *xk = calloc(nb, sizeof *xk);
-    for (int k = (n - 1) / nb; k >= 0; k--) {
-        const int j = k * nb, jb = imin(nb, n - j), rd = k % p, cd = k % q;
-        const int jl = lu_local(j, nb, q);
-        if (d->myrow == rd) {
-            const int i0 = lu_local(j, nb, p);
-            for (int c = 0; c < jb; c++)
-                v[c] = (d->mycol == bcol ? LU_A(d, i0 + c, bl) : 0.0) - s[i0 + c];
-            MPI_Gather(v, jb, MPI_DOUBLE, all, jb, MPI_DOUBLE, cd, cm->row);
-            if (d->mycol == cd) {
-                for (int c = 0; c < jb; c++) {
-                    double y = 0.0;
-                    for (int r = 0; r < q; r++)
-                        y += all[(size_t)r * jb + c];
-                    xk[c] = y;
-                }
-                cblas_dtrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, jb, &LU_A(d, i0, jl), (int)d->lda,
-                            xk, 1);
-            }
-        }
-        if (d->mycol == cd) {
-            MPI_Bcast(xk, jb, MPI_DOUBLE, rd, cm->col);
-            memcpy(xl + jl, xk, (size_t)jb * sizeof *xk);
-            const int above = lu_numroc(j, nb, d->myrow, p);
-            if (above > 0)
-                cblas_dgemv(CblasColMajor, CblasNoTrans, above, jb, 1.0, &LU_A(d, 0, jl), (int)d->lda, xk, 1, 1.0, s,
-                            1);
-        }
-    }
-    free(s);
-    free(v);
-    free(all);
-    free(xk);
-}
-
-/* The check: HPL's scaled residual ||A x - b||oo / (eps (||A||oo ||x||oo + ||b||oo) N), with
- * A and b regenerated and eps = 2^-53, and the largest |multiplier| of L. The row sums of
- * A x and |A| are split over the process columns: they are gathered to column 0 and added
- * there in column order, and the norms are maxima, so both values have the same bits under
- * any MPI. */
-static void check(const lu_dist *d, const lu_comms *cm, const double *xl, double *resid, double *max_l)
-{
-    const size_t len = (size_t)d->mp * 2;
-    double *parts = calloc(len + 1, sizeof *parts);
-    double *all = calloc(d->mycol == 0 ? (size_t)d->q * len + 1 : 1, sizeof *all);
-    lu_residual_parts(d, xl, parts);
-    MPI_Gather(parts, (int)len, MPI_DOUBLE, all, (int)len, MPI_DOUBLE, 0, cm->row);
-    double mine[5] = {0, 0, 0, 0, 0}, norms[5]; /* ||Ax - b||, ||A||, ||x||, ||b||, max |l| */
-    if (d->mycol == 0)
-        for (int i = 0; i < d->mp; i++) {
-            double ax = 0.0, rowsum = 0.0, b = lu_entry(lu_global(i, d->nb, d->myrow, d->p), d->n);
-            for (int c = 0; c < d->q; c++) {
-                ax += all[c * len + 2 * i];
-                rowsum += all[c * len + 2 * i + 1];
-            }
-            mine[0] = max_abs(mine[0], ax - b);
-            mine[1] = max_abs(mine[1], rowsum);
-            mine[3] = max_abs(mine[3], b);
-        }
-    for (int jl = 0; jl < d->nq; jl++)
-        if (lu_global(jl, d->nb, d->mycol, d->q) < d->n)
-            mine[2] = max_abs(mine[2], xl[jl]);
-    mine[4] = lu_max_multiplier(d);
-    MPI_Allreduce(mine, norms, 5, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    free(parts);
-    free(all);
-    *resid = norms[0] / (0.5 * DBL_EPSILON * (norms[1] * norms[2] + norms[3]) * d->n);
-    *max_l = norms[4];
-}
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-
-    const int n = app_int_arg(argc, argv, 1, 1000, USAGE);
-    const int nb = imin(app_int_arg(argc, argv, 2, 64, USAGE), n);
-    int dims[2] = {0, 0};
-    MPI_Dims_create(size, 2, dims);
-    const int p = app_int_arg(argc, argv, 3, dims[1], USAGE), q = size / p;
-    if (nb > LU_MAX_NB || size % p != 0) {
-        if (rank == 0)
-            fprintf(stderr, "usage: %s %s; P must divide the %d ranks\n", argv[0], USAGE, size);
+    lu_dist d;
+    if (!lu_setup(argc, argv, &d)) {
         MPI_Finalize();
         return 2;
     }
-
-    lu_dist d = {.n = n, .nb = nb, .p = p, .q = q, .myrow = rank / q, .mycol = rank % q};
-    d.mp = lu_numroc(n, nb, d.myrow, p);
-    d.nq = lu_numroc(n + 1, nb, d.mycol, q);
-    d.lda = (size_t)imax(d.mp, 1);
-    d.a = malloc(d.lda * imax(d.nq, 1) * sizeof *d.a);
-    lu_generate(&d);
-
     lu_comms cm;
-    MPI_Comm_split(MPI_COMM_WORLD, d.myrow, d.mycol, &cm.row);
-    MPI_Comm_split(MPI_COMM_WORLD, d.mycol, d.myrow, &cm.col);
-    MPI_Type_contiguous(lu_record_len(nb), MPI_DOUBLE, &cm.record);
-    MPI_Type_commit(&cm.record);
-    MPI_Op_create(pick_pivot, 1, &cm.pick);
-
+    lu_comms_create(&d, &cm);
+    const int n = d.n, nb = d.nb, q = d.q;
+    double *u, *swapbuf, *w, *offer, *best, *xl;
+    int *ipiv;
+    lu_buffers(&d, &u, &swapbuf, &w, &offer, &best, &ipiv, &xl);
     const int left = (d.mycol + q - 1) % q, right = (d.mycol + 1) % q, mycol = d.mycol;
-    const size_t panel_max = (size_t)(d.mp + 1) * nb, u_max = (size_t)nb * imax(d.nq, 1);
-    double *panel = calloc(panel_max, sizeof *panel);
-    double *u = calloc(u_max, sizeof *u), *swapbuf = calloc(u_max, sizeof *swapbuf);
-    double *w = calloc((size_t)nb * nb, sizeof *w);
-    double *offer = calloc(lu_record_len(nb), sizeof *offer), *best = calloc(lu_record_len(nb), sizeof *best);
-    int *ipiv = calloc(nb, sizeof *ipiv);
-    double *xl = calloc((size_t)imax(d.nq, 1), sizeof *xl);
+    double *panel = calloc(lu_panel_max(&d), sizeof *panel);
     const int nblocks = (n + nb - 1) / nb;
 
     MPI_Barrier(MPI_COMM_WORLD);
@@ -279,25 +161,9 @@ int main(int argc, char **argv)
     back_solve(&d, &cm, xl);
     app_report_time(start);
 
-    double resid, max_l;
-    check(&d, &cm, xl, &resid, &max_l);
-    char what[160];
-    snprintf(what, sizeof what, "lu N=%d NB=%d P=%d Q=%d resid=%.6f maxL=%.6f", n, nb, p, q, resid, max_l);
-    int status = app_verified(what, resid < 16.0 && max_l <= 1.0 + 4 * DBL_EPSILON);
-
+    const int status = lu_verify(&d, &cm, xl);
     free(panel);
-    free(u);
-    free(swapbuf);
-    free(w);
-    free(offer);
-    free(best);
-    free(ipiv);
-    free(xl);
-    free(d.a);
-    MPI_Op_free(&cm.pick);
-    MPI_Type_free(&cm.record);
-    MPI_Comm_free(&cm.row);
-    MPI_Comm_free(&cm.col);
+    lu_free(&d, &cm, u, swapbuf, w, offer, best, ipiv, xl);
     MPI_Finalize();
     return status;
 }

@@ -1,0 +1,130 @@
+/* The MPI set-up and verification of cannon25d, shared by MPI-basic/Bamboo/nocomm
+ * (cannon25d.c) and MPI-olap (cannon25d_olap.c) so that both variants run on the same grid
+ * and blocks and are checked alike. What sets them apart, how a repetition moves the blocks
+ * (broadcast, skew, shifts, reduction), stays in each program. */
+#ifndef CANNON25D_COMMON_H
+#define CANNON25D_COMMON_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "cannon25d_kernels.h"
+
+static const char cannon25d_usage[] = "[N [C [REPEATS]]]: ranks = C*q^2, q a multiple of C, N a multiple of q";
+
+/* Reads N, C and REPEATS and finds the layer's side q. Returns 0 (rank 0 has said why) when
+ * the ranks or N do not fit; the caller then ends. */
+static inline int cannon25d_args(int argc, char **argv, int *n, int *c, int *repeats, int *q)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    const int fallback_c = default_replication(size);
+    *n = app_int_arg(argc, argv, 1, 384, cannon25d_usage);
+    *c = app_int_arg(argc, argv, 2, fallback_c ? fallback_c : 1, cannon25d_usage);
+    *repeats = app_int_arg(argc, argv, 3, 3, cannon25d_usage);
+    *q = layer_side(size, *c);
+    const char *problem = *q == 0        ? "the number of ranks is not C*q^2"
+                          : *q % *c != 0 ? "q is not a multiple of C (each layer does q/C Cannon steps)"
+                          : *n % *q != 0 ? "N is not a multiple of q"
+                          : (double)(*n / *q) * (*n / *q) >= 1 << 30 ? "N/q is too large" : NULL;
+    if (problem) {
+        if (rank == 0)
+            fprintf(stderr, "cannon25d: N=%d C=%d on %d ranks: %s\nusage: %s %s\n", *n, *c, size, problem, argv[0],
+                    cannon25d_usage);
+        return 0;
+    }
+    return 1;
+}
+
+/* The q x q x c grid, its layer (X and Y) and fiber (Z) through this rank, and the rank's
+ * place (i, j, k) in it. X and Y span a layer (periodic: the shifts rotate), Z the replicas.
+ * reorder lets the runtime give a process a compact block of the grid. */
+static inline void cannon25d_grid(int q, int c, MPI_Comm *grid, MPI_Comm *layer, MPI_Comm *fiber, int *i, int *j,
+                                  int *k)
+{
+    int dims[3] = {q, q, c}, periods[3] = {1, 1, 0}, coords[3];
+    const int in_layer[3] = {1, 1, 0}, along_z[3] = {0, 0, 1};
+    MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 1, grid);
+    int me;
+    MPI_Comm_rank(*grid, &me);
+    MPI_Cart_coords(*grid, me, 3, coords);
+    MPI_Cart_sub(*grid, in_layer, layer);
+    MPI_Cart_sub(*grid, along_z, fiber); /* its rank is the layer k, so layer 0 is its root */
+    *i = coords[0];
+    *j = coords[1];
+    *k = coords[2];
+}
+
+/* Rank in the periodic q x q layer of the block (row, col), taken modulo q. */
+static inline int layer_rank(MPI_Comm layer, int q, int row, int col)
+{
+    int at[2] = {((row % q) + q) % q, ((col % q) + q) % q}, r;
+    MPI_Cart_rank(layer, at, &r);
+    return r;
+}
+
+/* home: rank (i, j, k)'s blocks of A and B, side by side so that one broadcast replicates
+ * both (layer 0's own, the other layers' copies). A step's blocks are the home ones or were
+ * received into one of two spares, the one the current block is not in, so home stays
+ * intact for the next repetition. c_part: the layer's partial sum of C. */
+static inline void cannon25d_blocks(int nb, int i, int j, int k, double **home, double *a_spare[2],
+                                    double *b_spare[2], double **c_part)
+{
+    const int blk = nb * nb;
+    *home = alloc_block(2 * (size_t)blk);
+    a_spare[0] = alloc_block(blk), a_spare[1] = alloc_block(blk);
+    b_spare[0] = alloc_block(blk), b_spare[1] = alloc_block(blk);
+    *c_part = alloc_block(blk);
+    for (int x = 0; x < 2; x++) { /* touch every page before the timed part */
+        memset(a_spare[x], 0, blk * sizeof(double));
+        memset(b_spare[x], 0, blk * sizeof(double));
+    }
+    memset(*c_part, 0, blk * sizeof **c_part);
+    if (k == 0) {
+        fill_block(*home, nb, (int64_t)i * nb, (int64_t)j * nb, gen_a);
+        fill_block(*home + blk, nb, (int64_t)i * nb, (int64_t)j * nb, gen_b);
+    } else {
+        memset(*home, 0, 2 * (size_t)blk * sizeof **home);
+    }
+}
+
+/* Checks layer 0's blocks of C and prints the verification line; returns the program's exit
+ * status (app_verified). Every entry of C is an integer, so the sums are exact in any order. */
+static inline int cannon25d_verify(const double *c_part, int n, int c, int q, int i, int j, int k)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const int nb = n / q;
+    struct block_check mine = {0, 0, 0};
+    if (k == 0)
+        mine = check_block(c_part, nb, n, (int64_t)i * nb, (int64_t)j * nb);
+    int64_t part[3] = {mine.checksum, mine.checked, mine.mismatches}, total[3] = {0, 0, 0};
+    MPI_Reduce(part, total, 3, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    int passed = 0;
+    char what[256] = "";
+    if (rank == 0) {
+        const int64_t expected = expected_checksum(n);
+        passed = total[0] == expected && total[1] > 0 && total[2] == 0;
+        snprintf(what, sizeof what, "cannon25d N=%d c=%d q=%d checksum=%lld expected=%lld checked=%lld mismatches=%lld",
+                 n, c, q, (long long)total[0], (long long)expected, (long long)total[1], (long long)total[2]);
+    }
+    MPI_Bcast(&passed, 1, MPI_INT, 0, MPI_COMM_WORLD); /* every rank's exit status says it */
+    return app_verified(what, passed);
+}
+
+static inline void cannon25d_free(double *home, double *a_spare[2], double *b_spare[2], double *c_part, MPI_Comm *grid,
+                                  MPI_Comm *layer, MPI_Comm *fiber)
+{
+    free(home), free(a_spare[0]), free(a_spare[1]), free(b_spare[0]), free(b_spare[1]), free(c_part);
+    MPI_Comm_free(fiber);
+    MPI_Comm_free(layer);
+    MPI_Comm_free(grid);
+}
+
+#endif
