@@ -69,7 +69,8 @@ CommEngine::CommEngine(Runtime& runtime)
     : runtime_(runtime),
       sent_to_(runtime.process_count, 0),
       received_from_(runtime.process_count, 0),
-      expected_from_(runtime.process_count, 0) {
+      expected_from_(runtime.process_count, 0),
+      arrivals_(runtime.process_count) {
     MPI_Comm_dup(MPI_COMM_WORLD, &control_comm_);
     MPI_Comm_dup(MPI_COMM_WORLD, &payload_comm_);
 }
@@ -192,90 +193,135 @@ bool CommEngine::receive_one() {
     int flag = 0, size = 0;
     MPI_Message handle;
     MPI_Status status;
-    std::unique_ptr<char[]> buffer;
+    Arrival arrival;
     {
         MpiGuard guard;
         MPI_Improbe(MPI_ANY_SOURCE, kTag, control_comm_, &flag, &handle, &status);
         if (!flag) return false;
         MPI_Get_count(&status, MPI_BYTE, &size);
-        buffer.reset(new char[size]);
-        MPI_Mrecv(buffer.get(), size, MPI_BYTE, &handle, MPI_STATUS_IGNORE);
+        arrival.buffer.reset(new char[size]);
+        MPI_Imrecv(arrival.buffer.get(), size, MPI_BYTE, &handle, &arrival.request);
     }
+    arrival.source_process = status.MPI_SOURCE;
     ++received_from_[status.MPI_SOURCE];
     count_move();
+    arrivals_[status.MPI_SOURCE].push_back(std::move(arrival));
+    ++arriving_;
+    return true;
+}
 
+bool CommEngine::advance_arrivals() {
+    bool moved = false;
+    for (std::deque<Arrival>& queue : arrivals_) {
+        while (!queue.empty() && advance(queue.front())) {
+            queue.pop_front();
+            --arriving_;
+            moved = true;
+        }
+    }
+    return moved;
+}
+
+bool CommEngine::advance(Arrival& a) {
+    int done = 0;
+    switch (a.stage) {
+        case Arrival::Stage::control:
+            {
+                MpiGuard guard;
+                MPI_Test(&a.request, &done, MPI_STATUS_IGNORE);
+            }
+            if (!done || !read_header(a)) return done;
+            a.stage = Arrival::Stage::payload_unposted;
+            [[fallthrough]];
+        case Arrival::Stage::payload_unposted:
+            if (!start_payload(a)) return false;
+            a.stage = Arrival::Stage::payload;
+            [[fallthrough]];
+        case Arrival::Stage::payload:
+            {
+                MpiGuard guard;
+                MPI_Test(&a.request, &done, MPI_STATUS_IGNORE);
+            }
+            if (!done) return false;
+            finish_payload(a);
+            return true;
+    }
+    return false;
+}
+
+// The control message is in: deliver it, or note the payload that follows it.
+bool CommEngine::read_header(Arrival& a) {
     WireHeader header;
-    std::memcpy(&header, buffer.get(), sizeof header);
-    Envelope envelope{header.source, header.tag, header.comm};
+    std::memcpy(&header, a.buffer.get(), sizeof header);
+    a.envelope = Envelope{header.source, header.tag, header.comm};
+    a.dest_vrank = header.dest_vrank;
     if (header.dest_vrank < 0 || header.dest_vrank >= runtime_.world->size() ||
         runtime_.process_of(header.dest_vrank) != runtime_.process)
         fatal("process %d received a message for task vrank %d, which is not one of its tasks",
               runtime_.process, header.dest_vrank);
     if (header.payload_separate) {
-        // The payload was sent right behind its header; it is received in header order.
-        parked_ = ParkedPayload{status.MPI_SOURCE, envelope, header.dest_vrank, header.bytes,
-                                std::chrono::steady_clock::now()};
+        // The payload was sent right behind its header; payloads from one process are
+        // received in header order.
+        a.payload_bytes = header.bytes;
+        a.buffer.reset();
+        a.since = std::chrono::steady_clock::now();
         return true;
     }
     Message message;
-    message.envelope = envelope;
+    message.envelope = a.envelope;
     message.bytes = header.bytes;
-    message.data = buffer.get() + sizeof header;
-    message.storage = std::move(buffer);
+    message.data = a.buffer.get() + sizeof header;
+    message.storage = std::move(a.buffer);
     deliver_message(*runtime_.local_task(header.dest_vrank), std::move(message));
-    return true;
+    return false;
 }
 
-void CommEngine::receive_into(void* where, std::size_t bytes) const {
-    MpiGuard guard;
-    MPI_Recv(where, static_cast<int>(bytes), MPI_BYTE, parked_->source_process, kTag,
-             payload_comm_, MPI_STATUS_IGNORE);
-}
-
-// Whether the parked payload may wait longer for its receive: its task will likely post it
-// soon if it is runnable or running.
-bool CommEngine::payload_may_wait(const Task& dest) const {
-    if (std::chrono::steady_clock::now() - parked_->since >= kParkLimit) return false;
+// Whether the payload may wait longer for its receive: its task will likely post it soon if
+// it is runnable or running.
+bool CommEngine::payload_may_wait(const Arrival& a, const Task& dest) const {
+    if (std::chrono::steady_clock::now() - a.since >= kParkLimit) return false;
     TaskState state = dest.state();
     return state == TaskState::runnable || state == TaskState::running;
 }
 
-bool CommEngine::receive_parked_payload() {
-    const Envelope e = parked_->envelope;
-    const std::size_t bytes = parked_->bytes;
-    const int dest_vrank = parked_->dest_vrank;
-    Task& dest = *runtime_.local_task(dest_vrank);
+// Starts receiving a separate payload: straight into the task's posted receive when there is
+// one, else (after parking) into a buffer of its own.
+bool CommEngine::start_payload(Arrival& a) {
+    Task& dest = *runtime_.local_task(a.dest_vrank);
     bool closed = false;
-    Request* receive = claim_posted_receive(dest, e, &closed);
-    if (receive) {
-        check_fits(*receive, e, bytes);
-        if (receive->target.layout.contiguous) {
-            receive_into(receive->target.data(), bytes);
-        } else {
-            std::unique_ptr<char[]> staging(new char[bytes]);
-            receive_into(staging.get(), bytes);
-            unpack(staging.get(), bytes, receive->target);
-        }
-        parked_.reset();
-        complete_receive(*receive, e, bytes);
-        return true;
-    }
-    if (!closed) {
+    a.receive = claim_posted_receive(dest, a.envelope, &closed);
+    void* where = nullptr;
+    if (a.receive) {
+        check_fits(*a.receive, a.envelope, a.payload_bytes);
+        if (a.receive->target.layout.contiguous) where = a.receive->target.data();
+    } else if (!closed) {
         // The send the task waits for has often completed inside MPI along with the arrival
         // of this header; retiring it makes the task runnable, and it then posts the receive.
         if (dest.state() == TaskState::waiting) retire_sends();
-        if (payload_may_wait(dest)) return false;
+        if (payload_may_wait(a, dest)) return false;
+    }
+    if (!where) {
+        a.buffer.reset(new char[a.payload_bytes]);
+        where = a.buffer.get();
+    }
+    MpiGuard guard;
+    MPI_Irecv(where, message_size(a.payload_bytes), MPI_BYTE, a.source_process, kTag, payload_comm_,
+              &a.request);
+    return true;
+}
+
+void CommEngine::finish_payload(Arrival& a) {
+    if (a.receive) {
+        if (a.buffer) unpack(a.buffer.get(), a.payload_bytes, a.receive->target);
+        complete_receive(*a.receive, a.envelope, a.payload_bytes);
+        return;
     }
     Message message;
-    message.envelope = e;
-    message.bytes = bytes;
-    message.storage.reset(new char[bytes]);
-    message.data = message.storage.get();
-    receive_into(message.storage.get(), bytes);
-    parked_.reset();
-    if (closed) warn_dropped(dest, e);
-    else deliver_message(dest, std::move(message));
-    return true;
+    message.envelope = a.envelope;
+    message.bytes = a.payload_bytes;
+    message.data = a.buffer.get();
+    message.storage = std::move(a.buffer);
+    deliver_message(*runtime_.local_task(a.dest_vrank), std::move(message));
 }
 
 bool CommEngine::try_progress() {
@@ -292,11 +338,8 @@ bool CommEngine::progress() {
     if (retire_sends()) {
         moved = true;
     } else {
-        for (int i = 0; i < kMaxReceivesPerRound; ++i) {
-            if (parked_ && !receive_parked_payload()) break;  // nothing overtakes a parked payload
-            if (!receive_one()) break;
-            moved = true;
-        }
+        for (int i = 0; i < kMaxReceivesPerRound && receive_one(); ++i) moved = true;
+        if (advance_arrivals()) moved = true;
     }
     note_transit();
     return moved;
@@ -343,7 +386,7 @@ void CommEngine::advance_termination() {
             phase_ = Phase::receiving_rest;
             [[fallthrough]];
         case Phase::receiving_rest:
-            if (parked_) return;
+            if (arriving_ > 0) return;
             for (int p = 0; p < runtime_.process_count; ++p)
                 if (received_from_[p] < expected_from_[p]) return;
             phase_ = Phase::finished;
@@ -360,12 +403,12 @@ bool CommEngine::tasks_waiting() const {
 }
 
 bool CommEngine::busy() const {
-    return !in_flight_.empty() || parked_ || !outbox_empty_.load(std::memory_order_relaxed) ||
+    return !in_flight_.empty() || arriving_ > 0 || !outbox_empty_.load(std::memory_order_relaxed) ||
            tasks_waiting() || phase_ == Phase::exchanging_counts ||
            phase_ == Phase::receiving_rest;
 }
 
-void CommEngine::run() {
+void CommEngine::run(bool shares_core) {
     Backoff backoff(std::chrono::microseconds(50));
     PoliteSpin spin;
     for (;;) {
@@ -384,7 +427,7 @@ void CommEngine::run() {
         if (runtime_.process_count == 1) pause = kSingleProcessTick;
         else if (now - polled_at < kWorkerPollingWindow) pause = kWorkerPollingWindow;
         else if (moved) backoff.reset();
-        else if (!busy_now) pause = backoff.next();
+        else if (!busy_now || shares_core) pause = backoff.next();
         if (pause.count() == 0) {
             spin.pause();
             continue;

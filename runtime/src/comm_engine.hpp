@@ -7,12 +7,17 @@
 // buffer and received straight into the posted receive buffer when there is one, so that
 // neither side copies it.
 //
+// Nothing in the engine blocks on a transfer: every message is received with a nonblocking
+// MPI call, so a large message crawling over a slow network holds up neither the engine's
+// sends nor messages from other processes. Messages from one process are handed to tasks in
+// the order MPI matched them (each source process has a queue; only its front moves on).
+//
 // A large payload whose receive is not posted yet, for a task that is runnable or running,
 // is left in MPI for a short while (kParkLimit): the task is usually about to post the
 // receive (a ping-pong's reply often arrives just before), and staging the payload would
-// cost a copy. Meanwhile no later message is received, which keeps arrival order. After
-// that while, or once the task waits for something else, the payload is received into a
-// buffer of its own, so a sender never waits for the receiving task (sends are buffered).
+// cost a copy. Meanwhile later messages from that process wait behind it. After that while,
+// or once the task waits for something else, the payload is received into a buffer of its
+// own, so a sender never waits for the receiving task (sends are buffered).
 //
 // The engine sends in the order tasks hand it messages, and MPI keeps that order between two
 // processes, so messages from one task to another never overtake each other.
@@ -30,8 +35,8 @@
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
+#include <deque>
 #include <mutex>
-#include <optional>
 #include <vector>
 
 #include "datatype.hpp"
@@ -59,12 +64,14 @@ public:
     // ones, deliver arrived messages. Returns whether anything moved.
     bool try_progress();
 
-    // Whether sends are in flight or a payload is parked (any thread): their completion
-    // needs the engine polled soon.
+    // Whether sends or receives are in flight (any thread): their completion needs the
+    // engine polled soon.
     bool in_transit() const { return in_transit_.load(std::memory_order_relaxed); }
 
-    // The comm engine thread: progress (and the deadlock watch) until termination.
-    void run();
+    // The comm engine thread: progress (and the deadlock watch) until termination. A thread
+    // that shares its core with the workers never spins: it naps between polls even while
+    // messages are in transit, so it keeps transfers moving at little cost to the tasks.
+    void run(bool shares_core);
     // Single-thread mode, after all local tasks are done: progress until termination.
     void finish();
     // All tasks of this process are done: start the termination protocol.
@@ -76,12 +83,19 @@ public:
 private:
     struct Outgoing;
     struct InFlight;
-    struct ParkedPayload {
-        int source_process;
-        Envelope envelope;
-        int dest_vrank;
-        std::size_t bytes;
-        std::chrono::steady_clock::time_point since;
+    // A message from another process on its way in: first its control message (the header,
+    // with the payload when small), then, for a separate payload, the payload.
+    struct Arrival {
+        enum class Stage { control, payload_unposted, payload };
+        Stage stage = Stage::control;
+        int source_process = -1;
+        MPI_Request request = MPI_REQUEST_NULL;
+        std::unique_ptr<char[]> buffer;   // the control message, or a staged payload
+        Envelope envelope{};
+        int dest_vrank = -1;
+        std::size_t payload_bytes = 0;
+        Request* receive = nullptr;       // the task's receive a payload goes into
+        std::chrono::steady_clock::time_point since;  // when the header was read (parking)
     };
 
     // The members below require progress_mutex_.
@@ -89,12 +103,15 @@ private:
     bool start_sends();
     bool retire_sends();  // true if it completed a task's send (and woke the task)
     bool receive_one();
-    bool receive_parked_payload();  // false while the payload waits for its receive
-    bool payload_may_wait(const Task& dest) const;
-    void receive_into(void* where, std::size_t bytes) const;
+    bool advance_arrivals();
+    bool advance(Arrival& arrival);  // true once the arrival is delivered
+    bool read_header(Arrival& arrival);  // true if a payload follows
+    bool start_payload(Arrival& arrival);  // false while the payload waits for its receive
+    void finish_payload(Arrival& arrival);
+    bool payload_may_wait(const Arrival& arrival, const Task& dest) const;
     void advance_termination();
     bool busy() const;
-    void note_transit() { in_transit_.store(!in_flight_.empty() || parked_, std::memory_order_relaxed); }
+    void note_transit() { in_transit_.store(!in_flight_.empty() || arriving_ > 0, std::memory_order_relaxed); }
     bool tasks_waiting() const;
     void count_move() { moves_.store(moves_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
 
@@ -118,7 +135,8 @@ private:
     std::vector<long long> sent_to_;         // control messages per destination process
     std::vector<long long> received_from_;   // control messages per source process
     std::vector<long long> expected_from_;   // filled by the termination exchange
-    std::optional<ParkedPayload> parked_;    // a header whose payload is still in MPI
+    std::vector<std::deque<Arrival>> arrivals_;  // per source process, in MPI's match order
+    std::size_t arriving_ = 0;                   // arrivals in all queues
 
     enum class Phase { running, draining_sends, exchanging_counts, receiving_rest, finished };
     std::atomic<bool> tasks_done_{false};

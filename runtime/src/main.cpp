@@ -99,9 +99,9 @@ bool wants_comm_thread(const Options& options, bool single_thread, int worker_co
     return usable_cpus() > worker_count;
 }
 
-void run_tasks(Runtime& rt, bool comm_thread) {
+void run_tasks(Runtime& rt, bool comm_thread, bool shares_core) {
     std::thread engine;
-    if (comm_thread) engine = std::thread([&rt] { rt.engine->run(); });
+    if (comm_thread) engine = std::thread([&rt, shares_core] { rt.engine->run(shares_core); });
     std::vector<std::thread> workers;
     for (std::size_t w = 1; w < rt.workers.size(); ++w)
         workers.emplace_back([&rt, w] { rt.workers[w]->run(); });
@@ -197,7 +197,8 @@ int main(int argc, char** argv) {
                                               "MPI_COMM_WORLD");
     int worker_count = choose_worker_count(rt.options, single_thread);
     bool comm_thread = wants_comm_thread(rt.options, single_thread, worker_count);
-    if (worker_count + comm_thread > usable_cpus()) spin_yield_interval = std::chrono::microseconds(0);
+    bool shares_core = worker_count + comm_thread > usable_cpus();
+    if (shares_core) spin_yield_interval = std::chrono::microseconds(0);
     rt.engine = std::make_unique<CommEngine>(rt);
     rt.watch = std::make_unique<DeadlockWatch>(rt, rt.options.deadlock_timeout);
     // Without a comm engine thread the workers drive the engine, between tasks too, and run
@@ -224,7 +225,7 @@ int main(int argc, char** argv) {
     create_tasks(rt, argc, argv);
     install_stack_overflow_handler();
 
-    run_tasks(rt, comm_thread);
+    run_tasks(rt, comm_thread, shares_core);
     if (rt.options.stats) report_message_counts(rt);
 
     int exit_code = 0;
