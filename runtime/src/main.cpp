@@ -5,9 +5,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <thread>
@@ -27,6 +29,7 @@
 #include "spin.hpp"
 #include "stack_overflow.hpp"
 #include "task.hpp"
+#include "vf_choice.hpp"
 #include "worker.hpp"
 
 namespace bamboo {
@@ -63,14 +66,60 @@ int usable_cpus() {
     return CPU_COUNT(&set);
 }
 
-int choose_worker_count(const Options& options, bool single_thread) {
+// Workers a process would have with enough tasks (collective: all processes call it).
+int workers_wanted(const Options& options, bool single_thread) {
     if (single_thread) return 1;
-    int workers = options.workers;
-    if (workers == 0) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN) / processes_on_this_node();
-        workers = static_cast<int>(std::max(1L, std::min<long>(cores, usable_cpus())));
+    if (options.workers > 0) return options.workers;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN) / processes_on_this_node();
+    return static_cast<int>(std::max(1L, std::min<long>(cores, usable_cpus())));
+}
+
+// --bamboo-vf auto: the runs of this program on this many processes with these arguments.
+std::string profile_key(const Runtime& rt, int argc, char** argv) {
+    std::string key = "processes=" + std::to_string(rt.process_count) + " args=";
+    for (int i = 1; i < argc; ++i) key += (i > 1 ? " " : "") + std::string(argv[i]);
+    for (char& c : key)
+        if (c == '\t' || c == '\n') c = ' ';
+    return key;
+}
+
+std::string profile_path(const Options& options, const char* program) {
+    if (!options.profile.empty()) return options.profile;
+    std::string name = program ? program : "bamboo";
+    return name.substr(name.find_last_of('/') + 1) + ".bamboo-profile";
+}
+
+// Process 0 chooses from the profile and the network measured now; every process learns
+// the choice.
+int choose_vf_automatically(const Runtime& rt, int workers, const std::string& key, const std::string& path,
+                            NetworkCost* network) {
+    *network = measure_network(rt.process, rt.process_count);
+    int vf = 0;
+    if (rt.process == 0) {
+        VfChoice choice = choose_vf(rt.options.vf_candidates, read_profile(path, key), *network, workers);
+        std::fprintf(stderr, "bamboo: --bamboo-vf auto: %s [profile %s]\n", choice.reason.c_str(), path.c_str());
+        vf = choice.vf;
     }
-    return std::min(workers, options.vf);  // a worker without tasks would only idle
+    MPI_Bcast(&vf, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return vf;
+}
+
+// After an auto run: the busiest process's figures go into the profile.
+void record_run(const Runtime& rt, double wall_s, const NetworkCost& network, const std::string& key,
+                const std::string& path) {
+    double mine[4] = {wall_s, 0, 0, 0};  // wall, compute, remote bytes, remote messages
+    for (const auto& worker : rt.workers) mine[1] += std::chrono::duration<double>(worker->busy()).count();
+    for (const auto& task : rt.tasks)
+        for (int origin = 0; origin < 2; ++origin) {
+            mine[2] += task->sent.bytes[origin][MessageCounts::other_process];
+            mine[3] += task->sent.messages[origin][MessageCounts::other_process];
+        }
+    double most[4];
+    MPI_Reduce(mine, most, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (rt.process != 0) return;
+    RunRecord record{rt.vf, static_cast<int>(rt.workers.size()), most[0], most[1], most[2], most[3], network};
+    if (!append_profile(path, key, record))
+        warn("--bamboo-vf auto: cannot add this run to the profile %s: %s", path.c_str(), std::strerror(errno));
 }
 
 void create_tasks(Runtime& rt, int argc, char** argv) {
@@ -190,12 +239,21 @@ int main(int argc, char** argv) {
     set_mpi_serialized(!single_thread && provided < MPI_THREAD_MULTIPLE);
     init_datatypes();
 
+    int workers = workers_wanted(rt.options, single_thread);
+    const bool vf_auto = !rt.options.vf_candidates.empty();
+    std::string key, path;
+    NetworkCost network;
+    if (vf_auto) {
+        key = profile_key(rt, argc, argv);
+        path = profile_path(rt.options, argv[0]);
+        rt.options.vf = choose_vf_automatically(rt, workers, key, path, &network);
+    }
     rt.vf = rt.options.vf;
     std::vector<int> world_vranks(static_cast<std::size_t>(rt.process_count) * rt.vf);
     for (std::size_t v = 0; v < world_vranks.size(); ++v) world_vranks[v] = static_cast<int>(v);
     rt.world = std::make_shared<Communicator>(kWorldContext, std::move(world_vranks), rt.vf,
                                               "MPI_COMM_WORLD");
-    int worker_count = choose_worker_count(rt.options, single_thread);
+    int worker_count = std::min(workers, rt.vf);  // a worker without tasks would only idle
     bool comm_thread = wants_comm_thread(rt.options, single_thread, worker_count);
     bool shares_core = worker_count + comm_thread > usable_cpus();
     if (shares_core) spin_yield_interval = std::chrono::microseconds(0);
@@ -225,7 +283,9 @@ int main(int argc, char** argv) {
     create_tasks(rt, argc, argv);
     install_stack_overflow_handler();
 
+    double started = MPI_Wtime();
     run_tasks(rt, comm_thread, shares_core);
+    if (vf_auto) record_run(rt, MPI_Wtime() - started, network, key, path);
     if (rt.options.stats) report_message_counts(rt);
 
     int exit_code = 0;

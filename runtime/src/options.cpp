@@ -67,6 +67,23 @@ bool parse_flag(const Source& from, const std::string& value) {
     bad_value(from, value, "1 or 0");
 }
 
+// "auto" or "auto:2,8,18": the VFs --bamboo-vf auto may choose (default: powers of two to 16).
+std::vector<int> parse_vf_candidates(const Source& from, const std::string& value) {
+    const char* expected = "a positive integer, auto, or auto:LIST (e.g. auto:2,8,18)";
+    if (value == "auto") return {1, 2, 4, 8, 16};
+    if (value.rfind("auto:", 0) != 0) bad_value(from, value, expected);
+    std::vector<int> candidates;
+    std::string list = value.substr(5) + ",";
+    for (std::size_t start = 0, comma; (comma = list.find(',', start)) != std::string::npos; start = comma + 1) {
+        std::string item = list.substr(start, comma - start);
+        char* end = nullptr;
+        long vf = std::strtol(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || vf < 1 || vf > INT_MAX) bad_value(from, value, expected);
+        candidates.push_back(static_cast<int>(vf));
+    }
+    return candidates;
+}
+
 CommThread parse_comm_thread(const Source& from, const std::string& value) {
     if (value == "auto") return CommThread::automatic;
     if (value == "on") return CommThread::on;
@@ -84,8 +101,18 @@ struct OptionSpec {
 };
 
 const OptionSpec kSpecs[] = {
-    {"vf", false, "N", "1", "tasks (virtual ranks) per process; MPI_COMM_WORLD has processes x N ranks",
-     [](Options& o, const Source& s, const std::string& v) { o.vf = parse_positive_int(s, v); }},
+    {"vf", false, "N|auto[:LIST]", "1",
+     "tasks (virtual ranks) per process; MPI_COMM_WORLD has processes x N ranks. auto chooses N "
+     "from LIST (default 1,2,4,8,16) by a model of the program's compute and traffic, measured "
+     "in earlier auto runs (see --bamboo-profile), and of the network, measured at start",
+     [](Options& o, const Source& s, const std::string& v) {
+         bool automatic = v.rfind("auto", 0) == 0;
+         o.vf_candidates = automatic ? parse_vf_candidates(s, v) : std::vector<int>{};
+         if (!automatic) o.vf = parse_positive_int(s, v);
+     }},
+    {"profile", false, "FILE", "PROGRAM.bamboo-profile in the current directory",
+     "where --bamboo-vf auto reads the measurements of earlier runs and adds this run's",
+     [](Options& o, const Source&, const std::string& v) { o.profile = v; }},
     {"workers", false, "N", "online cores / processes on the node, at least 1",
      "worker threads per process",
      [](Options& o, const Source& s, const std::string& v) { o.workers = parse_positive_int(s, v); }},

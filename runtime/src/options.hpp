@@ -5,6 +5,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace bamboo {
 
@@ -16,6 +17,9 @@ enum class CommThread { automatic, on, off };
 
 struct Options {
     int vf = 1;                          // tasks (virtual ranks) per process
+    std::vector<int> vf_candidates;      // --bamboo-vf auto[:LIST]: the VFs to choose from
+                                         // (empty: vf is fixed)
+    std::string profile;                 // where auto keeps its runs' measurements ("": default)
     int workers = 0;                     // worker threads per process; 0: cores / processes on the node
     bool single_thread = false;          // the main thread is the only worker and drives the comm engine
     CommThread comm_thread = CommThread::automatic;

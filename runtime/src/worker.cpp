@@ -76,10 +76,14 @@ Task* Worker::next_task() {
     // Idle: drive the comm engine while spinning politely, then sleep until woken (or nap
     // between polls).
     PoliteSpin spin;
-    auto spin_end = std::chrono::steady_clock::now() + kSpin;
+    auto idle_since = std::chrono::steady_clock::now();
+    auto spin_end = idle_since + kSpin;
     for (;;) {
         bool in_transit = duties_.poll_when_idle && duties_.poll_when_idle();
-        if (Task* task = take_runnable()) return task;
+        if (Task* task = take_runnable()) {
+            idle_ += std::chrono::steady_clock::now() - idle_since;
+            return task;
+        }
         auto now = std::chrono::steady_clock::now();
         if (in_transit) spin_end = now + kSpin;
         if (now < spin_end) {
@@ -123,12 +127,14 @@ boost::context::fiber Worker::finished(Task& self) {
 void Worker::run() {
     give_thread_a_signal_stack();
     running_worker = this;
+    auto start = std::chrono::steady_clock::now();
     while (live_tasks_ > 0) {
         Task* task = next_task();
         task->enter();
         jump(task->context_, &loop_);
         Task::leave();
     }
+    busy_ = std::chrono::steady_clock::now() - start - idle_;
     running_worker = nullptr;
 }
 

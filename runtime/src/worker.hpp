@@ -57,6 +57,9 @@ public:
     }
     int waiting_tasks() const { return waiting_.load(std::memory_order_relaxed); }
 
+    // After run(): how long this worker ran tasks (and itself), its idle time not counted.
+    std::chrono::steady_clock::duration busy() const { return busy_; }
+
     // The running task `self` gives up the thread (it is waiting, or queued by yield()):
     // runs the next runnable task, or the worker's loop if none. Returns when `self` runs again.
     void switch_away(Task& self);
@@ -79,6 +82,8 @@ private:
     WorkerDuties duties_;
     std::chrono::steady_clock::time_point last_poll_{};
     std::size_t live_tasks_ = 0;
+    std::chrono::steady_clock::duration idle_{};  // in next_task() with nothing to run
+    std::chrono::steady_clock::duration busy_{};
     boost::context::fiber loop_;  // run()'s context while a task runs
     // Where the context that runs next stores the continuation of the one that left it.
     boost::context::fiber* leaving_slot_ = nullptr;

@@ -133,3 +133,20 @@ TEST(Options, ArgumentsThatOnlyLookSimilarAreKept) {
     parse(args);
     EXPECT_EQ(args.remaining(), (std::vector<std::string>{"prog", "--bamboo", "-bamboo-vf", "bamboo-vf"}));
 }
+
+TEST(Options, VfAutoTakesItsCandidates) {
+    Args plain({"prog", "--bamboo-vf", "auto", "--bamboo-profile", "runs.txt"});
+    Options o = parse(plain);
+    EXPECT_EQ(o.vf_candidates, (std::vector<int>{1, 2, 4, 8, 16}));
+    EXPECT_EQ(o.profile, "runs.txt");
+    Args listed({"prog", "--bamboo-vf=auto:2,8,18"});
+    EXPECT_EQ(parse(listed).vf_candidates, (std::vector<int>{2, 8, 18}));
+    Args fixed({"prog", "--bamboo-vf", "3"});
+    Options f = parse(fixed);
+    EXPECT_EQ(f.vf, 3);
+    EXPECT_TRUE(f.vf_candidates.empty());
+    for (const char* bad : {"auto:", "auto:2,,4", "auto:0", "autox", "auto:2x"})
+        EXPECT_EQ(error_of({"prog", "--bamboo-vf", bad}),
+                  std::string("bad value '") + bad + "' for --bamboo-vf: expected a positive integer, "
+                  "auto, or auto:LIST (e.g. auto:2,8,18)");
+}
