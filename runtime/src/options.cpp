@@ -119,7 +119,7 @@ const OptionSpec kSpecs[] = {
     {"single-thread", true, "", "off",
      "run everything on the main thread: one worker that also drives the comm engine (for SimGrid SMPI)",
      [](Options& o, const Source& s, const std::string& v) { o.single_thread = parse_flag(s, v); }},
-    {"comm-thread", false, "auto|on|off", "auto: on when the process has a CPU beyond its workers",
+    {"comm-thread", false, "auto|on|off", "auto: on when the process has a CPU beyond its workers, or other processes to talk to",
      "drive the comm engine from a thread of its own (on) or from the workers between tasks (off)",
      [](Options& o, const Source& s, const std::string& v) { o.comm_thread = parse_comm_thread(s, v); }},
     {"deadlock-timeout", false, "SECONDS", "60",

@@ -10,9 +10,10 @@
 namespace bamboo {
 
 // Who drives the comm engine while tasks run: a thread of its own, or the workers between
-// tasks. `automatic` gives it a thread only when the process has a CPU to spare for it: on
-// a core shared with a worker, a polling thread slows the computation down more than it
-// speeds messages up.
+// tasks. `automatic` gives it a thread when the process has a CPU to spare for it, and when
+// there are other processes: a message between processes moves only while someone calls
+// MPI (over TCP certainly), and workers call it only between tasks. On a core shared with
+// the workers the thread naps between polls rather than spin.
 enum class CommThread { automatic, on, off };
 
 struct Options {
