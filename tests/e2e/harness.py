@@ -8,6 +8,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 REPO = Path(__file__).resolve().parents[2]
 BAMBOOCC = REPO / "bin" / "bamboocc"
@@ -46,13 +47,14 @@ def build_bamboo(sources: list[Path], output: Path) -> Path:
 
 
 def mpirun(exe: Path, processes: int, args: list[str] = (), env: dict[str, str] | None = None,
-           timeout: float = RUN_TIMEOUT) -> Run:
+           timeout: float = RUN_TIMEOUT, launcher: Sequence[str] = ("mpirun",)) -> Run:
     """Run.stdout is read from a file per process (mpirun --output-filename), in whole
     lines: mpirun relays output in reads of up to 4 KiB, and another process's output can
     land inside a longer burst, above all under Bamboo, where one process prints for VF
-    ranks. Run.stderr is mpirun's own, as the processes wrote it."""
+    ranks. Run.stderr is mpirun's own, as the processes wrote it. `launcher` replaces the
+    word mpirun (bench/net/lab mpirun runs through the network lab)."""
     with tempfile.TemporaryDirectory(prefix="e2e-output-") as outputs:
-        cmd = ["mpirun", "--oversubscribe", "--output-filename", outputs, "-n", str(processes),
+        cmd = [*launcher, "--oversubscribe", "--output-filename", outputs, "-n", str(processes),
                str(exe), *args]
         full_env = {**os.environ, **MPI_ENV, **(env or {})}
         done = subprocess.run(cmd, capture_output=True, text=True, env=full_env, timeout=timeout)
