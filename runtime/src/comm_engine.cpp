@@ -2,9 +2,11 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cstring>
+#include <string>
 #include <thread>
 
 #include "backoff.hpp"
@@ -21,8 +23,12 @@ namespace bamboo {
 namespace {
 
 constexpr int kTag = 0;  // the engine's communicators carry nothing else
-// From this size on, a contiguous payload travels as its own message, without copies.
-constexpr std::size_t kSeparatePayloadBytes = 64u << 10;
+// From this size on, a payload travels as its own messages, after its header: straight from
+// the user's buffer when it is contiguous. Smaller control messages stay below the eager
+// limits of MPI's TCP transports (64 KiB in Open MPI, 128 KiB in MPICH).
+constexpr std::size_t kSeparatePayloadBytes = 32u << 10;
+// --bamboo-payload-piece auto: pieces for processes on other nodes (see the header).
+constexpr std::size_t kNetworkPieceBytes = 60u << 10;
 constexpr int kMaxReceivesPerRound = 32;
 // Sends in flight beyond which a sending task retires the finished ones itself.
 constexpr std::size_t kRetireBacklog = 64;
@@ -40,6 +46,7 @@ struct WireHeader {
     std::int32_t tag;
     std::int32_t comm;
     std::int32_t payload_separate;
+    std::uint64_t piece_bytes;  // a separate payload comes in pieces of this size; 0: whole
 };
 
 int message_size(std::size_t bytes) {
@@ -49,20 +56,50 @@ int message_size(std::size_t bytes) {
     return static_cast<int>(bytes);
 }
 
+// Whether Open MPI was told not to use shared memory between processes of a node (e.g.
+// --mca btl tcp,self): its "btl" control variable, read through MPI's tools interface. Other
+// libraries have no such variable.
+bool shared_memory_transport_off() {
+    int provided = 0, index = 0, count = 0;
+    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return false;
+    std::string list;
+    if (MPI_T_cvar_get_index("btl", &index) == MPI_SUCCESS) {
+        MPI_T_cvar_handle handle;
+        if (MPI_T_cvar_handle_alloc(index, nullptr, &handle, &count) == MPI_SUCCESS) {
+            std::vector<char> value(static_cast<std::size_t>(std::max(count, 1)) + 1, '\0');
+            if (MPI_T_cvar_read(handle, value.data()) == MPI_SUCCESS) list = value.data();
+            MPI_T_cvar_handle_free(&handle);
+        }
+    }
+    MPI_T_finalize();
+    if (list.empty()) return false;
+    bool names_shared_memory = false;
+    for (std::size_t start = list[0] == '^', comma; start <= list.size(); start = comma + 1) {
+        comma = std::min(list.find(',', start), list.size());
+        std::string name = list.substr(start, comma - start);
+        if (name == "vader" || name == "sm") names_shared_memory = true;
+    }
+    return list[0] == '^' ? names_shared_memory : !names_shared_memory;
+}
+
 }  // namespace
 
 struct CommEngine::Outgoing {
     int process = 0;
     std::unique_ptr<char[]> control;  // header, and the payload unless it travels separately
     std::size_t control_bytes = 0;
-    const char* payload = nullptr;    // a separate payload, in the user's buffer
+    const char* payload = nullptr;    // a separate payload: the user's buffer, or `packed`
+    std::unique_ptr<char[]> packed;
     std::size_t payload_bytes = 0;
-    Request* completion = nullptr;    // completed once a separate payload has left
+    std::size_t piece_bytes = 0;
+    Request* completion = nullptr;    // completed once a payload from the user's buffer has left
 };
 
 struct CommEngine::InFlight {
     std::unique_ptr<char[]> control;
+    std::unique_ptr<char[]> packed;
     Request* completion = nullptr;
+    int requests = 0;  // its consecutive entries in mpi_requests_
 };
 
 CommEngine::CommEngine(Runtime& runtime)
@@ -70,9 +107,31 @@ CommEngine::CommEngine(Runtime& runtime)
       sent_to_(runtime.process_count, 0),
       received_from_(runtime.process_count, 0),
       expected_from_(runtime.process_count, 0),
-      arrivals_(runtime.process_count) {
+      arrivals_(runtime.process_count),
+      piece_bytes_(runtime.process_count, 0) {
     MPI_Comm_dup(MPI_COMM_WORLD, &control_comm_);
     MPI_Comm_dup(MPI_COMM_WORLD, &payload_comm_);
+    if (!runtime.options.payload_piece_auto) {
+        std::fill(piece_bytes_.begin(), piece_bytes_.end(), runtime.options.payload_piece);
+        return;
+    }
+    // Which processes share this node: its own comm of them, ranks translated to the world's.
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Group node_group, world_group;
+    MPI_Comm_group(node, &node_group);
+    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    int node_size = 0;
+    MPI_Group_size(node_group, &node_size);
+    std::vector<int> node_ranks(node_size), world_ranks(node_size);
+    for (int i = 0; i < node_size; ++i) node_ranks[i] = i;
+    MPI_Group_translate_ranks(node_group, node_size, node_ranks.data(), world_group, world_ranks.data());
+    std::fill(piece_bytes_.begin(), piece_bytes_.end(), kNetworkPieceBytes);
+    if (!shared_memory_transport_off())
+        for (int rank : world_ranks) piece_bytes_[rank] = 0;
+    MPI_Group_free(&node_group);
+    MPI_Group_free(&world_group);
+    MPI_Comm_free(&node);
 }
 
 CommEngine::~CommEngine() = default;
@@ -80,7 +139,9 @@ CommEngine::~CommEngine() = default;
 bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data,
                       Request* completion) {
     std::size_t bytes = data.bytes();
-    bool separate = completion && data.layout.contiguous && bytes >= kSeparatePayloadBytes;
+    bool separate = bytes >= kSeparatePayloadBytes;
+    bool from_user_buffer = separate && completion && data.layout.contiguous;
+    int process = runtime_.process_of(dest_vrank);
     WireHeader header;
     std::memset(&header, 0, sizeof header);
     header.bytes = bytes;
@@ -89,20 +150,28 @@ bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data
     header.tag = e.tag;
     header.comm = e.comm;
     header.payload_separate = separate;
+    header.piece_bytes = separate ? piece_bytes_[process] : 0;
 
     Outgoing out;
-    out.process = runtime_.process_of(dest_vrank);
+    out.process = process;
     out.control_bytes = sizeof header + (separate ? 0 : bytes);
     message_size(out.control_bytes);
     out.control.reset(new char[out.control_bytes]);
     std::memcpy(out.control.get(), &header, sizeof header);
-    if (separate) {
+    if (from_user_buffer) {
         out.payload = data.data();
-        out.payload_bytes = bytes;
-        message_size(bytes);
         out.completion = completion;
+    } else if (separate) {
+        out.packed.reset(new char[bytes]);
+        pack(data, out.packed.get());
+        out.payload = out.packed.get();
     } else {
         pack(data, out.control.get() + sizeof header);
+    }
+    if (separate) {
+        out.payload_bytes = bytes;
+        out.piece_bytes = header.piece_bytes;
+        message_size(bytes);
     }
 
     bool wake;
@@ -123,7 +192,7 @@ bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data
     } else if (wake) {
         wakeup_.notify_one();
     }
-    return separate;
+    return from_user_buffer;
 }
 
 bool CommEngine::start_sends() {
@@ -134,18 +203,21 @@ bool CommEngine::start_sends() {
         outbox_empty_.store(true, std::memory_order_relaxed);
     }
     for (Outgoing& out : starting_) {
-        MPI_Request control, payload = MPI_REQUEST_NULL;
+        std::size_t first = mpi_requests_.size();
         {
             MpiGuard guard;
+            mpi_requests_.emplace_back();
             MPI_Isend(out.control.get(), static_cast<int>(out.control_bytes), MPI_BYTE,
-                      out.process, kTag, control_comm_, &control);
-            if (out.payload)
-                MPI_Isend(out.payload, static_cast<int>(out.payload_bytes), MPI_BYTE,
-                          out.process, kTag, payload_comm_, &payload);
+                      out.process, kTag, control_comm_, &mpi_requests_.back());
+            std::size_t piece = out.piece_bytes ? out.piece_bytes : out.payload_bytes;
+            for (std::size_t offset = 0; offset < out.payload_bytes; offset += piece) {
+                mpi_requests_.emplace_back();
+                MPI_Isend(out.payload + offset, static_cast<int>(std::min(piece, out.payload_bytes - offset)),
+                          MPI_BYTE, out.process, kTag, payload_comm_, &mpi_requests_.back());
+            }
         }
-        mpi_requests_.push_back(control);
-        mpi_requests_.push_back(payload);
-        in_flight_.push_back(InFlight{std::move(out.control), out.completion});
+        in_flight_.push_back(InFlight{std::move(out.control), std::move(out.packed), out.completion,
+                                      static_cast<int>(mpi_requests_.size() - first)});
         ++sent_to_[out.process];
         count_move();
     }
@@ -165,27 +237,29 @@ bool CommEngine::retire_sends() {
     }
     if (completed == 0 || completed == MPI_UNDEFINED) return false;
     bool woke_task = false;
-    std::size_t kept = 0;
+    std::size_t kept = 0, kept_requests = 0, first = 0;
     for (std::size_t i = 0; i < in_flight_.size(); ++i) {
-        if (mpi_requests_[2 * i] == MPI_REQUEST_NULL &&
-            mpi_requests_[2 * i + 1] == MPI_REQUEST_NULL) {
+        const std::size_t count = static_cast<std::size_t>(in_flight_[i].requests);
+        const bool done = std::all_of(mpi_requests_.begin() + first, mpi_requests_.begin() + first + count,
+                                      [](MPI_Request r) { return r == MPI_REQUEST_NULL; });
+        if (done) {
             if (Request* request = in_flight_[i].completion) {
                 Task* owner = request->owner;
                 request->complete.store(true);
                 owner->wake();
                 woke_task = true;
             }
-            continue;
+        } else {
+            if (kept != i) in_flight_[kept] = std::move(in_flight_[i]);
+            std::copy(mpi_requests_.begin() + first, mpi_requests_.begin() + first + count,
+                      mpi_requests_.begin() + kept_requests);
+            ++kept;
+            kept_requests += count;
         }
-        if (kept != i) {
-            in_flight_[kept] = std::move(in_flight_[i]);
-            mpi_requests_[2 * kept] = mpi_requests_[2 * i];
-            mpi_requests_[2 * kept + 1] = mpi_requests_[2 * i + 1];
-        }
-        ++kept;
+        first += count;
     }
     in_flight_.resize(kept);
-    mpi_requests_.resize(2 * kept);
+    mpi_requests_.resize(kept_requests);
     return woke_task;
 }
 
@@ -240,7 +314,7 @@ bool CommEngine::advance(Arrival& a) {
         case Arrival::Stage::payload:
             {
                 MpiGuard guard;
-                MPI_Test(&a.request, &done, MPI_STATUS_IGNORE);
+                MPI_Testall(static_cast<int>(a.pieces.size()), a.pieces.data(), &done, MPI_STATUSES_IGNORE);
             }
             if (!done) return false;
             finish_payload(a);
@@ -263,6 +337,7 @@ bool CommEngine::read_header(Arrival& a) {
         // The payload was sent right behind its header; payloads from one process are
         // received in header order.
         a.payload_bytes = header.bytes;
+        a.piece_bytes = header.piece_bytes ? header.piece_bytes : header.bytes;
         a.buffer.reset();
         a.since = std::chrono::steady_clock::now();
         return true;
@@ -305,8 +380,12 @@ bool CommEngine::start_payload(Arrival& a) {
         where = a.buffer.get();
     }
     MpiGuard guard;
-    MPI_Irecv(where, message_size(a.payload_bytes), MPI_BYTE, a.source_process, kTag, payload_comm_,
-              &a.request);
+    char* bytes = static_cast<char*>(where);
+    for (std::size_t offset = 0; offset < a.payload_bytes; offset += a.piece_bytes) {
+        a.pieces.emplace_back();
+        MPI_Irecv(bytes + offset, static_cast<int>(std::min(a.piece_bytes, a.payload_bytes - offset)), MPI_BYTE,
+                  a.source_process, kTag, payload_comm_, &a.pieces.back());
+    }
     return true;
 }
 

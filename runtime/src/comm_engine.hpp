@@ -19,6 +19,13 @@
 // or once the task waits for something else, the payload is received into a buffer of its
 // own, so a sender never waits for the receiving task (sends are buffered).
 //
+// Over TCP, a large MPI message needs a handshake (rendezvous): the receiver's answer goes
+// out behind whatever data the receiver is already sending the other way, so two processes
+// exchanging large messages take turns instead of sending both ways at once. Payloads for
+// processes on other nodes therefore travel in pieces small enough to be sent eagerly,
+// without a handshake (--bamboo-payload-piece; within a node, where shared memory has no such
+// queue, whole, unless Open MPI was told to leave shared memory out).
+//
 // The engine sends in the order tasks hand it messages, and MPI keeps that order between two
 // processes, so messages from one task to another never overtake each other.
 //
@@ -89,11 +96,13 @@ private:
         enum class Stage { control, payload_unposted, payload };
         Stage stage = Stage::control;
         int source_process = -1;
-        MPI_Request request = MPI_REQUEST_NULL;
+        MPI_Request request = MPI_REQUEST_NULL;  // the control message
+        std::vector<MPI_Request> pieces;         // the payload
         std::unique_ptr<char[]> buffer;   // the control message, or a staged payload
         Envelope envelope{};
         int dest_vrank = -1;
         std::size_t payload_bytes = 0;
+        std::size_t piece_bytes = 0;
         Request* receive = nullptr;       // the task's receive a payload goes into
         std::chrono::steady_clock::time_point since;  // when the header was read (parking)
     };
@@ -129,7 +138,7 @@ private:
     // Guarded by progress_mutex_.
     std::mutex progress_mutex_;
     std::vector<Outgoing> starting_;
-    std::vector<MPI_Request> mpi_requests_;  // two per in-flight send: control, payload
+    std::vector<MPI_Request> mpi_requests_;  // per in-flight send: control, then payload pieces
     std::vector<InFlight> in_flight_;
     std::vector<int> completed_indices_;
     std::vector<long long> sent_to_;         // control messages per destination process
@@ -137,6 +146,7 @@ private:
     std::vector<long long> expected_from_;   // filled by the termination exchange
     std::vector<std::deque<Arrival>> arrivals_;  // per source process, in MPI's match order
     std::size_t arriving_ = 0;                   // arrivals in all queues
+    std::vector<std::size_t> piece_bytes_;       // per destination process; 0: whole payloads
 
     enum class Phase { running, draining_sends, exchanging_counts, receiving_rest, finished };
     std::atomic<bool> tasks_done_{false};

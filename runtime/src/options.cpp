@@ -84,6 +84,23 @@ std::vector<int> parse_vf_candidates(const Source& from, const std::string& valu
     return candidates;
 }
 
+// "auto", "0" (whole payloads) or a size of at least 4K.
+void parse_payload_piece(Options& o, const Source& from, const std::string& value) {
+    const char* expected = "auto, 0, or a size of at least 4K (K and M suffixes)";
+    o.payload_piece_auto = value == "auto";
+    if (o.payload_piece_auto) return;
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long parsed = std::strtoull(value.c_str(), &end, 10);
+    std::string_view suffix(end);
+    unsigned shift = suffix == "K" || suffix == "k" ? 10 : suffix == "M" || suffix == "m" ? 20 : 0;
+    if (value.empty() || !std::isdigit(static_cast<unsigned char>(value[0])) || errno != 0 ||
+        (shift == 0 && !suffix.empty()) || parsed > (INT_MAX >> shift))
+        bad_value(from, value, expected);
+    o.payload_piece = static_cast<std::size_t>(parsed) << shift;
+    if (o.payload_piece != 0 && o.payload_piece < 4096) bad_value(from, value, expected);
+}
+
 CommThread parse_comm_thread(const Source& from, const std::string& value) {
     if (value == "auto") return CommThread::automatic;
     if (value == "on") return CommThread::on;
@@ -122,6 +139,10 @@ const OptionSpec kSpecs[] = {
     {"comm-thread", false, "auto|on|off", "auto: on when the process has a CPU beyond its workers, or other processes to talk to",
      "drive the comm engine from a thread of its own (on) or from the workers between tasks (off)",
      [](Options& o, const Source& s, const std::string& v) { o.comm_thread = parse_comm_thread(s, v); }},
+    {"payload-piece", false, "auto|0|BYTES", "auto: 60K to processes on other nodes (and on this one where Open MPI uses no shared memory), whole otherwise",
+     "large payloads between processes travel in pieces of this size, small enough to be sent "
+     "without MPI's rendezvous handshake, which over TCP waits behind data going the other way",
+     parse_payload_piece},
     {"deadlock-timeout", false, "SECONDS", "60",
      "report the waiting tasks and abort when nothing has moved for this long",
      [](Options& o, const Source& s, const std::string& v) { o.deadlock_timeout = parse_seconds(s, v); }},

@@ -26,6 +26,8 @@ struct Options {
     CommThread comm_thread = CommThread::automatic;
     double deadlock_timeout = 60.0;      // seconds without progress before waiting tasks are reported
     std::size_t stack_size = 8u << 20;   // bytes reserved (not committed) per task stack
+    bool payload_piece_auto = true;      // pieces for processes on other nodes only
+    std::size_t payload_piece = 0;       // else: bytes per piece of a large payload; 0: whole
     bool stats = false;                  // report the messages each process's tasks sent
     bool help = false;
 };

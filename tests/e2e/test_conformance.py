@@ -128,3 +128,14 @@ def test_reductions_are_deterministic(processes, vf, builds, ground_truth):
         close = len(got) == len(want) and all(math.isclose(g, w, rel_tol=TOLERANCE)
                                                for g, w in zip(got, want))
         assert close, f"{what}: {[x.hex() for x in got]}, plain MPI {[x.hex() for x in want]}"
+
+
+# Large payloads between processes in many small pieces (as on a network, but here over
+# shared memory): their order and reassembly, with contiguous and derived datatypes.
+@pytest.mark.parametrize("name", ["coll_large", "datatypes"])
+def test_payloads_in_small_pieces(name, builds, ground_truth):
+    expected = ground_truth(build_name(name), sources(name), 6, PROGRAMS[name][0])
+    _, bamboo = builds(build_name(name), sources(name))
+    run = run_bamboo(bamboo, 2, 3, PROGRAMS[name][0], options=["--bamboo-payload-piece", "4K"])
+    assert run.returncode == expected.returncode, run.stderr
+    assert run.lines() == expected.lines()

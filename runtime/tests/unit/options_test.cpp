@@ -150,3 +150,20 @@ TEST(Options, VfAutoTakesItsCandidates) {
                   std::string("bad value '") + bad + "' for --bamboo-vf: expected a positive integer, "
                   "auto, or auto:LIST (e.g. auto:2,8,18)");
 }
+
+TEST(Options, PayloadPieceIsAutoZeroOrASize) {
+    Args defaults({"prog"});
+    EXPECT_TRUE(parse(defaults).payload_piece_auto);
+    Args sized({"prog", "--bamboo-payload-piece", "60K"});
+    Options o = parse(sized);
+    EXPECT_FALSE(o.payload_piece_auto);
+    EXPECT_EQ(o.payload_piece, 60u << 10);
+    Args whole({"prog", "--bamboo-payload-piece=0"});
+    Options w = parse(whole);
+    EXPECT_FALSE(w.payload_piece_auto);
+    EXPECT_EQ(w.payload_piece, 0u);
+    for (const char* bad : {"1K", "60X", "-4K", "", "4G"})
+        EXPECT_EQ(error_of({"prog", "--bamboo-payload-piece", bad}),
+                  std::string("bad value '") + bad + "' for --bamboo-payload-piece: expected auto, 0, "
+                  "or a size of at least 4K (K and M suffixes)");
+}
