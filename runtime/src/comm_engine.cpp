@@ -111,27 +111,33 @@ CommEngine::CommEngine(Runtime& runtime)
       piece_bytes_(runtime.process_count, 0) {
     MPI_Comm_dup(MPI_COMM_WORLD, &control_comm_);
     MPI_Comm_dup(MPI_COMM_WORLD, &payload_comm_);
-    if (!runtime.options.payload_piece_auto) {
-        std::fill(piece_bytes_.begin(), piece_bytes_.end(), runtime.options.payload_piece);
-        return;
+    // A process is reached over a network unless it shares this node and MPI may use shared
+    // memory: the node's processes come from MPI_COMM_TYPE_SHARED, their ranks translated to
+    // the world's.
+    std::vector<bool> over_network(runtime.process_count, true);
+    if (!shared_memory_transport_off()) {
+        MPI_Comm node;
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+        MPI_Group node_group, world_group;
+        MPI_Comm_group(node, &node_group);
+        MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+        int node_size = 0;
+        MPI_Group_size(node_group, &node_size);
+        std::vector<int> node_ranks(node_size), world_ranks(node_size);
+        for (int i = 0; i < node_size; ++i) node_ranks[i] = i;
+        MPI_Group_translate_ranks(node_group, node_size, node_ranks.data(), world_group, world_ranks.data());
+        for (int rank : world_ranks) over_network[rank] = false;
+        MPI_Group_free(&node_group);
+        MPI_Group_free(&world_group);
+        MPI_Comm_free(&node);
     }
-    // Which processes share this node: its own comm of them, ranks translated to the world's.
-    MPI_Comm node;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Group node_group, world_group;
-    MPI_Comm_group(node, &node_group);
-    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
-    int node_size = 0;
-    MPI_Group_size(node_group, &node_size);
-    std::vector<int> node_ranks(node_size), world_ranks(node_size);
-    for (int i = 0; i < node_size; ++i) node_ranks[i] = i;
-    MPI_Group_translate_ranks(node_group, node_size, node_ranks.data(), world_group, world_ranks.data());
-    std::fill(piece_bytes_.begin(), piece_bytes_.end(), kNetworkPieceBytes);
-    if (!shared_memory_transport_off())
-        for (int rank : world_ranks) piece_bytes_[rank] = 0;
-    MPI_Group_free(&node_group);
-    MPI_Group_free(&world_group);
-    MPI_Comm_free(&node);
+    over_network[runtime.process] = false;
+    for (int p = 0; p < runtime.process_count; ++p) {
+        network_peers_ = network_peers_ || over_network[p];
+        piece_bytes_[p] = !runtime.options.payload_piece_auto ? runtime.options.payload_piece
+                          : over_network[p]                  ? kNetworkPieceBytes
+                                                             : 0;
+    }
 }
 
 CommEngine::~CommEngine() = default;

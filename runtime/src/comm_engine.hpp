@@ -84,6 +84,9 @@ public:
     // All tasks of this process are done: start the termination protocol.
     void tasks_done();
 
+    // Whether some other process is reached over a network rather than shared memory.
+    bool has_network_peers() const { return network_peers_; }
+
     // Messages moved so far (for the deadlock watch; any thread).
     std::uint64_t moves() const { return moves_.load(std::memory_order_relaxed); }
 
@@ -147,6 +150,7 @@ private:
     std::vector<std::deque<Arrival>> arrivals_;  // per source process, in MPI's match order
     std::size_t arriving_ = 0;                   // arrivals in all queues
     std::vector<std::size_t> piece_bytes_;       // per destination process; 0: whole payloads
+    bool network_peers_ = false;
 
     enum class Phase { running, draining_sends, exchanging_counts, receiving_rest, finished };
     std::atomic<bool> tasks_done_{false};

@@ -138,14 +138,14 @@ void create_tasks(Runtime& rt, int argc, char** argv) {
 }
 
 // Who drives the comm engine (see CommThread). Single-thread mode has no thread to give it.
-bool wants_comm_thread(const Options& options, bool single_thread, int worker_count, int processes) {
+bool wants_comm_thread(const Options& options, bool single_thread, int worker_count, bool network_peers) {
     if (single_thread) return false;
     switch (options.comm_thread) {
     case CommThread::on: return true;
     case CommThread::off: return false;
     case CommThread::automatic: break;
     }
-    return usable_cpus() > worker_count || processes > 1;
+    return usable_cpus() > worker_count || network_peers;
 }
 
 void run_tasks(Runtime& rt, bool comm_thread, bool shares_core) {
@@ -253,11 +253,11 @@ int main(int argc, char** argv) {
     for (std::size_t v = 0; v < world_vranks.size(); ++v) world_vranks[v] = static_cast<int>(v);
     rt.world = std::make_shared<Communicator>(kWorldContext, std::move(world_vranks), rt.vf,
                                               "MPI_COMM_WORLD");
+    rt.engine = std::make_unique<CommEngine>(rt);
     int worker_count = std::min(workers, rt.vf);  // a worker without tasks would only idle
-    bool comm_thread = wants_comm_thread(rt.options, single_thread, worker_count, rt.process_count);
+    bool comm_thread = wants_comm_thread(rt.options, single_thread, worker_count, rt.engine->has_network_peers());
     bool shares_core = worker_count + comm_thread > usable_cpus();
     if (shares_core) spin_yield_interval = std::chrono::microseconds(0);
-    rt.engine = std::make_unique<CommEngine>(rt);
     rt.watch = std::make_unique<DeadlockWatch>(rt, rt.options.deadlock_timeout);
     // Without a comm engine thread the workers drive the engine, between tasks too, and run
     // the deadlock watch, which is otherwise that thread's job; they keep polling rather than

@@ -11,9 +11,10 @@ namespace bamboo {
 
 // Who drives the comm engine while tasks run: a thread of its own, or the workers between
 // tasks. `automatic` gives it a thread when the process has a CPU to spare for it, and when
-// there are other processes: a message between processes moves only while someone calls
-// MPI (over TCP certainly), and workers call it only between tasks. On a core shared with
-// the workers the thread naps between polls rather than spin.
+// it talks to processes over a network: a transfer over TCP moves only while someone calls
+// MPI, and workers call it only between tasks. On a core shared with the workers the thread
+// naps between polls rather than spin; over shared memory even that costs more than it
+// gains (8 B one way 2 -> 5 us, 1 MB 6.4 -> 5.4 GB/s, bench/micro).
 enum class CommThread { automatic, on, off };
 
 struct Options {
