@@ -525,7 +525,7 @@ void CommEngine::run(bool shares_core) {
     }
 }
 
-void CommEngine::finish() {
+void CommEngine::finish(bool never_sleeps) {
     Backoff backoff(std::chrono::microseconds(50));
     for (;;) {
         {
@@ -534,7 +534,7 @@ void CommEngine::finish() {
             advance_termination();
             if (phase_ == Phase::finished) return;
         }
-        auto pause = backoff.next();
+        auto pause = never_sleeps ? std::chrono::microseconds(0) : backoff.next();
         if (pause.count() == 0) sched_yield();
         else std::this_thread::sleep_for(pause);
     }

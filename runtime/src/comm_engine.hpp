@@ -79,8 +79,9 @@ public:
     // that shares its core with the workers never spins: it naps between polls even while
     // messages are in transit, so it keeps transfers moving at little cost to the tasks.
     void run(bool shares_core);
-    // Single-thread mode, after all local tasks are done: progress until termination.
-    void finish();
+    // Without an engine thread, after all local tasks are done: progress until termination;
+    // between polls it naps, unless `never_sleeps` (single-thread mode, see WorkerDuties).
+    void finish(bool never_sleeps);
     // All tasks of this process are done: start the termination protocol.
     void tasks_done();
 

@@ -148,7 +148,7 @@ bool wants_comm_thread(const Options& options, bool single_thread, int worker_co
     return usable_cpus() > worker_count || network_peers;
 }
 
-void run_tasks(Runtime& rt, bool comm_thread, bool shares_core) {
+void run_tasks(Runtime& rt, bool comm_thread, bool shares_core, bool single_thread) {
     std::thread engine;
     if (comm_thread) engine = std::thread([&rt, shares_core] { rt.engine->run(shares_core); });
     std::vector<std::thread> workers;
@@ -160,7 +160,7 @@ void run_tasks(Runtime& rt, bool comm_thread, bool shares_core) {
     if (comm_thread)
         engine.join();
     else
-        rt.engine->finish();
+        rt.engine->finish(single_thread);
 }
 
 // --bamboo-stats: one line per process, written whole so lines of processes do not mix.
@@ -278,13 +278,14 @@ int main(int argc, char** argv) {
         };
         if (remote) duties.poll_between_tasks = [&rt] { rt.engine->try_progress(); };
         duties.naps = true;
+        duties.never_sleeps = single_thread;
     }
     for (int w = 0; w < worker_count; ++w) rt.workers.push_back(std::make_unique<Worker>(duties));
     create_tasks(rt, argc, argv);
     install_stack_overflow_handler();
 
     double started = MPI_Wtime();
-    run_tasks(rt, comm_thread, shares_core);
+    run_tasks(rt, comm_thread, shares_core, single_thread);
     if (vf_auto) record_run(rt, MPI_Wtime() - started, network, key, path);
     if (rt.options.stats) report_message_counts(rt);
 

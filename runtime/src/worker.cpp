@@ -86,7 +86,7 @@ Task* Worker::next_task() {
         }
         auto now = std::chrono::steady_clock::now();
         if (in_transit) spin_end = now + kSpin;
-        if (now < spin_end) {
+        if (now < spin_end || duties_.never_sleeps) {
             spin.pause();
         } else if (duties_.naps) {
             std::this_thread::sleep_for(kNap);

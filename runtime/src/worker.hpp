@@ -34,6 +34,9 @@ struct WorkerDuties {
     std::function<void()> poll_between_tasks;  // at most every few microseconds between tasks
     bool naps = false;  // idle: nap between polls rather than sleep until woken, because no
                         // other thread would notice an arriving message or a deadlock
+    bool never_sleeps = false;  // idle: keep polling (single-thread mode: under SimGrid SMPI
+                                // all simulated processes share one OS thread, and a nap would
+                                // stop them all; there the polls' MPI calls pass the time)
 };
 
 class Worker {
