@@ -95,7 +95,7 @@ void parse_payload_piece(Options& o, const Source& from, const std::string& valu
     std::string_view suffix(end);
     unsigned shift = suffix == "K" || suffix == "k" ? 10 : suffix == "M" || suffix == "m" ? 20 : 0;
     if (value.empty() || !std::isdigit(static_cast<unsigned char>(value[0])) || errno != 0 ||
-        (shift == 0 && !suffix.empty()) || parsed > (INT_MAX >> shift))
+        (shift == 0 && !suffix.empty()) || parsed > static_cast<unsigned long long>(INT_MAX >> shift))
         bad_value(from, value, expected);
     o.payload_piece = static_cast<std::size_t>(parsed) << shift;
     if (o.payload_piece != 0 && o.payload_piece < 4096) bad_value(from, value, expected);
