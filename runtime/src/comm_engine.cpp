@@ -14,6 +14,7 @@
 #include "delivery.hpp"
 #include "errors.hpp"
 #include "mpi_guard.hpp"
+#include "node.hpp"
 #include "runtime.hpp"
 #include "spin.hpp"
 #include "task.hpp"
@@ -112,25 +113,10 @@ CommEngine::CommEngine(Runtime& runtime)
     MPI_Comm_dup(MPI_COMM_WORLD, &control_comm_);
     MPI_Comm_dup(MPI_COMM_WORLD, &payload_comm_);
     // A process is reached over a network unless it shares this node and MPI may use shared
-    // memory: the node's processes come from MPI_COMM_TYPE_SHARED, their ranks translated to
-    // the world's.
+    // memory.
     std::vector<bool> over_network(runtime.process_count, true);
-    if (!shared_memory_transport_off()) {
-        MPI_Comm node;
-        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-        MPI_Group node_group, world_group;
-        MPI_Comm_group(node, &node_group);
-        MPI_Comm_group(MPI_COMM_WORLD, &world_group);
-        int node_size = 0;
-        MPI_Group_size(node_group, &node_size);
-        std::vector<int> node_ranks(node_size), world_ranks(node_size);
-        for (int i = 0; i < node_size; ++i) node_ranks[i] = i;
-        MPI_Group_translate_ranks(node_group, node_size, node_ranks.data(), world_group, world_ranks.data());
-        for (int rank : world_ranks) over_network[rank] = false;
-        MPI_Group_free(&node_group);
-        MPI_Group_free(&world_group);
-        MPI_Comm_free(&node);
-    }
+    if (!shared_memory_transport_off())
+        for (int rank : processes_on_this_node()) over_network[rank] = false;
     over_network[runtime.process] = false;
     for (int p = 0; p < runtime.process_count; ++p) {
         network_peers_ = network_peers_ || over_network[p];

@@ -23,6 +23,7 @@
 #include "errors.hpp"
 #include "globals.hpp"
 #include "mpi_guard.hpp"
+#include "node.hpp"
 #include "options.hpp"
 #include "requests.hpp"
 #include "runtime.hpp"
@@ -38,15 +39,6 @@ namespace {
 Runtime* the_runtime = nullptr;
 
 constexpr int kExitBadOption = 2;
-
-int processes_on_this_node() {
-    MPI_Comm node;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    int count = 1;
-    MPI_Comm_size(node, &count);
-    MPI_Comm_free(&node);
-    return count;
-}
 
 // Every process parses the same arguments; the lowest one that found an error reports it,
 // so that the message appears once, and all leave cleanly.
@@ -70,7 +62,7 @@ int usable_cpus() {
 int workers_wanted(const Options& options, bool single_thread) {
     if (single_thread) return 1;
     if (options.workers > 0) return options.workers;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN) / processes_on_this_node();
+    long cores = sysconf(_SC_NPROCESSORS_ONLN) / static_cast<long>(processes_on_this_node().size());
     return static_cast<int>(std::max(1L, std::min<long>(cores, usable_cpus())));
 }
 
