@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cstddef>
 #include <cstring>
 #include <string>
 #include <thread>
 
 #include "backoff.hpp"
-#include "deadlock_watch.hpp"
 #include "delivery.hpp"
 #include "errors.hpp"
 #include "mpi_guard.hpp"
@@ -31,11 +31,19 @@ constexpr std::size_t kSeparatePayloadBytes = 32u << 10;
 // --bamboo-payload-piece auto: pieces for processes on other nodes (see the header).
 constexpr std::size_t kNetworkPieceBytes = 60u << 10;
 constexpr int kMaxReceivesPerRound = 32;
+// MPI requests (control messages and payload pieces) the engine keeps in flight to one
+// process; later messages wait in the engine, in order. MPI's ordering between two processes
+// rests on the library's sequence numbers, and Open MPI's (ob1) are 16 bits per peer and
+// communicator: with 2^16 messages outstanding to a late receiver a number repeats, and a
+// message fragment that the transport delivered late (shared memory reorders fragments under
+// load) is matched in the wrong place. 200,000 sends in flight lost and reordered messages.
+// A few hundred keep any link busy.
+constexpr int kWindowRequests = 256;
 // Sends in flight beyond which a sending task retires the finished ones itself.
 constexpr std::size_t kRetireBacklog = 64;
 // How long a large payload may wait in MPI for its receive to be posted (see the header).
 constexpr auto kParkLimit = std::chrono::microseconds(50);
-// With a single process the engine has nothing to move; it only runs the deadlock watch.
+// With a single process the engine has nothing to move; its thread only runs the watch.
 constexpr auto kSingleProcessTick = std::chrono::milliseconds(10);
 // A worker that polled the engine this recently is taken to be still polling.
 constexpr auto kWorkerPollingWindow = std::chrono::microseconds(20);
@@ -48,6 +56,7 @@ struct WireHeader {
     std::int32_t comm;
     std::int32_t payload_separate;
     std::uint64_t piece_bytes;  // a separate payload comes in pieces of this size; 0: whole
+    std::uint64_t sequence;     // among the control messages from the sender to this process
 };
 
 int message_size(std::size_t bytes) {
@@ -94,22 +103,29 @@ struct CommEngine::Outgoing {
     std::size_t payload_bytes = 0;
     std::size_t piece_bytes = 0;
     Request* completion = nullptr;    // completed once a payload from the user's buffer has left
+
+    int mpi_requests() const {  // the control message and the payload's pieces
+        std::size_t piece = piece_bytes ? piece_bytes : payload_bytes;
+        return 1 + (payload_bytes ? static_cast<int>((payload_bytes + piece - 1) / piece) : 0);
+    }
 };
 
 struct CommEngine::InFlight {
     std::unique_ptr<char[]> control;
     std::unique_ptr<char[]> packed;
     Request* completion = nullptr;
+    int process = 0;
     int requests = 0;  // its consecutive entries in mpi_requests_
 };
 
 CommEngine::CommEngine(Runtime& runtime)
     : runtime_(runtime),
       sent_to_(runtime.process_count, 0),
-      received_from_(runtime.process_count, 0),
-      expected_from_(runtime.process_count, 0),
       arrivals_(runtime.process_count),
-      piece_bytes_(runtime.process_count, 0) {
+      piece_bytes_(runtime.process_count, 0),
+      queued_(runtime.process_count),
+      requests_to_(runtime.process_count, 0),
+      next_sequence_from_(runtime.process_count, 0) {
     MPI_Comm_dup(MPI_COMM_WORLD, &control_comm_);
     MPI_Comm_dup(MPI_COMM_WORLD, &payload_comm_);
     // A process is reached over a network unless it shares this node and MPI may use shared
@@ -195,27 +211,58 @@ bool CommEngine::start_sends() {
         outbox_empty_.store(true, std::memory_order_relaxed);
     }
     for (Outgoing& out : starting_) {
-        std::size_t first = mpi_requests_.size();
-        {
-            MpiGuard guard;
-            mpi_requests_.emplace_back();
-            MPI_Isend(out.control.get(), static_cast<int>(out.control_bytes), MPI_BYTE,
-                      out.process, kTag, control_comm_, &mpi_requests_.back());
-            std::size_t piece = out.piece_bytes ? out.piece_bytes : out.payload_bytes;
-            for (std::size_t offset = 0; offset < out.payload_bytes; offset += piece) {
-                mpi_requests_.emplace_back();
-                MPI_Isend(out.payload + offset, static_cast<int>(std::min(piece, out.payload_bytes - offset)),
-                          MPI_BYTE, out.process, kTag, payload_comm_, &mpi_requests_.back());
-            }
-        }
-        in_flight_.push_back(InFlight{std::move(out.control), std::move(out.packed), out.completion,
-                                      static_cast<int>(mpi_requests_.size() - first)});
-        ++sent_to_[out.process];
-        count_move();
+        std::deque<Outgoing>& queue = queued_[out.process];
+        if (queue.empty()) backlogged_.push_back(out.process);
+        queue.push_back(std::move(out));
     }
-    bool started = !starting_.empty();
     starting_.clear();
-    return started;
+    return launch_queued();
+}
+
+// Starts queued messages, in order per process, while the process's window has room (a
+// message wider than the whole window goes alone).
+bool CommEngine::launch_queued() {
+    bool launched = false;
+    std::size_t kept = 0;
+    for (int process : backlogged_) {
+        std::deque<Outgoing>& queue = queued_[process];
+        while (!queue.empty() &&
+               (requests_to_[process] == 0 || requests_to_[process] + queue.front().mpi_requests() <= kWindowRequests)) {
+            launch(std::move(queue.front()));
+            queue.pop_front();
+            launched = true;
+        }
+        if (!queue.empty()) backlogged_[kept++] = process;
+    }
+    backlogged_.resize(kept);
+    return launched;
+}
+
+void CommEngine::launch(Outgoing&& out) {
+    // Its number among the control messages to that process (the receiver checks the order).
+    std::uint64_t sequence = static_cast<std::uint64_t>(sent_to_[out.process]);
+    std::memcpy(out.control.get() + offsetof(WireHeader, sequence), &sequence, sizeof sequence);
+    std::size_t first = mpi_requests_.size();
+    {
+        MpiGuard guard;
+        mpi_requests_.emplace_back();
+        MPI_Isend(out.control.get(), static_cast<int>(out.control_bytes), MPI_BYTE, out.process, kTag,
+                  control_comm_, &mpi_requests_.back());
+        std::size_t piece = out.piece_bytes ? out.piece_bytes : out.payload_bytes;
+        for (std::size_t offset = 0; offset < out.payload_bytes; offset += piece) {
+            mpi_requests_.emplace_back();
+            MPI_Isend(out.payload + offset, static_cast<int>(std::min(piece, out.payload_bytes - offset)),
+                      MPI_BYTE, out.process, kTag, payload_comm_, &mpi_requests_.back());
+        }
+    }
+    int requests = static_cast<int>(mpi_requests_.size() - first);
+    requests_to_[out.process] += requests;
+    peak_requests_to_one_ = std::max(peak_requests_to_one_, requests_to_[out.process]);
+    in_flight_.push_back(InFlight{std::move(out.control), std::move(out.packed), out.completion, out.process,
+                                  requests});
+    ++sent_to_[out.process];
+    count(sent_total_);
+    count(moves_);
 }
 
 bool CommEngine::retire_sends() {
@@ -235,6 +282,7 @@ bool CommEngine::retire_sends() {
         const bool done = std::all_of(mpi_requests_.begin() + first, mpi_requests_.begin() + first + count,
                                       [](MPI_Request r) { return r == MPI_REQUEST_NULL; });
         if (done) {
+            requests_to_[in_flight_[i].process] -= in_flight_[i].requests;
             if (Request* request = in_flight_[i].completion) {
                 Task* owner = request->owner;
                 request->complete.store(true);
@@ -252,6 +300,7 @@ bool CommEngine::retire_sends() {
     }
     in_flight_.resize(kept);
     mpi_requests_.resize(kept_requests);
+    if (!backlogged_.empty()) launch_queued();
     return woke_task;
 }
 
@@ -269,8 +318,8 @@ bool CommEngine::receive_one() {
         MPI_Imrecv(arrival.buffer.get(), size, MPI_BYTE, &handle, &arrival.request);
     }
     arrival.source_process = status.MPI_SOURCE;
-    ++received_from_[status.MPI_SOURCE];
-    count_move();
+    count(received_total_);
+    count(moves_);
     arrivals_[status.MPI_SOURCE].push_back(std::move(arrival));
     ++arriving_;
     return true;
@@ -320,6 +369,14 @@ bool CommEngine::read_header(Arrival& a) {
     WireHeader header;
     std::memcpy(&header, a.buffer.get(), sizeof header);
     a.envelope = Envelope{header.source, header.tag, header.comm};
+    // The engine's own check of MPI's ordering: a message lost or overtaken between two
+    // processes is an error, never a wrong answer.
+    if (header.sequence != next_sequence_from_[a.source_process])
+        fatal("process %d received message #%llu from process %d where #%llu was due: MPI lost or "
+              "reordered messages between the two processes",
+              runtime_.process, static_cast<unsigned long long>(header.sequence), a.source_process,
+              static_cast<unsigned long long>(next_sequence_from_[a.source_process]));
+    ++next_sequence_from_[a.source_process];
     a.dest_vrank = header.dest_vrank;
     if (header.dest_vrank < 0 || header.dest_vrank >= runtime_.world->size() ||
         runtime_.process_of(header.dest_vrank) != runtime_.process)
@@ -424,81 +481,31 @@ void CommEngine::tasks_done() {
     wakeup_.notify_one();
 }
 
-// Termination: once all its tasks are done and its sends have left, each process tells
-// every other how many messages it sent it (MPI_Ialltoall, which completes only when every
-// process is done), then keeps receiving until it has them all. So no message is lost in
-// MPI_Finalize, and messages for finished tasks are reported, not silently dropped.
-void CommEngine::advance_termination() {
-    int flag = 0;
-    switch (phase_) {
-        case Phase::running:
-            if (!tasks_done_.load()) return;
-            phase_ = Phase::draining_sends;
-            [[fallthrough]];
-        case Phase::draining_sends:
-            if (!outbox_empty_.load() || !in_flight_.empty()) return;
-            if (runtime_.process_count == 1) {
-                phase_ = Phase::finished;
-                return;
-            }
-            {
-                MpiGuard guard;
-                MPI_Ialltoall(sent_to_.data(), 1, MPI_LONG_LONG, expected_from_.data(), 1,
-                              MPI_LONG_LONG, control_comm_, &exchange_);
-            }
-            phase_ = Phase::exchanging_counts;
-            return;
-        case Phase::exchanging_counts:
-            {
-                MpiGuard guard;
-                MPI_Test(&exchange_, &flag, MPI_STATUS_IGNORE);
-            }
-            if (!flag) return;
-            phase_ = Phase::receiving_rest;
-            [[fallthrough]];
-        case Phase::receiving_rest:
-            if (arriving_ > 0) return;
-            for (int p = 0; p < runtime_.process_count; ++p)
-                if (received_from_[p] < expected_from_[p]) return;
-            phase_ = Phase::finished;
-            return;
-        case Phase::finished:
-            return;
-    }
-}
-
 bool CommEngine::tasks_waiting() const {
     for (const auto& worker : runtime_.workers)
         if (worker->waiting_tasks() > 0) return true;
     return false;
 }
 
-bool CommEngine::busy() const {
-    return !in_flight_.empty() || arriving_ > 0 || !outbox_empty_.load(std::memory_order_relaxed) ||
-           tasks_waiting() || phase_ == Phase::exchanging_counts ||
-           phase_ == Phase::receiving_rest;
-}
+bool CommEngine::busy() const { return moving() || tasks_waiting(); }
 
-void CommEngine::run(bool shares_core) {
+void CommEngine::run(bool shares_core, const std::function<bool()>& job_finished) {
     Backoff backoff(std::chrono::microseconds(50));
     PoliteSpin spin;
     for (;;) {
-        bool moved = false, busy_now = false;
-        {
+        bool moved = false;
+        if (runtime_.process_count > 1) {
             std::lock_guard<std::mutex> lock(progress_mutex_);
-            if (runtime_.process_count > 1) moved = progress();
-            advance_termination();
-            if (phase_ == Phase::finished) return;
-            busy_now = busy();
+            moved = progress();
         }
-        runtime_.watch->check();
+        if (job_finished()) return;
         auto now = std::chrono::steady_clock::now().time_since_epoch();
         auto polled_at = std::chrono::steady_clock::duration(worker_polled_at_.load(std::memory_order_relaxed));
         std::chrono::microseconds pause(0);
         if (runtime_.process_count == 1) pause = kSingleProcessTick;
         else if (now - polled_at < kWorkerPollingWindow) pause = kWorkerPollingWindow;
         else if (moved) backoff.reset();
-        else if (!busy_now || shares_core) pause = backoff.next();
+        else if (!busy() || shares_core) pause = backoff.next();
         if (pause.count() == 0) {
             spin.pause();
             continue;
@@ -511,15 +518,11 @@ void CommEngine::run(bool shares_core) {
     }
 }
 
-void CommEngine::finish(bool never_sleeps) {
+void CommEngine::finish(bool never_sleeps, const std::function<bool()>& job_finished) {
     Backoff backoff(std::chrono::microseconds(50));
     for (;;) {
-        {
-            std::lock_guard<std::mutex> lock(progress_mutex_);
-            if (progress()) backoff.reset();
-            advance_termination();
-            if (phase_ == Phase::finished) return;
-        }
+        if (try_progress()) backoff.reset();
+        if (job_finished()) return;
         auto pause = never_sleeps ? std::chrono::microseconds(0) : backoff.next();
         if (pause.count() == 0) sched_yield();
         else std::this_thread::sleep_for(pause);

@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <memory>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -74,22 +75,35 @@ public:
     // Whether sends or receives are in flight (any thread): their completion needs the
     // engine polled soon.
     bool in_transit() const { return in_transit_.load(std::memory_order_relaxed); }
+    // Whether the engine has anything to move: messages handed to it, queued, in flight or
+    // arriving (any thread).
+    bool moving() const {
+        return in_transit() || !outbox_empty_.load(std::memory_order_relaxed);
+    }
 
-    // The comm engine thread: progress (and the deadlock watch) until termination. A thread
-    // that shares its core with the workers never spins: it naps between polls even while
-    // messages are in transit, so it keeps transfers moving at little cost to the tasks.
-    void run(bool shares_core);
-    // Without an engine thread, after all local tasks are done: progress until termination;
-    // between polls it naps, unless `never_sleeps` (single-thread mode, see WorkerDuties).
-    void finish(bool never_sleeps);
-    // All tasks of this process are done: start the termination protocol.
+    // The comm engine thread: progress until `job_finished()` (which also runs the deadlock
+    // watch) says the whole job is over. A thread that shares its core with the workers never
+    // spins: it naps between polls even while messages are in transit, so it keeps transfers
+    // moving at little cost to the tasks.
+    void run(bool shares_core, const std::function<bool()>& job_finished);
+    // Without an engine thread, after all local tasks are done: the same; between polls it
+    // naps, unless `never_sleeps` (single-thread mode, see WorkerDuties).
+    void finish(bool never_sleeps, const std::function<bool()>& job_finished);
+    // All tasks of this process are done: the engine thread stops napping, so that the end
+    // of the job is seen at once.
     void tasks_done();
 
     // Whether some other process is reached over a network rather than shared memory.
     bool has_network_peers() const { return network_peers_; }
 
-    // Messages moved so far (for the deadlock watch; any thread).
+    // The most MPI requests the engine had in flight to one process at once (--bamboo-stats).
+    int peak_requests_to_one_process() const { return peak_requests_to_one_; }
+
+    // Messages moved so far, and control messages sent to and received from other processes
+    // (for the deadlock watch and the end of the job; any thread).
     std::uint64_t moves() const { return moves_.load(std::memory_order_relaxed); }
+    std::uint64_t sent_total() const { return sent_total_.load(std::memory_order_relaxed); }
+    std::uint64_t received_total() const { return received_total_.load(std::memory_order_relaxed); }
 
 private:
     struct Outgoing;
@@ -114,6 +128,8 @@ private:
     // The members below require progress_mutex_.
     bool progress();
     bool start_sends();
+    bool launch_queued();
+    void launch(Outgoing&& out);
     bool retire_sends();  // true if it completed a task's send (and woke the task)
     bool receive_one();
     bool advance_arrivals();
@@ -122,11 +138,16 @@ private:
     bool start_payload(Arrival& arrival);  // false while the payload waits for its receive
     void finish_payload(Arrival& arrival);
     bool payload_may_wait(const Arrival& arrival, const Task& dest) const;
-    void advance_termination();
     bool busy() const;
-    void note_transit() { in_transit_.store(!in_flight_.empty() || arriving_ > 0, std::memory_order_relaxed); }
+    void note_transit() {
+        in_transit_.store(!in_flight_.empty() || !backlogged_.empty() || arriving_ > 0,
+                          std::memory_order_relaxed);
+    }
     bool tasks_waiting() const;
-    void count_move() { moves_.store(moves_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+    // Counters written only under progress_mutex_, read by any thread.
+    static void count(std::atomic<std::uint64_t>& counter) {
+        counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
 
     Runtime& runtime_;
     MPI_Comm control_comm_ = MPI_COMM_NULL;
@@ -145,20 +166,22 @@ private:
     std::vector<MPI_Request> mpi_requests_;  // per in-flight send: control, then payload pieces
     std::vector<InFlight> in_flight_;
     std::vector<int> completed_indices_;
-    std::vector<long long> sent_to_;         // control messages per destination process
-    std::vector<long long> received_from_;   // control messages per source process
-    std::vector<long long> expected_from_;   // filled by the termination exchange
+    std::vector<std::uint64_t> sent_to_;     // control messages per destination process
     std::vector<std::deque<Arrival>> arrivals_;  // per source process, in MPI's match order
     std::size_t arriving_ = 0;                   // arrivals in all queues
     std::vector<std::size_t> piece_bytes_;       // per destination process; 0: whole payloads
+    std::vector<std::deque<Outgoing>> queued_;   // per destination process: waiting for the window
+    std::vector<int> backlogged_;                // the processes whose queue is not empty
+    std::vector<int> requests_to_;               // MPI requests in flight per destination process
+    int peak_requests_to_one_ = 0;
+    std::vector<std::uint64_t> next_sequence_from_;  // the sent_to_ number due next, per source
     bool network_peers_ = false;
 
-    enum class Phase { running, draining_sends, exchanging_counts, receiving_rest, finished };
     std::atomic<bool> tasks_done_{false};
-    Phase phase_ = Phase::running;
-    MPI_Request exchange_ = MPI_REQUEST_NULL;
 
     std::atomic<std::uint64_t> moves_{0};
+    std::atomic<std::uint64_t> sent_total_{0};
+    std::atomic<std::uint64_t> received_total_{0};
     std::atomic<bool> in_transit_{false};
     // When a worker last drove the engine (steady_clock ticks): while workers poll, the
     // engine thread steps back rather than compete with them for the core.

@@ -1,5 +1,6 @@
 #include "deadlock_watch.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <mutex>
 
@@ -12,7 +13,7 @@
 namespace bamboo {
 namespace {
 
-constexpr auto kCheckInterval = std::chrono::milliseconds(50);
+constexpr std::chrono::milliseconds kIdleRoundInterval(20);
 
 std::string request_text(const Request& r) {
     if (r.kind == Request::Kind::receive) return describe_message(r.comm, r.pattern);
@@ -69,45 +70,62 @@ std::string describe_wait(const Task& task) {
 
 DeadlockWatch::DeadlockWatch(const Runtime& runtime, double timeout_seconds)
     : runtime_(runtime),
+      rounds_(runtime.process_count),
       timeout_(timeout_seconds),
-      last_progress_(std::chrono::steady_clock::now()) {}
+      last_move_(std::chrono::steady_clock::now()) {}
 
-std::uint64_t DeadlockWatch::messages_moved() const {
-    std::uint64_t moved = runtime_.engine ? runtime_.engine->moves() : 0;
-    for (const auto& task : runtime_.tasks) moved += task->mailbox().arrivals();
-    return moved;
-}
-
-bool DeadlockWatch::all_waiting_or_done() const {
-    bool any_waiting = false;
+Activity DeadlockWatch::activity() {
+    const CommEngine& engine = *runtime_.engine;
+    auto moved = [&] {
+        std::uint64_t count = engine.moves();
+        for (const auto& task : runtime_.tasks) count += task->mailbox().arrivals();
+        return count;
+    };
+    Activity now;
+    now.moved = moved();
+    now.sent = engine.sent_total();
+    now.received = engine.received_total();
+    bool all_done = true, any_runs = false;
     for (const auto& task : runtime_.tasks) {
         TaskState state = task->state();
-        if (state == TaskState::runnable || state == TaskState::running) return false;
-        any_waiting = any_waiting || state == TaskState::waiting;
+        all_done = all_done && state == TaskState::done;
+        any_runs = any_runs || state == TaskState::runnable || state == TaskState::running;
+        now.waiting = now.waiting || state == TaskState::waiting;
     }
-    return any_waiting;
+    // Whatever moved while the states were read makes this look not idle.
+    now.idle = !any_runs && !engine.moving() && moved() == now.moved;
+    now.done = all_done && now.idle;
+    auto clock = std::chrono::steady_clock::now();
+    if (now.moved != last_moved_ || !now.idle) {
+        last_moved_ = now.moved;
+        last_move_ = clock;
+    }
+    now.idle_long = now.idle && clock - last_move_ >= timeout_;
+    return now;
 }
 
-void DeadlockWatch::check() {
-    std::unique_lock<std::mutex> lock(checking_, std::try_to_lock);
-    if (!lock.owns_lock()) return;  // another thread is checking
-    auto now = std::chrono::steady_clock::now();
-    if (now - last_check_ < kCheckInterval) return;
-    last_check_ = now;
-    std::uint64_t moved = messages_moved();
-    if (moved != last_moved_ || !all_waiting_or_done()) {
-        last_moved_ = moved;
-        last_progress_ = now;
-        return;
+bool DeadlockWatch::job_finished() {
+    std::unique_lock<std::mutex> lock(stepping_, std::try_to_lock);
+    if (!lock.owns_lock()) return false;  // another thread is at it
+    if (finished_) return true;
+    // Rounds while idle: often enough to report a deadlock soon after the timeout, rarely
+    // enough to cost nothing.
+    auto interval = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::min(timeout_ / 4, std::chrono::duration<double>(kIdleRoundInterval)));
+    switch (rounds_.advance(activity(), interval)) {
+        case JobState::running: return false;
+        case JobState::finished: finished_ = true; return true;
+        case JobState::deadlocked: report_and_abort();
     }
-    std::chrono::duration<double> idle = now - last_progress_;
-    if (idle >= timeout_) report_and_abort(idle.count());
+    return false;
 }
 
-void DeadlockWatch::report_and_abort(double idle_seconds) const {
-    char heading[128];
-    std::snprintf(heading, sizeof heading, "bamboo: no progress for %.1f s; waiting tasks of process %d:",
-                  idle_seconds, runtime_.process);
+void DeadlockWatch::report_and_abort() const {
+    char heading[200];
+    std::snprintf(heading, sizeof heading,
+                  "bamboo: deadlock: no task of any process can run and no message is in flight "
+                  "(for %.1f s); waiting tasks of process %d:",
+                  timeout_.count(), runtime_.process);
     std::string report = heading;
     for (const auto& task : runtime_.tasks)
         if (task->state() == TaskState::waiting) report += "\nbamboo:   " + describe_wait(*task);

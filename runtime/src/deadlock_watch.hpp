@@ -1,12 +1,16 @@
-// The deadlock watch: when tasks of this process wait, none can run, and no message has
-// moved for the deadlock timeout, it reports what every waiting task waits for and aborts
-// the job (exit code 3).
+// The deadlock watch, and the end of the job: the job is deadlocked when no task of any
+// process can run, no message is in flight anywhere, and that has lasted the deadlock
+// timeout (checked over all processes, see quiescence.hpp); then every process reports what
+// each of its waiting tasks waits for, and the job is aborted (exit code 3). A process whose
+// tasks wait for another that computes, sleeps or does I/O is never reported.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <mutex>
 #include <string>
+
+#include "quiescence.hpp"
 
 namespace bamboo {
 
@@ -15,23 +19,26 @@ class Task;
 
 class DeadlockWatch {
 public:
+    // Collective (all processes construct it, in the same order as other communicators).
     DeadlockWatch(const Runtime& runtime, double timeout_seconds);
 
     // Called often, from any thread (workers that drive the comm engine call it
-    // concurrently); cheap unless a check is due.
-    void check();
+    // concurrently); cheap unless a round of the job-wide check is due. Reports and aborts
+    // the job if it is deadlocked. Returns whether the whole job has finished: every task of
+    // every process done and every message received, so the process may leave.
+    bool job_finished();
 
 private:
-    std::uint64_t messages_moved() const;
-    bool all_waiting_or_done() const;
-    [[noreturn]] void report_and_abort(double idle_seconds) const;
+    Activity activity();
+    [[noreturn]] void report_and_abort() const;
 
     const Runtime& runtime_;
-    std::mutex checking_;
+    std::mutex stepping_;
+    QuiescenceRounds rounds_;
     std::chrono::duration<double> timeout_;
-    std::chrono::steady_clock::time_point last_check_{};
-    std::chrono::steady_clock::time_point last_progress_;
+    std::chrono::steady_clock::time_point last_move_;
     std::uint64_t last_moved_ = 0;
+    bool finished_ = false;
 };
 
 // One line on what `task` waits for, e.g. "waits in MPI_Recv at ring.c:14 for a message

@@ -141,8 +141,9 @@ bool wants_comm_thread(const Options& options, bool single_thread, int worker_co
 }
 
 void run_tasks(Runtime& rt, bool comm_thread, bool shares_core, bool single_thread) {
+    auto job_finished = [&rt] { return rt.watch->job_finished(); };
     std::thread engine;
-    if (comm_thread) engine = std::thread([&rt, shares_core] { rt.engine->run(shares_core); });
+    if (comm_thread) engine = std::thread([&rt, shares_core, job_finished] { rt.engine->run(shares_core, job_finished); });
     std::vector<std::thread> workers;
     for (std::size_t w = 1; w < rt.workers.size(); ++w)
         workers.emplace_back([&rt, w] { rt.workers[w]->run(); });
@@ -152,7 +153,7 @@ void run_tasks(Runtime& rt, bool comm_thread, bool shares_core, bool single_thre
     if (comm_thread)
         engine.join();
     else
-        rt.engine->finish(single_thread);
+        rt.engine->finish(single_thread, job_finished);
 }
 
 // --bamboo-stats: one line per process, written whole so lines of processes do not mix.
@@ -174,7 +175,9 @@ void report_message_counts(const Runtime& rt) {
     };
     std::string line = "bamboo: stats: process " + std::to_string(rt.process) + " sent " +
                        part("point-to-point", MessageCounts::point_to_point) + "; " +
-                       part("collectives", MessageCounts::collective) + "\n";
+                       part("collectives", MessageCounts::collective) + "; at most " +
+                       std::to_string(rt.engine->peak_requests_to_one_process()) +
+                       " MPI requests in flight to one process\n";
     std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
@@ -265,7 +268,7 @@ int main(int argc, char** argv) {
     } else {
         duties.poll_when_idle = [&rt, remote] {
             if (remote) rt.engine->try_progress();
-            rt.watch->check();
+            rt.watch->job_finished();
             return remote && rt.engine->in_transit();
         };
         if (remote) duties.poll_between_tasks = [&rt] { rt.engine->try_progress(); };
