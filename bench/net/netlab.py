@@ -215,18 +215,31 @@ def set_rate(rate: str) -> None:
                   "burst", str(burst), "latency", "5ms"], namespace)
 
 
-def current_rate() -> str:
-    shown = _run(["tc", "qdisc", "show", "dev", NODE_INTERFACE], node_namespace(0)).stdout
+def _configured_rate(namespace: str, device: str) -> str:
+    shown = _run(["tc", "qdisc", "show", "dev", device], namespace).stdout
     match = re.search(r"tbf \S+ root .*?rate (\S+)", shown)
     return match.group(1).lower() if match else "none"
+
+
+def link_rates() -> dict[int, tuple[str, str]]:
+    """Per node, the rate tc enforces on what it sends and on what it receives, read back from
+    the kernel (so a test can check what the lab set up without timing anything)."""
+    return {node: (_configured_rate(node_namespace(node), NODE_INTERFACE),
+                   _configured_rate(CONTROL, bridge_port(node)))
+            for node in range(node_count())}
+
+
+def current_rate() -> str:
+    return _configured_rate(node_namespace(0), NODE_INTERFACE)
 
 
 def status() -> str:
     names = existing_namespaces()
     if not names:
         return "lab: down"
-    return f"lab: up, {node_count()} nodes, rate {current_rate()} per direction per node\n  " + \
-        "\n  ".join(names)
+    links = [f"{node_namespace(node)}: sends at {sends}, receives at {receives}"
+             for node, (sends, receives) in link_rates().items()]
+    return f"lab: up, {node_count()} nodes ({CONTROL} runs mpirun)\n  " + "\n  ".join(links)
 
 
 def mpirun(args: list[str], nodes: int | None = None) -> list[str]:

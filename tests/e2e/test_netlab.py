@@ -42,23 +42,31 @@ def bandwidth_mbit() -> float:
     return float(match.group(1))
 
 
+def configured_rates() -> set[str]:
+    """The rates tc enforces, both directions of every node, as `lab status` reads them back."""
+    return set(re.findall(r"(?:sends|receives) at (\S+?),?$", lab("status"), re.M))
+
+
 def test_probe_reports_rate_limits_and_whether_latency_can_be_added():
     report = lab("probe")
     assert re.search(r"rate limits \(tbf\) +yes", report), report
     assert re.search(r"added latency \(netem\) +(yes|no)", report), report
 
 
-def test_links_run_at_the_rate_asked_for(two_nodes):
-    slow = bandwidth_mbit()
-    assert 150 <= slow <= 205
+# What the lab set up is read back from the kernel; what traffic achieves is only bounded from
+# above, which no load on the machine can break (a loaded machine measured 484 Mbit/s at 1gbit).
+# Without a limit these links carry well over 10 Gbit/s, so the bound shows the limit is in the
+# path. How close traffic gets to the rate is a benchmark's question (bench/net/lab measure).
+def test_links_are_limited_at_the_rate_asked_for(two_nodes):
+    assert configured_rates() == {"200mbit"}
+    assert bandwidth_mbit() <= 205
     lab("rate", "1gbit")
     try:
-        # Never above the limit; below it by how much CPU the TCP stack gets (on a busy
-        # 2-core machine 730 Mbit/s was seen), but clearly faster than before.
-        fast = bandwidth_mbit()
-        assert 3 * slow <= fast <= 1030
+        assert configured_rates() == {"1gbit"}
+        assert bandwidth_mbit() <= 1030
     finally:
         lab("rate", "200mbit")
+    assert configured_rates() == {"200mbit"}
 
 
 def test_refuses_a_bad_rate_clearly():
