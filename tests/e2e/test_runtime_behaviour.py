@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -23,10 +22,10 @@ def deadlock_exe(tmp_path_factory):
 @pytest.mark.parametrize("comm_thread", ["on", "off"])
 @pytest.mark.parametrize("processes,vf", [(1, 4), (2, 2)])
 def test_deadlock_is_reported(deadlock_exe, processes, vf, comm_thread):
-    start = time.monotonic()
+    # A hang fails the test when mpirun's 60 s run out (bounded, not timed: a loaded machine
+    # may start processes slowly).
     run = run_bamboo(deadlock_exe, processes, vf, timeout=60,
                      options=["--bamboo-deadlock-timeout", "1", "--bamboo-comm-thread", comm_thread])
-    assert time.monotonic() - start < 30
     assert run.returncode != 0
     assert "never gets here" not in run.stdout
     # Every task of the reporting process is named with the message it waits for.
