@@ -18,7 +18,7 @@ void CollectiveChannel::send(int dest, int tag, const void* data, std::size_t by
     Envelope envelope{rank_, tag, comm_.collective_context()};
     if (Task* local = runtime().local_task(dest_vrank)) {
         self_.sent.count(MessageCounts::collective, MessageCounts::same_process, bytes);
-        deliver_from_buffer(*local, envelope, buffer);
+        deliver_from_buffer(*local, envelope, buffer, /*lender=*/nullptr);
         return;
     }
     self_.sent.count(MessageCounts::collective, MessageCounts::other_process, bytes);
@@ -31,7 +31,7 @@ void CollectiveChannel::send(int dest, int tag, const void* data, std::size_t by
     request.call = call_;
     request.site = at_;
     // A large message leaves straight from `data`: wait until it has left the process.
-    if (runtime().engine->send(envelope, dest_vrank, buffer, &request)) {
+    if (runtime().engine->send(envelope, dest_vrank, buffer, &request, /*may_wait_for_receiver=*/false)) {
         WaitInfo info;
         info.call = call_;
         info.site = at_;

@@ -21,6 +21,30 @@
 #include "worker.hpp"
 
 namespace bamboo {
+
+// What a control message says.
+enum class Kind : std::int32_t {
+    data,           // a message, with its payload or followed by it
+    announce,       // a message whose data its sender keeps until asked (buffer_budget.hpp)
+    clear_to_send,  // the receive took announced message `id`: send its data
+    decline,        // nobody will receive announced message `id`: its sender goes on
+    refund,         // only the piggybacked refund
+};
+
+struct WireHeader {
+    std::uint64_t bytes;        // data and announce: the message's size
+    std::uint64_t piece_bytes;  // a separate payload comes in pieces of this size; 0: whole
+    std::uint64_t sequence;     // among the control messages from the sender to this process
+    std::uint64_t refund;       // credit the receiver of this header gets back
+    std::uint64_t id;           // the announced message, at the process that announced it
+    std::int32_t kind;
+    std::int32_t source;  // the sender's rank in the communicator
+    std::int32_t dest_vrank;
+    std::int32_t tag;
+    std::int32_t comm;
+    std::int32_t payload_separate;
+};
+
 namespace {
 
 constexpr int kTag = 0;  // the engine's communicators carry nothing else
@@ -48,16 +72,10 @@ constexpr auto kSingleProcessTick = std::chrono::milliseconds(10);
 // A worker that polled the engine this recently is taken to be still polling.
 constexpr auto kWorkerPollingWindow = std::chrono::microseconds(20);
 
-struct WireHeader {
-    std::uint64_t bytes;
-    std::int32_t source;  // the sender's rank in the communicator
-    std::int32_t dest_vrank;
-    std::int32_t tag;
-    std::int32_t comm;
-    std::int32_t payload_separate;
-    std::uint64_t piece_bytes;  // a separate payload comes in pieces of this size; 0: whole
-    std::uint64_t sequence;     // among the control messages from the sender to this process
-};
+// Whether the end-of-job and deadlock checks count a control message. Refunds are not: no
+// task ever waits for one (a sender out of credit announces its message instead), so one
+// still in flight is harmless, and a process whose tasks have finished may still send one.
+bool counted(Kind kind) { return kind != Kind::refund; }
 
 int message_size(std::size_t bytes) {
     if (bytes > static_cast<std::size_t>(INT_MAX))
@@ -94,20 +112,40 @@ bool shared_memory_transport_off() {
 
 }  // namespace
 
+// An announced message, kept by its sender until the receive asks.
+struct CommEngine::Lent {
+    Request* completion;  // the send, which waits
+    TypedBuffer data;
+};
+
+// A message for another process: a control message (header, and the payload unless it
+// travels separately), a separate payload, or both.
 struct CommEngine::Outgoing {
     int process = 0;
-    std::unique_ptr<char[]> control;  // header, and the payload unless it travels separately
+    std::unique_ptr<char[]> control;  // none: the data of an announced message, asked for
     std::size_t control_bytes = 0;
     const char* payload = nullptr;    // a separate payload: the user's buffer, or `packed`
     std::unique_ptr<char[]> packed;
     std::size_t payload_bytes = 0;
     std::size_t piece_bytes = 0;
+    int payload_tag = kTag;
     Request* completion = nullptr;    // completed once a payload from the user's buffer has left
+    std::optional<Lent> lent;         // an announce: the data the sender keeps meanwhile
 
+    WireHeader& header() { return *reinterpret_cast<WireHeader*>(control.get()); }
     int mpi_requests() const {  // the control message and the payload's pieces
         std::size_t piece = piece_bytes ? piece_bytes : payload_bytes;
-        return 1 + (payload_bytes ? static_cast<int>((payload_bytes + piece - 1) / piece) : 0);
+        return (control ? 1 : 0) + (payload_bytes ? static_cast<int>((payload_bytes + piece - 1) / piece) : 0);
     }
+};
+
+// Asked-for data of an announced message on its way into the receive that took it.
+struct CommEngine::Pull {
+    Request* receive;
+    Envelope envelope;
+    std::size_t bytes;
+    std::vector<MPI_Request> pieces;
+    std::unique_ptr<char[]> staging;  // when the receive buffer is not contiguous
 };
 
 struct CommEngine::InFlight {
@@ -128,6 +166,10 @@ CommEngine::CommEngine(Runtime& runtime)
       next_sequence_from_(runtime.process_count, 0) {
     MPI_Comm_dup(MPI_COMM_WORLD, &control_comm_);
     MPI_Comm_dup(MPI_COMM_WORLD, &payload_comm_);
+    int* tag_ub = nullptr;
+    int found = 0;
+    MPI_Comm_get_attr(payload_comm_, MPI_TAG_UB, &tag_ub, &found);
+    pulled_tags_ = found && *tag_ub > kTag + 1 ? *tag_ub - kTag : 32767 - kTag;
     // A process is reached over a network unless it shares this node and MPI may use shared
     // memory.
     std::vector<bool> over_network(runtime.process_count, true);
@@ -144,14 +186,37 @@ CommEngine::CommEngine(Runtime& runtime)
 
 CommEngine::~CommEngine() = default;
 
-bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data,
-                      Request* completion) {
-    std::size_t bytes = data.bytes();
-    bool separate = bytes >= kSeparatePayloadBytes;
-    bool from_user_buffer = separate && completion && data.layout.contiguous;
-    int process = runtime_.process_of(dest_vrank);
+namespace {
+
+WireHeader control_header(Kind kind) {
     WireHeader header;
     std::memset(&header, 0, sizeof header);
+    header.kind = static_cast<std::int32_t>(kind);
+    return header;
+}
+
+}  // namespace
+
+CommEngine::Outgoing CommEngine::control_message(int process, const WireHeader& header, std::size_t extra_bytes) {
+    Outgoing out;
+    out.process = process;
+    out.control_bytes = sizeof header + extra_bytes;
+    message_size(out.control_bytes);
+    out.control.reset(new char[out.control_bytes]);
+    std::memcpy(out.control.get(), &header, sizeof header);
+    return out;
+}
+
+bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data, Request* completion,
+                      bool may_wait_for_receiver) {
+    std::size_t bytes = data.bytes();
+    int process = runtime_.process_of(dest_vrank);
+    BufferBudget& budget = *runtime_.budget;
+    bool announce = may_wait_for_receiver && !budget.spend(process, buffer_cost(bytes));
+    if (!may_wait_for_receiver) budget.force_spend(process, buffer_cost(bytes));
+    bool separate = !announce && bytes >= kSeparatePayloadBytes;
+    bool from_user_buffer = separate && completion && data.layout.contiguous;
+    WireHeader header = control_header(announce ? Kind::announce : Kind::data);
     header.bytes = bytes;
     header.source = e.source;
     header.dest_vrank = dest_vrank;
@@ -160,13 +225,11 @@ bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data
     header.payload_separate = separate;
     header.piece_bytes = separate ? piece_bytes_[process] : 0;
 
-    Outgoing out;
-    out.process = process;
-    out.control_bytes = sizeof header + (separate ? 0 : bytes);
-    message_size(out.control_bytes);
-    out.control.reset(new char[out.control_bytes]);
-    std::memcpy(out.control.get(), &header, sizeof header);
-    if (from_user_buffer) {
+    Outgoing out = control_message(process, header, separate || announce ? 0 : bytes);
+    if (announce) {
+        completion->awaits_receive = true;
+        out.lent = Lent{completion, data};
+    } else if (from_user_buffer) {
         out.payload = data.data();
         out.completion = completion;
     } else if (separate) {
@@ -181,7 +244,11 @@ bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data
         out.piece_bytes = header.piece_bytes;
         message_size(bytes);
     }
+    hand_over(std::move(out));
+    return announce || from_user_buffer;
+}
 
+void CommEngine::hand_over(Outgoing&& out) {
     bool wake;
     {
         std::lock_guard<std::mutex> lock(outbox_mutex_);
@@ -200,7 +267,21 @@ bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data
     } else if (wake) {
         wakeup_.notify_one();
     }
-    return from_user_buffer;
+}
+
+void CommEngine::pull(Request& receive, const Envelope& envelope, std::size_t bytes, const Announced& announced) {
+    {
+        std::lock_guard<std::mutex> lock(outbox_mutex_);
+        wanted_.push_back(Wanted{&receive, envelope, bytes, announced.process, announced.id});
+        outbox_empty_.store(false, std::memory_order_relaxed);
+    }
+    wakeup_.notify_one();
+}
+
+void CommEngine::decline(const Announced& announced) {
+    WireHeader header = control_header(Kind::decline);
+    header.id = announced.id;
+    hand_over(control_message(announced.process, header, 0));
 }
 
 bool CommEngine::start_sends() {
@@ -208,15 +289,76 @@ bool CommEngine::start_sends() {
     {
         std::lock_guard<std::mutex> lock(outbox_mutex_);
         starting_.swap(outbox_);
+        wanted_starting_.swap(wanted_);
         outbox_empty_.store(true, std::memory_order_relaxed);
     }
+    for (Wanted& wanted : wanted_starting_) start_pull(wanted);
+    wanted_starting_.clear();
     for (Outgoing& out : starting_) {
         std::deque<Outgoing>& queue = queued_[out.process];
         if (queue.empty()) backlogged_.push_back(out.process);
         queue.push_back(std::move(out));
     }
     starting_.clear();
-    return launch_queued();
+    launch_queued();
+    return true;
+}
+
+// Posts the receive of an announced message's data, then asks its sender for it (so the
+// data never arrives before its receive).
+void CommEngine::start_pull(const Wanted& wanted) {
+    Pull pull{wanted.receive, wanted.envelope, wanted.bytes, {}, nullptr};
+    char* where = wanted.receive->target.data();
+    if (!wanted.receive->target.layout.contiguous) {
+        pull.staging.reset(new char[wanted.bytes]);
+        where = pull.staging.get();
+    }
+    post_payload_receives(where, wanted.bytes, piece_bytes_[wanted.process] ? piece_bytes_[wanted.process] : wanted.bytes,
+                          wanted.process, pulled_tag(wanted.id), &pull.pieces);
+    pulls_.push_back(std::move(pull));
+    WireHeader header = control_header(Kind::clear_to_send);
+    header.id = wanted.id;
+    Outgoing out = control_message(wanted.process, header, 0);
+    std::deque<Outgoing>& queue = queued_[out.process];
+    if (queue.empty()) backlogged_.push_back(out.process);
+    queue.push_back(std::move(out));
+}
+
+void CommEngine::post_payload_receives(char* where, std::size_t bytes, std::size_t piece, int process, int tag,
+                                       std::vector<MPI_Request>* pieces) {
+    MpiGuard guard;
+    for (std::size_t offset = 0; offset < bytes || offset == 0; offset += piece) {
+        pieces->emplace_back();
+        MPI_Irecv(where + offset, static_cast<int>(std::min(piece, bytes - offset)), MPI_BYTE, process, tag,
+                  payload_comm_, &pieces->back());
+        if (bytes == 0) break;
+    }
+}
+
+bool CommEngine::advance_pulls() {
+    bool moved = false;
+    std::size_t kept = 0;
+    for (Pull& pull : pulls_) {
+        int done = 0;
+        {
+            MpiGuard guard;
+            MPI_Testall(static_cast<int>(pull.pieces.size()), pull.pieces.data(), &done, MPI_STATUSES_IGNORE);
+        }
+        if (!done) {
+            if (&pulls_[kept] != &pull) pulls_[kept] = std::move(pull);
+            ++kept;
+            continue;
+        }
+        if (pull.staging) unpack(pull.staging.get(), pull.bytes, pull.receive->target);
+        complete_receive(*pull.receive, pull.envelope, pull.bytes);
+        moved = true;
+    }
+    pulls_.resize(kept);
+    return moved;
+}
+
+int CommEngine::pulled_tag(std::uint64_t id) const {
+    return kTag + 1 + static_cast<int>(id % static_cast<std::uint64_t>(pulled_tags_));
 }
 
 // Starts queued messages, in order per process, while the process's window has room (a
@@ -239,20 +381,32 @@ bool CommEngine::launch_queued() {
 }
 
 void CommEngine::launch(Outgoing&& out) {
-    // Its number among the control messages to that process (the receiver checks the order).
-    std::uint64_t sequence = static_cast<std::uint64_t>(sent_to_[out.process]);
-    std::memcpy(out.control.get() + offsetof(WireHeader, sequence), &sequence, sizeof sequence);
     std::size_t first = mpi_requests_.size();
+    if (out.control) {
+        WireHeader& header = out.header();
+        // Its number among the control messages to that process (the receiver checks the
+        // order), and whatever credit that process is owed by now.
+        header.sequence = sent_to_[out.process]++;
+        header.refund = runtime_.budget->take_refund(out.process);
+        if (out.lent) {
+            header.id = next_announce_id_++;
+            announced_.emplace(header.id, *out.lent);
+        }
+        if (counted(static_cast<Kind>(header.kind))) count(sent_total_);
+    }
     {
         MpiGuard guard;
-        mpi_requests_.emplace_back();
-        MPI_Isend(out.control.get(), static_cast<int>(out.control_bytes), MPI_BYTE, out.process, kTag,
-                  control_comm_, &mpi_requests_.back());
+        if (out.control) {
+            mpi_requests_.emplace_back();
+            MPI_Isend(out.control.get(), static_cast<int>(out.control_bytes), MPI_BYTE, out.process, kTag,
+                      control_comm_, &mpi_requests_.back());
+        }
         std::size_t piece = out.piece_bytes ? out.piece_bytes : out.payload_bytes;
-        for (std::size_t offset = 0; offset < out.payload_bytes; offset += piece) {
+        for (std::size_t offset = 0; offset < out.payload_bytes || (offset == 0 && !out.control); offset += piece) {
             mpi_requests_.emplace_back();
             MPI_Isend(out.payload + offset, static_cast<int>(std::min(piece, out.payload_bytes - offset)),
-                      MPI_BYTE, out.process, kTag, payload_comm_, &mpi_requests_.back());
+                      MPI_BYTE, out.process, out.payload_tag, payload_comm_, &mpi_requests_.back());
+            if (out.payload_bytes == 0) break;
         }
     }
     int requests = static_cast<int>(mpi_requests_.size() - first);
@@ -260,8 +414,6 @@ void CommEngine::launch(Outgoing&& out) {
     peak_requests_to_one_ = std::max(peak_requests_to_one_, requests_to_[out.process]);
     in_flight_.push_back(InFlight{std::move(out.control), std::move(out.packed), out.completion, out.process,
                                   requests});
-    ++sent_to_[out.process];
-    count(sent_total_);
     count(moves_);
 }
 
@@ -318,7 +470,6 @@ bool CommEngine::receive_one() {
         MPI_Imrecv(arrival.buffer.get(), size, MPI_BYTE, &handle, &arrival.request);
     }
     arrival.source_process = status.MPI_SOURCE;
-    count(received_total_);
     count(moves_);
     arrivals_[status.MPI_SOURCE].push_back(std::move(arrival));
     ++arriving_;
@@ -368,15 +519,26 @@ bool CommEngine::advance(Arrival& a) {
 bool CommEngine::read_header(Arrival& a) {
     WireHeader header;
     std::memcpy(&header, a.buffer.get(), sizeof header);
-    a.envelope = Envelope{header.source, header.tag, header.comm};
+    int source = a.source_process;
     // The engine's own check of MPI's ordering: a message lost or overtaken between two
     // processes is an error, never a wrong answer.
-    if (header.sequence != next_sequence_from_[a.source_process])
+    if (header.sequence != next_sequence_from_[source])
         fatal("process %d received message #%llu from process %d where #%llu was due: MPI lost or "
               "reordered messages between the two processes",
-              runtime_.process, static_cast<unsigned long long>(header.sequence), a.source_process,
-              static_cast<unsigned long long>(next_sequence_from_[a.source_process]));
-    ++next_sequence_from_[a.source_process];
+              runtime_.process, static_cast<unsigned long long>(header.sequence), source,
+              static_cast<unsigned long long>(next_sequence_from_[source]));
+    ++next_sequence_from_[source];
+    Kind kind = static_cast<Kind>(header.kind);
+    if (counted(kind)) count(received_total_);
+    runtime_.budget->refund(source, header.refund);
+    switch (kind) {
+        case Kind::refund: return false;
+        case Kind::clear_to_send:
+        case Kind::decline: answer(source, header.id, kind == Kind::decline); return false;
+        case Kind::data:
+        case Kind::announce: break;
+    }
+    a.envelope = Envelope{header.source, header.tag, header.comm};
     a.dest_vrank = header.dest_vrank;
     if (header.dest_vrank < 0 || header.dest_vrank >= runtime_.world->size() ||
         runtime_.process_of(header.dest_vrank) != runtime_.process)
@@ -394,10 +556,48 @@ bool CommEngine::read_header(Arrival& a) {
     Message message;
     message.envelope = a.envelope;
     message.bytes = header.bytes;
-    message.data = a.buffer.get() + sizeof header;
-    message.storage = std::move(a.buffer);
+    if (kind == Kind::announce) {
+        message.announced = Announced{this, source, header.id};
+    } else {
+        message.data = a.buffer.get() + sizeof header;
+        message.storage = std::move(a.buffer);
+        message.charge = BufferCharge(runtime_.budget.get(), source, buffer_cost(header.bytes));
+    }
     deliver_message(*runtime_.local_task(header.dest_vrank), std::move(message));
     return false;
+}
+
+// The receiving process answered an announce of this process: send the data, or not.
+void CommEngine::answer(int process, std::uint64_t id, bool declined) {
+    auto found = announced_.find(id);
+    if (found == announced_.end())
+        fatal("process %d asked process %d for the data of a message it never announced (#%llu)", process,
+              runtime_.process, static_cast<unsigned long long>(id));
+    Lent lent = found->second;
+    announced_.erase(found);
+    Request& send = *lent.completion;
+    if (declined) {
+        Task* owner = send.owner;
+        send.complete.store(true);
+        owner->wake();
+        return;
+    }
+    Outgoing out;
+    out.process = process;
+    out.payload_bytes = lent.data.bytes();
+    out.piece_bytes = piece_bytes_[process];
+    out.payload_tag = pulled_tag(id);
+    out.completion = &send;
+    if (lent.data.layout.contiguous) {
+        out.payload = lent.data.data();
+    } else {
+        out.packed.reset(new char[out.payload_bytes]);
+        pack(lent.data, out.packed.get());
+        out.payload = out.packed.get();
+    }
+    std::deque<Outgoing>& queue = queued_[process];
+    if (queue.empty()) backlogged_.push_back(process);
+    queue.push_back(std::move(out));
 }
 
 // Whether the payload may wait longer for its receive: its task will likely post it soon if
@@ -428,27 +628,24 @@ bool CommEngine::start_payload(Arrival& a) {
         a.buffer.reset(new char[a.payload_bytes]);
         where = a.buffer.get();
     }
-    MpiGuard guard;
-    char* bytes = static_cast<char*>(where);
-    for (std::size_t offset = 0; offset < a.payload_bytes; offset += a.piece_bytes) {
-        a.pieces.emplace_back();
-        MPI_Irecv(bytes + offset, static_cast<int>(std::min(a.piece_bytes, a.payload_bytes - offset)), MPI_BYTE,
-                  a.source_process, kTag, payload_comm_, &a.pieces.back());
-    }
+    post_payload_receives(static_cast<char*>(where), a.payload_bytes, a.piece_bytes, a.source_process, kTag,
+                          &a.pieces);
     return true;
 }
 
 void CommEngine::finish_payload(Arrival& a) {
+    BufferCharge charge(runtime_.budget.get(), a.source_process, buffer_cost(a.payload_bytes));
     if (a.receive) {
         if (a.buffer) unpack(a.buffer.get(), a.payload_bytes, a.receive->target);
         complete_receive(*a.receive, a.envelope, a.payload_bytes);
-        return;
+        return;  // the charge goes with it: the receive took the data
     }
     Message message;
     message.envelope = a.envelope;
     message.bytes = a.payload_bytes;
     message.data = a.buffer.get();
     message.storage = std::move(a.buffer);
+    message.charge = std::move(charge);
     deliver_message(*runtime_.local_task(a.dest_vrank), std::move(message));
 }
 
@@ -461,6 +658,10 @@ bool CommEngine::try_progress() {
 
 bool CommEngine::progress() {
     bool moved = start_sends();
+    if (runtime_.budget->refunds_due()) send_refunds();
+    // Data asked for by other processes, and messages that waited for the window.
+    if (!backlogged_.empty() && launch_queued()) moved = true;
+    if (!pulls_.empty() && advance_pulls()) moved = true;
     // A task whose large send just left usually posts its receive next: let it run before
     // looking for arrivals, or the reply would find no posted receive and need a copy.
     if (retire_sends()) {
@@ -471,6 +672,18 @@ bool CommEngine::progress() {
     }
     note_transit();
     return moved;
+}
+
+// Refunds large enough for a message of their own (no message went back to carry them).
+void CommEngine::send_refunds() {
+    BufferBudget& budget = *runtime_.budget;
+    budget.refunds_sent();
+    for (int p = 0; p < runtime_.process_count; ++p) {
+        if (!budget.refund_due(p)) continue;
+        std::deque<Outgoing>& queue = queued_[p];
+        if (queue.empty()) backlogged_.push_back(p);
+        queue.push_back(control_message(p, control_header(Kind::refund), 0));  // launch() fills it in
+    }
 }
 
 void CommEngine::tasks_done() {
@@ -498,7 +711,7 @@ void CommEngine::run(bool shares_core, const std::function<bool()>& job_finished
             std::lock_guard<std::mutex> lock(progress_mutex_);
             moved = progress();
         }
-        if (job_finished()) return;
+        if (job_finished()) return drain_sends();
         auto now = std::chrono::steady_clock::now().time_since_epoch();
         auto polled_at = std::chrono::steady_clock::duration(worker_polled_at_.load(std::memory_order_relaxed));
         std::chrono::microseconds pause(0);
@@ -522,11 +735,21 @@ void CommEngine::finish(bool never_sleeps, const std::function<bool()>& job_fini
     Backoff backoff(std::chrono::microseconds(50));
     for (;;) {
         if (try_progress()) backoff.reset();
-        if (job_finished()) return;
+        if (job_finished()) return drain_sends();
         auto pause = never_sleeps ? std::chrono::microseconds(0) : backoff.next();
         if (pause.count() == 0) sched_yield();
         else std::this_thread::sleep_for(pause);
     }
+}
+
+// The job is over: only refunds can still be in flight (uncounted, so the end did not wait for
+// them); MPI_Finalize must find no send of this process pending.
+void CommEngine::drain_sends() {
+    std::lock_guard<std::mutex> lock(progress_mutex_);
+    MpiGuard guard;
+    MPI_Waitall(static_cast<int>(mpi_requests_.size()), mpi_requests_.data(), MPI_STATUSES_IGNORE);
+    mpi_requests_.clear();
+    in_flight_.clear();
 }
 
 }  // namespace bamboo

@@ -45,8 +45,11 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
+#include <unordered_map>
 #include <vector>
 
+#include "buffer_budget.hpp"
 #include "datatype.hpp"
 #include "mailbox.hpp"
 #include "requests.hpp"
@@ -54,19 +57,26 @@
 namespace bamboo {
 
 struct Runtime;
+struct WireHeader;
 class Task;
 
-class CommEngine {
+class CommEngine final : public AnnouncedData {
 public:
     explicit CommEngine(Runtime& runtime);
     ~CommEngine();
 
     // Any task: sends `data` to task `dest_vrank` of another process. Returns false when the
-    // data has been copied and the send is complete; true when it leaves straight from the
-    // user's buffer, and `completion` (a send request owned by the calling task) completes
-    // once it has left. Without `completion` the data is always copied.
-    bool send(const Envelope& envelope, int dest_vrank, const TypedBuffer& data,
-              Request* completion);
+    // data has been copied and the send is complete; true when `completion` (a send request
+    // owned by the calling task) completes later: once a large payload has left straight from
+    // the user's buffer, or, when the send `may_wait_for_receiver` and the receiving process
+    // has no credit left for it (buffer_budget.hpp), once a receive has taken the message and
+    // its data has left. Without `completion` the data is always copied.
+    bool send(const Envelope& envelope, int dest_vrank, const TypedBuffer& data, Request* completion,
+              bool may_wait_for_receiver);
+
+    // Announced messages (any thread): a receive took one, or nobody will.
+    void pull(Request& receive, const Envelope& envelope, std::size_t bytes, const Announced& announced) override;
+    void decline(const Announced& announced) override;
 
     // One round of work if no other thread is at it: start queued sends, retire finished
     // ones, deliver arrived messages. Returns whether anything moved.
@@ -108,6 +118,16 @@ public:
 private:
     struct Outgoing;
     struct InFlight;
+    struct Lent;
+    struct Pull;
+    // A receive took an announced message (handed over by pull()).
+    struct Wanted {
+        Request* receive;
+        Envelope envelope;
+        std::size_t bytes;
+        int process;
+        std::uint64_t id;
+    };
     // A message from another process on its way in: first its control message (the header,
     // with the payload when small), then, for a separate payload, the payload.
     struct Arrival {
@@ -127,7 +147,17 @@ private:
 
     // The members below require progress_mutex_.
     bool progress();
+    Outgoing control_message(int process, const WireHeader& header, std::size_t extra_bytes);
+    void hand_over(Outgoing&& out);
     bool start_sends();
+    void start_pull(const Wanted& wanted);
+    void post_payload_receives(char* where, std::size_t bytes, std::size_t piece, int process, int tag,
+                               std::vector<MPI_Request>* pieces);
+    bool advance_pulls();
+    int pulled_tag(std::uint64_t id) const;
+    void answer(int process, std::uint64_t id, bool declined);
+    void send_refunds();
+    void drain_sends();
     bool launch_queued();
     void launch(Outgoing&& out);
     bool retire_sends();  // true if it completed a task's send (and woke the task)
@@ -140,7 +170,7 @@ private:
     bool payload_may_wait(const Arrival& arrival, const Task& dest) const;
     bool busy() const;
     void note_transit() {
-        in_transit_.store(!in_flight_.empty() || !backlogged_.empty() || arriving_ > 0,
+        in_transit_.store(!in_flight_.empty() || !backlogged_.empty() || arriving_ > 0 || !pulls_.empty(),
                           std::memory_order_relaxed);
     }
     bool tasks_waiting() const;
@@ -157,12 +187,14 @@ private:
     std::mutex outbox_mutex_;
     std::condition_variable wakeup_;
     std::vector<Outgoing> outbox_;
+    std::vector<Wanted> wanted_;
     bool engine_sleeping_ = false;
     std::atomic<bool> outbox_empty_{true};
 
     // Guarded by progress_mutex_.
     std::mutex progress_mutex_;
     std::vector<Outgoing> starting_;
+    std::vector<Wanted> wanted_starting_;
     std::vector<MPI_Request> mpi_requests_;  // per in-flight send: control, then payload pieces
     std::vector<InFlight> in_flight_;
     std::vector<int> completed_indices_;
@@ -175,6 +207,10 @@ private:
     std::vector<int> requests_to_;               // MPI requests in flight per destination process
     int peak_requests_to_one_ = 0;
     std::vector<std::uint64_t> next_sequence_from_;  // the sent_to_ number due next, per source
+    std::unordered_map<std::uint64_t, Lent> announced_;  // by id: announced, not yet asked for
+    std::uint64_t next_announce_id_ = 0;
+    std::vector<Pull> pulls_;                    // asked-for data on its way in
+    int pulled_tags_ = 1;                        // tags for asked-for data (from MPI_TAG_UB)
     bool network_peers_ = false;
 
     std::atomic<bool> tasks_done_{false};

@@ -17,8 +17,10 @@ constexpr std::chrono::milliseconds kIdleRoundInterval(20);
 
 std::string request_text(const Request& r) {
     if (r.kind == Request::Kind::receive) return describe_message(r.comm, r.pattern);
-    return "its " + std::to_string(r.target.bytes()) + "-byte message to vrank " +
-           std::to_string(r.peer) + " to leave the process";
+    std::string text = "its " + std::to_string(r.target.bytes()) + "-byte message to vrank " + std::to_string(r.peer);
+    if (r.awaits_receive)
+        return text + " to be received (the receiving process had no room left to buffer it, see --bamboo-buffer-limit)";
+    return text + " to leave the process";
 }
 
 // "from vrank 0 tag 3", "from rank 1 (vrank 3) tag 2 of <communicator>", as a rule lists them.

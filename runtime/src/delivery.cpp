@@ -5,6 +5,7 @@
 
 #include "errors.hpp"
 #include "reports.hpp"
+#include "runtime.hpp"
 #include "task.hpp"
 
 namespace bamboo {
@@ -14,12 +15,13 @@ namespace {
 // locking a second time, and short enough not to hold up the mailbox's other users.
 constexpr std::size_t kCopyUnderLockBytes = 4096;
 
-Message copied_message(const Envelope& e, const TypedBuffer& data) {
+Message copied_message(const Envelope& e, const TypedBuffer& data, BufferCharge charge) {
     Message message;
     message.envelope = e;
     message.bytes = data.bytes();
     message.storage.reset(new char[message.bytes]);
     message.data = message.storage.get();
+    message.charge = std::move(charge);
     pack(data, message.storage.get());
     return message;
 }
@@ -29,6 +31,26 @@ void queue_unexpected(Task& dest, std::unique_lock<SpinLock>& lock, Message&& me
     bool rule_satisfied = dest.mailbox().add_unexpected(std::move(message));
     lock.unlock();
     if (rule_satisfied) dest.wake();
+}
+
+void complete_send(Request& send) {
+    Task* owner = send.owner;
+    send.complete.store(true);  // from here on the owner may reuse or discard `send`
+    owner->wake();
+}
+
+// `message` is `receive`'s: puts its data in place and completes the receive, unless the
+// data is still with a task of another process, which the comm engine then asks for.
+void fill(Request& receive, Message&& message) {
+    check_fits(receive, message.envelope, message.bytes);
+    if (message.announced.source) {
+        message.announced.source->pull(receive, message.envelope, message.bytes, message.announced);
+        return;
+    }
+    if (message.lender) copy(message.lender->target, receive.target);
+    else unpack(message.data, message.bytes, receive.target);
+    complete_receive(receive, message.envelope, message.bytes);
+    if (message.lender) complete_send(*message.lender);
 }
 
 }  // namespace
@@ -59,27 +81,45 @@ void complete_receive(Request& r, const Envelope& e, std::size_t bytes) {
     owner->wake();
 }
 
-void deliver_from_buffer(Task& dest, const Envelope& e, const TypedBuffer& data) {
+bool deliver_from_buffer(Task& dest, const Envelope& e, const TypedBuffer& data, Request* lender) {
+    BufferBudget& budget = *runtime().budget;
+    std::size_t cost = buffer_cost(data.bytes());
     Mailbox& mailbox = dest.mailbox();
     std::unique_lock<SpinLock> lock(mailbox.mutex());
-    if (!mailbox.closed()) {
-        if (PostedReceive* posted = mailbox.match_posted(e)) {
-            lock.unlock();
-            Request& receive = static_cast<Request&>(*posted);
-            check_fits(receive, e, data.bytes());
-            copy(data, receive.target);
-            complete_receive(receive, e, data.bytes());
-            return;
-        }
-        if (data.bytes() <= kCopyUnderLockBytes) {
-            queue_unexpected(dest, lock, copied_message(e, data));
-            return;
-        }
+    if (mailbox.closed()) {
+        lock.unlock();
+        warn_dropped(dest, e);
+        return false;
+    }
+    if (PostedReceive* posted = mailbox.match_posted(e)) {
+        lock.unlock();
+        Request& receive = static_cast<Request&>(*posted);
+        check_fits(receive, e, data.bytes());
+        copy(data, receive.target);
+        complete_receive(receive, e, data.bytes());
+        return false;
+    }
+    if (!lender) {
+        budget.force_reserve_local(cost);
+    } else if (!budget.reserve_local(cost)) {
+        Message lent;
+        lent.envelope = e;
+        lent.bytes = data.bytes();
+        lent.lender = lender;
+        lender->awaits_receive = true;
+        queue_unexpected(dest, lock, std::move(lent));
+        return true;
+    }
+    BufferCharge charge(&budget, -1, cost);
+    if (data.bytes() <= kCopyUnderLockBytes) {
+        queue_unexpected(dest, lock, copied_message(e, data, std::move(charge)));
+        return false;
     }
     lock.unlock();
     // No receive waits for it: copy it outside the lock, then deliver it as an owned
     // message (which looks for a posted receive again: one may have come meanwhile).
-    deliver_message(dest, copied_message(e, data));
+    deliver_message(dest, copied_message(e, data, std::move(charge)));
+    return false;
 }
 
 void deliver_message(Task& dest, Message&& message) {
@@ -88,14 +128,12 @@ void deliver_message(Task& dest, Message&& message) {
     if (mailbox.closed()) {
         lock.unlock();
         warn_dropped(dest, message.envelope);
+        release_sender(message);
         return;
     }
     if (PostedReceive* posted = mailbox.match_posted(message.envelope)) {
         lock.unlock();
-        Request& receive = static_cast<Request&>(*posted);
-        check_fits(receive, message.envelope, message.bytes);
-        unpack(message.data, message.bytes, receive.target);
-        complete_receive(receive, message.envelope, message.bytes);
+        fill(static_cast<Request&>(*posted), std::move(message));
         return;
     }
     queue_unexpected(dest, lock, std::move(message));
@@ -119,12 +157,12 @@ void post_receive(Task& self, Request& receive) {
             return;
         }
     }
-    check_fits(receive, message.envelope, message.bytes);
-    unpack(message.data, message.bytes, receive.target);
-    receive.source = message.envelope.source;
-    receive.tag = message.envelope.tag;
-    receive.bytes = message.bytes;
-    receive.complete.store(true);
+    fill(receive, std::move(message));
+}
+
+void release_sender(Message& message) {
+    if (message.lender) complete_send(*message.lender);
+    if (message.announced.source) message.announced.source->decline(message.announced);
 }
 
 }  // namespace bamboo

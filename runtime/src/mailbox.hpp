@@ -24,6 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "buffer_budget.hpp"
 #include "spin.hpp"
 
 namespace bamboo {
@@ -53,12 +54,44 @@ struct Pattern {
     }
 };
 
-// A message nobody has received yet; it owns its bytes.
+struct Request;
+struct Announced;
+
+// Where the data of a message announced by another process waits: the comm engine, which
+// fetches it when asked.
+class AnnouncedData {
+public:
+    // `receive` took the message (`bytes` bytes, known to fit): fetch the data into it, then
+    // complete it.
+    virtual void pull(Request& receive, const Envelope& envelope, std::size_t bytes,
+                      const Announced& announced) = 0;
+    // Nobody will receive the message: its sender goes on.
+    virtual void decline(const Announced& announced) = 0;
+
+protected:
+    ~AnnouncedData() = default;
+};
+
+// A message whose sender kept its data (the receiving process's buffers were full, see
+// buffer_budget.hpp): which process announced it, and its number there.
+struct Announced {
+    AnnouncedData* source = nullptr;  // none: the message is not announced
+    int process = -1;
+    std::uint64_t id = 0;
+};
+
+// A message nobody has received yet. It owns its bytes, unless its sender still holds them:
+// a task of this process (`lender`, its send request) or of another (`announced`).
 struct Message {
     Envelope envelope{};
     std::unique_ptr<char[]> storage;  // holds `data` (possibly after a wire header)
     const char* data = nullptr;
     std::size_t bytes = 0;
+    Request* lender = nullptr;
+    Announced announced;
+    BufferCharge charge;  // the part of the buffer budget `storage` holds
+
+    bool data_with_sender() const { return lender || announced.source; }
 };
 
 // The part of a receive the mailbox needs; the runtime's Request extends it.

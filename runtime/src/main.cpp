@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bamboo.h"
+#include "buffer_budget.hpp"
 #include "comm_engine.hpp"
 #include "communicator.hpp"
 #include "datatype.hpp"
@@ -127,6 +128,17 @@ void create_tasks(Runtime& rt, int argc, char** argv) {
             kSelfContext, std::vector<int>{vrank}, rt.vf, "MPI_COMM_SELF");
         worker.assign(rt.tasks.back().get());
     }
+}
+
+// --bamboo-buffer-limit auto: 256M, or less where the node's memory shared by its processes
+// is small (collective: all processes call it).
+std::size_t buffer_limit(const Options& options) {
+    if (options.buffer_limit) return options.buffer_limit;
+    constexpr std::size_t kDefault = 256u << 20;
+    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+    std::size_t share = static_cast<std::size_t>(std::max(pages, 1L)) * static_cast<std::size_t>(std::max(page_size, 1L)) /
+                        4 / processes_on_this_node().size();
+    return std::max<std::size_t>(std::min(kDefault, share), 1u << 20);
 }
 
 // Who drives the comm engine (see CommThread). Single-thread mode has no thread to give it.
@@ -248,6 +260,7 @@ int main(int argc, char** argv) {
     for (std::size_t v = 0; v < world_vranks.size(); ++v) world_vranks[v] = static_cast<int>(v);
     rt.world = std::make_shared<Communicator>(kWorldContext, std::move(world_vranks), rt.vf,
                                               "MPI_COMM_WORLD");
+    rt.budget = std::make_unique<BufferBudget>(buffer_limit(rt.options), rt.process_count, rt.process);
     rt.engine = std::make_unique<CommEngine>(rt);
     int worker_count = std::min(workers, rt.vf);  // a worker without tasks would only idle
     bool comm_thread = wants_comm_thread(rt.options, single_thread, worker_count, rt.engine->has_network_peers());

@@ -30,7 +30,8 @@ MPI_Status* status_at(MPI_Status statuses[], int i) {
 }
 
 // Starts a send. Returns true if `request` has yet to complete: a large message to another
-// process leaves straight from the user's buffer, which must stay untouched until then.
+// process leaves straight from the user's buffer, and beyond the buffer budget a message
+// waits for its receive (buffer_budget.hpp); the user's buffer must stay untouched until then.
 bool start_send(Task& self, const char* call, bamboo_site at, const void* buf, int count,
                 MPI_Datatype type, int dest, int tag, MPI_Comm comm, Request& request) {
     CommView view = resolve_comm(self, comm, call, at);
@@ -49,11 +50,10 @@ bool start_send(Task& self, const char* call, bamboo_site at, const void* buf, i
     Envelope envelope{view.rank, tag, view.context()};
     if (Task* local = runtime().local_task(dest_vrank)) {
         self.sent.count(MessageCounts::point_to_point, MessageCounts::same_process, data.bytes());
-        deliver_from_buffer(*local, envelope, data);
-        return false;
+        return deliver_from_buffer(*local, envelope, data, &request);
     }
     self.sent.count(MessageCounts::point_to_point, MessageCounts::other_process, data.bytes());
-    return runtime().engine->send(envelope, dest_vrank, data, &request);
+    return runtime().engine->send(envelope, dest_vrank, data, &request, /*may_wait_for_receiver=*/true);
 }
 
 // Starts a receive; it completes at once for MPI_PROC_NULL or a message already there.

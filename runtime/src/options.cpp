@@ -12,6 +12,7 @@ namespace {
 
 constexpr std::string_view kPrefix = "--bamboo-";
 constexpr std::size_t kMinStackSize = 64u << 10;
+constexpr std::size_t kMinBufferLimit = 1u << 20;
 
 // Where a value came from, to name it in an error: "--bamboo-vf" or "BAMBOO_VF".
 struct Source {
@@ -40,7 +41,8 @@ double parse_seconds(const Source& from, const std::string& value) {
     return parsed;
 }
 
-std::size_t parse_bytes(const Source& from, const std::string& value) {
+// A size with an optional K, M or G suffix, at least `minimum` (written `minimum_text`).
+std::size_t parse_bytes(const Source& from, const std::string& value, std::size_t minimum, const char* minimum_text) {
     errno = 0;
     char* end = nullptr;
     unsigned long long parsed = std::strtoull(value.c_str(), &end, 10);
@@ -55,7 +57,7 @@ std::size_t parse_bytes(const Source& from, const std::string& value) {
         bad_value(from, value, "a size in bytes, with an optional K, M or G suffix");
     if (parsed > (ULLONG_MAX >> shift)) bad_value(from, value, "a smaller size");
     std::size_t bytes = static_cast<std::size_t>(parsed << shift);
-    if (bytes < kMinStackSize) bad_value(from, value, "at least 64K");
+    if (bytes < minimum) bad_value(from, value, minimum_text);
     return bytes;
 }
 
@@ -148,7 +150,15 @@ const OptionSpec kSpecs[] = {
      [](Options& o, const Source& s, const std::string& v) { o.deadlock_timeout = parse_seconds(s, v); }},
     {"stack-size", false, "BYTES", "8M",
      "stack reserved per task (K, M, G suffixes); pages are committed only when touched",
-     [](Options& o, const Source& s, const std::string& v) { o.stack_size = parse_bytes(s, v); }},
+     [](Options& o, const Source& s, const std::string& v) {
+         o.stack_size = parse_bytes(s, v, kMinStackSize, "at least 64K");
+     }},
+    {"buffer-limit", false, "BYTES|auto", "auto: 256M, or a quarter of the node's memory shared by its processes if less",
+     "memory a process gives to messages sent but not yet received (K, M, G suffixes); beyond it a "
+     "point-to-point send waits until its message is received instead of being buffered",
+     [](Options& o, const Source& s, const std::string& v) {
+         o.buffer_limit = v == "auto" ? 0 : parse_bytes(s, v, kMinBufferLimit, "at least 1M, or auto");
+     }},
     {"stats", true, "", "off",
      "at exit, each process reports how many messages its tasks sent, point-to-point and in "
      "collectives, within the process and to other processes",

@@ -29,6 +29,7 @@ struct Options {
     std::size_t stack_size = 8u << 20;   // bytes reserved (not committed) per task stack
     bool payload_piece_auto = true;      // pieces for processes on other nodes only
     std::size_t payload_piece = 0;       // else: bytes per piece of a large payload; 0: whole
+    std::size_t buffer_limit = 0;        // bytes for messages sent but not yet received; 0: automatic
     bool stats = false;                  // report the messages each process's tasks sent
     bool help = false;
 };

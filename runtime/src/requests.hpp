@@ -29,6 +29,7 @@ struct Request : PostedReceive {
     TypedBuffer target;    // where a receive puts its message
     MPI_Datatype held_type = MPI_DATATYPE_NULL;  // target.type, owned (hold_datatype)
     int peer = 0;          // a send's destination vrank (for reports)
+    bool awaits_receive = false;  // a send beyond the buffer budget: its data waits for the receive
     const Communicator* comm = nullptr;  // for reports
     // What the MPI_Status of the completed operation reports.
     int source = 0;

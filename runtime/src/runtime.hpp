@@ -9,6 +9,7 @@
 
 namespace bamboo {
 
+class BufferBudget;
 class CommEngine;
 class DeadlockWatch;
 class Task;
@@ -22,6 +23,7 @@ struct Runtime {
     std::vector<std::unique_ptr<Worker>> workers;
     std::vector<std::unique_ptr<Task>> tasks;  // this process's tasks, by vrank
     std::shared_ptr<const Communicator> world; // the tasks' MPI_COMM_WORLD
+    std::unique_ptr<BufferBudget> budget;      // for messages sent but not yet received
     std::unique_ptr<CommEngine> engine;
     std::unique_ptr<DeadlockWatch> watch;
 

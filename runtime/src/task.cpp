@@ -2,6 +2,7 @@
 
 #include <boost/context/protected_fixedsize_stack.hpp>
 
+#include "delivery.hpp"
 #include "errors.hpp"
 #include "reports.hpp"
 #include "runtime.hpp"
@@ -64,6 +65,7 @@ void Task::run_body() {
                                             Pattern{first.source, first.tag, first.comm});
         warn("task vrank %d finished with %zu message(s) it never received (the first: %s)",
              vrank_, unreceived.size(), what.c_str());
+        for (Message& message : unreceived) release_sender(message);
     }
     state_.store(TaskState::done);
 }

@@ -10,14 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from harness import WORKER_MODES, run_bamboo
+from harness import WORKER_MODES, build_bamboo, run_bamboo
 
 PROGRAMS_DIR = Path(__file__).parent / "programs"
 SLOW_PEER = [PROGRAMS_DIR / "slow_peer.c"]
 STORM = [PROGRAMS_DIR / "storm.c"]
+BEYOND_BUDGET = [PROGRAMS_DIR / "beyond_budget.c"]
 # More messages from one process to another than 16-bit sequence numbers tell apart.
 STORM_COUNT = 40_000
 IN_FLIGHT = re.compile(r"at most (\d+) MPI requests in flight to one process")
+PEAK_MEMORY = re.compile(r"storm: rank \d+ peak memory (\d+) KiB")
 
 
 @pytest.fixture
@@ -62,3 +64,58 @@ def test_a_busy_process_is_no_deadlock(how, mode, builds, ground_truth):
     assert run.returncode == 0, run.stderr
     assert "deadlock" not in run.stderr
     assert run.lines() == expected.lines()
+
+
+# 40,000 messages of 1 KiB (47 MB with their bookkeeping) wait for a late consumer in the
+# same process or another (whose comm engine thread takes in whatever arrives). With
+# --bamboo-buffer-limit 8M no process may hold much more than the limit beyond what an idle
+# process takes (16 MB); unbounded, the consumer's process held them all (55-59 MB).
+@pytest.mark.parametrize("processes,vf", [(2, 2), (1, 4)], ids=["between-processes", "within-a-process"])
+def test_a_storm_stays_within_the_buffer_limit(processes, vf, builds, ground_truth):
+    args = ["20000", "1024", "500", "any"]
+    expected = ground_truth("storm", STORM, processes * vf, args)
+    _, bamboo = builds("storm", STORM)
+    run = run_bamboo(bamboo, processes, vf, args, ["--bamboo-buffer-limit", "8M", "--bamboo-comm-thread", "on"])
+    assert run.returncode == 0, run.stderr
+    assert run.lines() == expected.lines()
+    peaks_mib = [int(kib) / 1024 for kib in PEAK_MEMORY.findall(run.stderr)]
+    assert len(peaks_mib) == processes * vf, run.stderr
+    assert max(peaks_mib) < 16 + 8 + 12, peaks_mib
+
+
+# Messages of up to 1.2 MB against a 1M limit travel lent (within a process) or announced
+# (between processes), never buffered: all of MPI's point-to-point meaning must survive that.
+BUDGET_RUNS = [(1, 6, "two-workers"), (3, 2, "two-workers")] + [(2, 3, mode) for mode in WORKER_MODES]
+
+
+@pytest.mark.parametrize("processes,vf,mode", BUDGET_RUNS, ids=[f"P{p}xVF{v}-{m}" for p, v, m in BUDGET_RUNS])
+def test_messages_beyond_the_buffer_limit_keep_mpi_meaning(processes, vf, mode, builds, ground_truth):
+    expected = ground_truth("beyond_budget", BEYOND_BUDGET, processes * vf)
+    _, bamboo = builds("beyond_budget", BEYOND_BUDGET)
+    run = run_bamboo(bamboo, processes, vf, [], ["--bamboo-buffer-limit", "1M", *WORKER_MODES[mode]])
+    assert run.returncode == 0, run.stderr
+    assert run.lines() == expected.lines()
+
+
+# Beyond the limit an unmatched send waits for its receive, as MPI allows: a program that
+# relied on buffering deadlocks, and the report says why the send waits.
+@pytest.mark.parametrize("processes", [1, 2])
+def test_an_unreceived_send_beyond_the_limit_is_reported(processes, tmp_path):
+    source = tmp_path / "unsafe.c"
+    source.write_text(
+        "#include <mpi.h>\n#include <stdlib.h>\n"
+        "int main(int argc, char **argv) {\n"
+        "  int rank, n = 1 << 20; int *v = calloc(n, sizeof(int));\n"
+        "  MPI_Init(&argc, &argv); MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
+        "  if (rank == 0) MPI_Send(v, n, MPI_INT, 1, 1, MPI_COMM_WORLD);\n"
+        "  if (rank == 1) MPI_Recv(v, n, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+        "  MPI_Finalize(); return 0; }\n")
+    exe = build_bamboo([source], tmp_path / "unsafe")
+    run = run_bamboo(exe, processes, 2 // processes, [], ["--bamboo-buffer-limit", "1M", "--bamboo-deadlock-timeout", "1"],
+                     timeout=60)
+    assert run.returncode != 0
+    assert re.search(r"task vrank 0 waits in MPI_Send at \S*unsafe\.c:6 for its 4194304-byte message to vrank 1 "
+                     r"to be received \(the receiving process had no room left to buffer it, see --bamboo-buffer-limit\)",
+                     run.stderr), run.stderr
+    assert re.search(r"task vrank 1 waits in MPI_Recv at \S*unsafe\.c:7 for a message from vrank 0, tag 2", run.stderr), \
+        run.stderr
