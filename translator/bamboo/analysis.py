@@ -22,6 +22,9 @@ PURE_LIBRARY = {
     "__builtin_expect", "__builtin_abs", "__builtin_fabs",
 }
 
+# Library calls that leave the calling function without returning to it.
+LONG_JUMPS = {"longjmp", "siglongjmp", "_longjmp", "__builtin_longjmp"}
+
 ASSIGN_OPS = {"=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|="}
 INCDEC_OPS = {"++", "--", "post++", "post--"}
 
@@ -47,6 +50,7 @@ class Summary:
     pure: bool = True
 
     collects: bool = False  # makes a collective call a firing rule can wait for
+    long_jump: object = None  # a call to longjmp/siglongjmp, here or in a callee (Node)
 
     @property
     def receives(self) -> bool:
@@ -89,6 +93,8 @@ def summarize(prog: Program) -> dict:
                     s.collects |= mc.spec.collective is not None
                     continue
                 name = n.callee_name
+                if name in LONG_JUMPS and s.long_jump is None:
+                    s.long_jump = n
                 if name is None:
                     s.calls_unknown.append("a function pointer")
                 elif name in prog.functions:
@@ -125,9 +131,10 @@ def summarize(prog: Program) -> dict:
             for c in list(s.callees):
                 t = sums[c]
                 before = (len(s.mpi_kinds), len(s.calls_unknown), s.impure_library,
-                          s.writes_memory, s.reads_memory, s.collects)
+                          s.writes_memory, s.reads_memory, s.collects, s.long_jump)
                 s.mpi_kinds |= t.mpi_kinds
                 s.collects |= t.collects
+                s.long_jump = s.long_jump or t.long_jump
                 for k, v in t.first_call.items():
                     s.first_call.setdefault(k, v)
                 for u in t.calls_unknown:
@@ -137,7 +144,7 @@ def summarize(prog: Program) -> dict:
                 s.writes_memory |= t.writes_memory
                 s.reads_memory |= t.reads_memory
                 after = (len(s.mpi_kinds), len(s.calls_unknown), s.impure_library,
-                         s.writes_memory, s.reads_memory, s.collects)
+                         s.writes_memory, s.reads_memory, s.collects, s.long_jump)
                 changed |= before != after
     for s in sums.values():
         s.pure = not (s.mpi_kinds or s.calls_unknown or s.impure_library or s.writes_memory

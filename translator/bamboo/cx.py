@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import ctypes
 import os
+import threading
 
 import clang.cindex as ci
 
 from . import toolchain
+from .source import ENCODING
 
 CK = ci.CursorKind
 TK = ci.TypeKind
@@ -43,11 +45,39 @@ def index():
     return ci.Index.create()
 
 
-def parse(path: str, compiler_args) -> ci.TranslationUnit:
-    """Parse a C file the way the translator needs (macro records kept)."""
+# Parsing an expression like ``a + a + ... + a`` recurses in clang once per operand, about
+# half a kilobyte each; libclang's own parsing thread has 8 MiB and overflows at some 15,000
+# operands, killing the process.  Parsing on a thread of our own with this much stack (only
+# the pages used are ever touched) goes beyond what GCC itself compiles (200,000 operands).
+PARSE_STACK_BYTES = 256 << 20
+
+
+def parse(path: str, compiler_args, unsaved_text: str | None = None) -> ci.TranslationUnit:
+    """Parse a C file the way the translator needs (macro records kept); ``unsaved_text``
+    replaces the file's contents (one character per byte, see source.ENCODING)."""
     args = ["-x", "c"] + toolchain.system_include_args() + list(compiler_args) + ["-ferror-limit=0"]
     opts = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
-    return index().parse(path, args=args, options=opts)
+    unsaved = [(path, unsaved_text.encode(ENCODING))] if unsaved_text is not None else None
+    idx = index()
+    # LIBCLANG_NOTHREADS: libclang parses on the calling thread, ours, instead of its own.
+    os.environ["LIBCLANG_NOTHREADS"] = "1"
+    outcome = {}
+
+    def run():
+        try:
+            outcome["tu"] = idx.parse(path, args=args, unsaved_files=unsaved, options=opts)
+        except Exception as e:  # noqa: BLE001 - handed to the caller's thread below
+            outcome["error"] = e
+    previous = threading.stack_size(PARSE_STACK_BYTES)
+    try:
+        parser = threading.Thread(target=run, name="bamboo-parse")
+        parser.start()
+    finally:
+        threading.stack_size(previous)
+    parser.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["tu"]
 
 
 class _RangeList(ctypes.Structure):
@@ -74,6 +104,16 @@ def skipped_ranges(tu, path: str) -> list:
             out.append((r.start.offset, r.end.offset))
         lib.clang_disposeSourceRangeList(lst)
     return out
+
+
+def walk_preorder(cursor):
+    """``cursor`` and every cursor below it, in preorder, without recursion (clang.cindex's
+    own walk_preorder recurses once per nesting level, and expressions nest deeply)."""
+    pending = [cursor]
+    while pending:
+        c = pending.pop()
+        yield c
+        pending.extend(reversed(list(c.get_children())))
 
 
 def file_location(loc: ci.SourceLocation):

@@ -34,10 +34,12 @@ class Diagnostics:
     """Collects diagnostics in the order they are reported."""
 
     items: list = field(default_factory=list)
+    _reported: set = field(default_factory=set, repr=False)  # a file can have many thousands
 
     def report(self, severity: str, file: str, line: int, col: int, message: str) -> Diagnostic:
         d = Diagnostic(file, line, col, severity, message)
-        if d not in self.items:
+        if d not in self._reported:
+            self._reported.add(d)
             self.items.append(d)
         return d
 

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostics
-from .source import SourceFile
+from .source import LINE_CONTINUATION, SourceFile
 
 OLAP, SEND, RECEIVE, DIMENSION, PRIORITY = "olap", "send", "receive", "dimension", "priority"
 KINDS = (OLAP, SEND, RECEIVE, DIMENSION, PRIORITY)
@@ -33,7 +33,8 @@ LAYOUTS = {
 }
 AXIS_NAMES = {"X": 0, "Y": 1, "Z": 2, "W": 3}
 
-_PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+bamboo\b", re.M)
+# A UTF-8 byte order mark may precede the first line's directive.
+_PRAGMA = re.compile(r"^(?:\xef\xbb\xbf)?[ \t]*#[ \t]*pragma[ \t]+bamboo\b", re.M)
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|\S")
 
 
@@ -49,6 +50,14 @@ class Layout:
         return f"{self.name}" + (f" {axes}" if axes else "")
 
 
+@dataclass(frozen=True)
+class VariableRef:
+    """A variable named in a priority expression (found by frontend's check of it)."""
+    start: int | None    # offset of the name; None when a macro of the expression names it
+    name: str
+    usr: str             # libclang's USR of the variable, as Program.var keys it
+
+
 @dataclass
 class Directive:
     kind: str
@@ -61,6 +70,7 @@ class Directive:
     dimension: int | None = None
     expr: str | None = None  # priority expression
     expr_offset: int | None = None
+    expr_refs: list = field(default_factory=list)  # VariableRefs of the priority expression
     stmt: object = None      # the statement Node it applies to (set by the model)
     valid: bool = True
 
@@ -159,7 +169,7 @@ def _parse(d: Directive, tokens, src, diags):
         else:
             d.expr_offset = rest[0][1]
             raw = src.text[d.expr_offset:d.end]
-            d.expr = " ".join(raw.replace("\\\n", " ").split())
+            d.expr = " ".join(LINE_CONTINUATION.sub(" ", raw).split())
     else:  # OLAP
         _parse_layouts(d, rest, src, diags)
 

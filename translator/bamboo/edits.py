@@ -16,7 +16,12 @@ compiler messages and debuggers point at the user's file.
 """
 from __future__ import annotations
 
+import bisect
+
 from .source import SourceFile
+
+
+UTF8_BOM = "\xef\xbb\xbf"  # as read one character per byte (source.ENCODING)
 
 
 class EditConflict(Exception):
@@ -31,11 +36,16 @@ def line_directive(line: int, path: str) -> str:
 class EditBuffer:
     def __init__(self, src: SourceFile):
         self.src = src
-        self._replaces = []   # (start, end, text)
+        self._replaces = []   # (start, end, text), sorted by start
+        self._replace_starts = []
         self._inserts = []    # (offset, order, seq, text)
         self._moves = []      # (start, end, dest, order, seq)
         self._appends = []
         self._seq = 0
+        if src.text.startswith(UTF8_BOM):
+            # the output starts with the bamboo.h include: a byte order mark after it is a
+            # stray character
+            self.replace(0, len(UTF8_BOM), "")
 
     # -- recording -------------------------------------------------------------------
     def _next(self):
@@ -43,13 +53,24 @@ class EditBuffer:
         return self._seq
 
     def replace(self, start: int, end: int, text: str):
-        for s, e, _ in self._replaces:
+        # _replaces is kept sorted and never overlaps: only the neighbours can conflict
+        # (a file can have thousands of replacements, one per use of a privatized variable)
+        i = bisect.bisect_left(self._replace_starts, start)
+        neighbours = self._replaces[max(i - 1, 0):i]
+        while i < len(self._replaces) and self._replaces[i][0] <= max(start, end - 1):
+            neighbours.append(self._replaces[i])
+            i += 1
+        for s, e, _ in neighbours:
             if start < e and s < end or (start == s and end == e):
                 raise EditConflict(f"overlapping edits at offsets {start}-{end} and {s}-{e}")
-        self._replaces.append((start, end, text))
+        i = bisect.bisect_left(self._replace_starts, start)
+        self._replace_starts.insert(i, start)
+        self._replaces.insert(i, (start, end, text))
 
     def insert(self, offset: int, text: str, order: int = 0):
-        for s, e, _ in self._replaces:
+        i = bisect.bisect_left(self._replace_starts, offset) - 1
+        if i >= 0:
+            s, e, _ = self._replaces[i]
             if s < offset < e:
                 raise EditConflict(f"insertion at {offset} inside a replaced range {s}-{e}")
         self._inserts.append((offset, order, self._next(), text))

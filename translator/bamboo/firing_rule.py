@@ -36,6 +36,27 @@ from .model import LOOPS, Function, MPICall, Node, Program
 
 WINDOW, HELPER = "window", "helper"
 _CHARLIKE = {"char", "signed char", "unsigned char", "void"}
+_LABELED = (CK.CASE_STMT, CK.DEFAULT_STMT, CK.LABEL_STMT)
+
+# The analysis and the rule tree recurse once per level of statement nesting (a label does
+# not count); beyond this many levels (clang's own limit for brackets) a window gets no
+# rule and a helper no companion, so that Python's recursion limit is never reached.
+MAX_STATEMENT_NESTING = 256
+_NESTING = {CK.COMPOUND_STMT, CK.IF_STMT, CK.SWITCH_STMT} | LOOPS
+
+
+def statement_nesting_beyond_limit(statements) -> Node | None:
+    """The first statement nested more than MAX_STATEMENT_NESTING levels deep in
+    ``statements``, if any."""
+    pending = [(n, 0) for n in statements]
+    while pending:
+        n, depth = pending.pop()
+        if n.kind in _NESTING:
+            depth += 1
+            if depth > MAX_STATEMENT_NESTING:
+                return n
+        pending.extend((c, depth) for c in n.children if not c.is_expr)
+    return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -197,6 +218,12 @@ class SliceAnalysis:
 
     # -- public ------------------------------------------------------------------------------
     def run(self):
+        too_deep = statement_nesting_beyond_limit(self.items)
+        if too_deep is not None:
+            self.prog.note(too_deep.start, f"statements nest more than {MAX_STATEMENT_NESTING} "
+                                           "levels deep here: the firing rule of this window is "
+                                           "left empty, and its receives wait on their own")
+            return self
         st = State()
         for n in self.items:
             st = self.visit(n, st, None)
@@ -278,21 +305,28 @@ class SliceAnalysis:
             raise Unreproducible(f"reads {what} after {why} may have changed it")
 
     def _check(self, n: Node, st: State | None):
+        pending = [n]
+        while pending:
+            pending.extend(reversed(self._check_node(pending.pop(), st)))
+
+    def _check_node(self, n: Node, st: State | None) -> list:
+        """Check one node of an expression; returns its operands still to be checked (the
+        walk is iterative: expressions nest as deep as they have operators)."""
         k = n.kind
         if k in (CK.INTEGER_LITERAL, CK.FLOATING_LITERAL, CK.CHARACTER_LITERAL,
                  CK.STRING_LITERAL, CK.CXX_UNARY_EXPR, CK.TYPE_REF):
-            return
+            return []
         if k == CK.DECL_REF_EXPR:
             r = n.ref
             if r is None or r.kind in (CK.ENUM_CONSTANT_DECL, CK.FUNCTION_DECL):
-                return
+                return []
             v = self.prog.var(r)
             if v is None:
-                return
+                return []
             if r.type.is_volatile_qualified():
                 raise Unreproducible(f"reads volatile '{v.name}'")
             if st is None:
-                return
+                return []
             if v.key in st.tainted:
                 raise Unreproducible(f"reads '{v.name}', which {self.taint_why.get(v.key, 'the window changes')}")
             if v.is_memory:
@@ -303,7 +337,7 @@ class SliceAnalysis:
                             cx.strip_arrays(v.type).kind == TK.RECORD:
                         why = self._dirty_reason(st, key)
                         raise Unreproducible(f"reads '{v.name}' after {why} may have changed it")
-            return
+            return []
         if k == CK.UNARY_OPERATOR:
             op = n.op
             if op in ("++", "--", "post++", "post--"):
@@ -311,40 +345,31 @@ class SliceAnalysis:
             if op == "&":
                 inner = n.children[0].strip()
                 if inner.kind == CK.DECL_REF_EXPR:
-                    return  # an address, not a read
+                    return []  # an address, not a read
             if op == "*":
                 self.reads_memory = True
                 self._mem_read(n.type, st, f"'{n.text}'")
-            for c in n.children:
-                self._check(c, st)
-            return
+            return n.children
         if k == CK.BINARY_OPERATOR:
             if n.op in ("=",) or (n.op.endswith("=") and n.op not in ("==", "!=", "<=", ">=")):
                 raise Unreproducible("assigns a variable")
-            for c in n.children:
-                self._check(c, st)
-            return
+            return n.children
         if k == CK.COMPOUND_ASSIGNMENT_OPERATOR:
             raise Unreproducible("assigns a variable")
         if k == CK.ARRAY_SUBSCRIPT_EXPR:
             base = n.children[0].strip()
             if base.kind == CK.DECL_REF_EXPR and base.type.get_canonical().kind != TK.POINTER:
-                self._check(base, st)
-            else:
-                self.reads_memory = True
-                self._mem_read(n.type, st, f"'{n.text}'")
-                self._check(n.children[0], st)
-            self._check(n.children[1], st)
-            return
+                return [base, n.children[1]]
+            self.reads_memory = True
+            self._mem_read(n.type, st, f"'{n.text}'")
+            return [n.children[0], n.children[1]]
         if k == CK.MEMBER_REF_EXPR:
             base = n.children[0].strip() if n.children else None
             if base is not None and base.type.get_canonical().kind == TK.POINTER:
                 self.reads_memory = True
                 self._mem_read(n.type, st, f"'{n.text}'")
                 self._mem_read(base.type.get_canonical().get_pointee(), st, f"'{n.text}'")
-            for c in n.children:
-                self._check(c, st)
-            return
+            return n.children
         if k == CK.CALL_EXPR:
             name = n.callee_name
             fn = self.prog.functions.get(name) if name else None
@@ -353,17 +378,13 @@ class SliceAnalysis:
             if not pure:
                 raise Unreproducible(f"calls '{name or 'a function pointer'}', which is not "
                                      "known to be pure")
-            for c in n.args:
-                self._check(c, st)
-            return
+            return n.args
         if k in (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR, CK.CSTYLE_CAST_EXPR, CK.CONDITIONAL_OPERATOR,
                  CK.INIT_LIST_EXPR) or k.is_expression():
             if k in (CK.STMT_EXPR if hasattr(CK, "STMT_EXPR") else CK.UNEXPOSED_EXPR,) and \
                     k != CK.UNEXPOSED_EXPR:
                 raise Unreproducible("uses a statement expression")
-            for c in n.children:
-                self._check(c, st)
-            return
+            return n.children
         raise Unreproducible(f"uses {k.name.lower()}")
 
     def ok(self, n: Node | None, st: State | None):
@@ -378,10 +399,21 @@ class SliceAnalysis:
 
     # -- effects of code the slice does not reproduce -------------------------------------
     def effects(self, n: Node | None, st: State) -> State:
-        if n is None or n.kind == CK.CXX_UNARY_EXPR:
-            return st
-        for c in n.children:
-            st = self.effects(c, st)
+        """The state after evaluating ``n``: each node's effects after its operands', walked
+        iteratively (expressions nest as deep as they have operators)."""
+        pending = [(n, False)] if n is not None else []
+        while pending:
+            x, operands_done = pending.pop()
+            if x.kind == CK.CXX_UNARY_EXPR:
+                continue
+            if operands_done:
+                st = self._node_effects(x, st)
+            else:
+                pending.append((x, True))
+                pending.extend((c, False) for c in reversed(x.children))
+        return st
+
+    def _node_effects(self, n: Node, st: State) -> State:
         if is_assignment(n):
             st = self._write_lvalue(n.children[0], st, f"is assigned at line {n.line}")
         elif n.kind == CK.CALL_EXPR:
@@ -663,11 +695,15 @@ class SliceAnalysis:
             for b in frame["breaks"]:
                 out = out.join(b)
             return self._end_scope(out, st)
-        if k in (CK.CASE_STMT, CK.DEFAULT_STMT):
-            return self.visit(n.children[-1], st, guard)
-        if k == CK.LABEL_STMT:
-            st = self._cut(st, n, f"the label at line {n.line} may be reached by goto", "fn")
-            return self.visit(n.children[-1], st, guard)
+        if k in _LABELED:
+            # a run of labels (case 1: case 2: ...) nests one statement per label: follow it
+            # in a loop, not a recursion
+            while n.kind in _LABELED:
+                if n.kind == CK.LABEL_STMT:
+                    st = self._cut(st, n, f"the label at line {n.line} may be reached by goto",
+                                   "fn")
+                n = n.children[-1]
+            return self.visit(n, st, guard)
         if k in (CK.BREAK_STMT, CK.CONTINUE_STMT):
             word = "break" if k == CK.BREAK_STMT else "continue"
             # the loop or switch this statement leaves
@@ -1168,6 +1204,15 @@ class HelperRule:
         return "\n".join(lines)
 
 
+def _old_style_parameters(prog: Program, fn: Function) -> bool:
+    """Whether ``fn`` is defined as ``f(a, b) int a; double *b; {...}``: its parameters are
+    declared after the parenthesis that closes its identifier list."""
+    if not fn.params:
+        return False
+    _, _, _, name_offset = cx.file_location(fn.cursor.location)
+    return ")" in prog.src.blanked[name_offset:fn.params[0].start]
+
+
 def analyse_helpers(prog: Program, sums: dict, rewrites: dict) -> dict:
     """Companions for every function defined in the file that receives."""
     helpers = {}
@@ -1182,6 +1227,12 @@ def analyse_helpers(prog: Program, sums: dict, rewrites: dict) -> dict:
             h.possible, h.why = False, "it is variadic"
         elif any(not p.spelling for p in fn.params):
             h.possible, h.why = False, "it has unnamed parameters"
+        elif _old_style_parameters(prog, fn):
+            h.possible, h.why = False, ("it is defined with an old-style (K&R) parameter list, "
+                                        "which a companion cannot copy")
+        elif statement_nesting_beyond_limit([fn.body]) is not None:
+            h.possible, h.why = False, (f"its statements nest more than {MAX_STATEMENT_NESTING} "
+                                        "levels deep")
         helpers[fn.name] = h
     # iterate: a companion's memory reads depend on the companions it calls
     for _ in range(4):

@@ -81,9 +81,13 @@ class Node:
         return self.kind.is_expression()
 
     def walk(self):
-        yield self
-        for c in self.children:
-            yield from c.walk()
+        """This node and every node below it, in preorder.  Iterative, like every walk of
+        the tree: expressions nest as deep as they have operators (``a + a + ... + a``)."""
+        pending = [self]
+        while pending:
+            n = pending.pop()
+            yield n
+            pending.extend(reversed(n.children))
 
     def strip(self) -> "Node":
         """Skip implicit casts (UNEXPOSED_EXPR) and parentheses."""
@@ -173,10 +177,24 @@ class Node:
 
 
 def build_tree(cursor, parent, prog) -> Node:
-    node = Node(cursor, parent, prog)
-    for ch in cursor.get_children():
-        node.children.append(build_tree(ch, node, prog))
-    return node
+    root = Node(cursor, parent, prog)
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        for ch in node.cursor.get_children():
+            child = Node(ch, node, prog)
+            node.children.append(child)
+            pending.append(child)
+    return root
+
+
+def ids_under(tree: Node, kind) -> set:
+    """ids of the nodes of ``tree`` that lie below a node of ``kind`` (e.g. inside sizeof)."""
+    inside = set()
+    for n in tree.walk():
+        if n.kind == kind and id(n) not in inside:
+            inside.update(id(x) for x in n.walk() if x is not n)
+    return inside
 
 
 @dataclass

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from . import cx
 from .cx import CK
 from .edits import EditBuffer
-from .model import Program
+from .model import Program, ids_under
 
 
 @dataclass
@@ -35,7 +35,8 @@ class PrivateVar:
     decls: list = field(default_factory=list)         # main-file declaration cursors
     header_decls: list = field(default_factory=list)  # declarations in user headers
     defined_here: bool = False
-    uses: list = field(default_factory=list)          # Nodes (DECL_REF_EXPR) in the main file
+    uses: list = field(default_factory=list)          # Nodes (DECL_REF_EXPR) in the main
+                                                      # file, VariableRefs of priority exprs
     type_spelling: str = ""
 
     @property
@@ -101,7 +102,7 @@ class Privatizer:
         # declarations in the user's own headers
         for c in prog.header_cursors:
             if c.kind == CK.FUNCTION_DECL and c.is_definition():
-                for x in c.walk_preorder():
+                for x in cx.walk_preorder(c):
                     if x.kind == CK.VAR_DECL and x.storage_class == cx.ci.StorageClass.STATIC \
                             and self._is_candidate(x):
                         prog.diags.error(*prog.cursor_where(x),
@@ -197,6 +198,7 @@ class Privatizer:
         trees = [fn.node for fn in prog.function_order] + prog.file_vars + prog.other_trees
         macro_names_needed = set()
         for tree in trees:
+            in_sizeof = ids_under(tree, CK.CXX_UNARY_EXPR)
             for n in tree.walk():
                 if n.kind != CK.DECL_REF_EXPR:
                     continue
@@ -210,7 +212,7 @@ class Privatizer:
                 fname, line, col, off = cx.file_location(n.cursor.location)
                 if fname and os.path.abspath(fname) == src.path and src.identifier_at(off) == pv.name:
                     pv.uses.append(n)
-                    if any(a.kind == CK.CXX_UNARY_EXPR for a in n.ancestors()):
+                    if id(n) in in_sizeof:
                         # sizeof/_Alignof: the template has the same type, and stays constant
                         self.rewrites[off] = (off + len(pv.name), f"bamboo_initial_{pv.mangled}")
                     else:
@@ -228,6 +230,21 @@ class Privatizer:
                 prog.error(n.start, f"'{pv.name}' is used inside macro '{mname}' defined in "
                                     f"{dfile}; a privatized variable can only be used through "
                                     "macros defined in the translated file")
+        # variables a priority expression names: the region code writes the expression out
+        # with these rewrites (apply() leaves them to it)
+        for d in prog.directives:
+            for ref in d.expr_refs:
+                pv = keys.get(ref.usr)
+                if pv is None:
+                    continue
+                if ref.start is None or src.identifier_at(ref.start) != ref.name:
+                    prog.error(d.expr_offset, f"privatized variable '{ref.name}' is named through "
+                                              "a macro in the priority expression; name it in "
+                                              "the expression itself")
+                    continue
+                pv.uses.append(ref)
+                self.rewrites[ref.start] = (ref.start + len(ref.name),
+                                            f"BAMBOO_PRIVATE({pv.mangled})")
         # rewrite the bodies of this file's macros that name privatized variables
         if macro_names_needed:
             found = {}
@@ -241,7 +258,7 @@ class Privatizer:
                                     "used through macros defined in the translated file")
         # uses from code in the user's headers cannot be rewritten
         for c in prog.header_cursors:
-            for x in c.walk_preorder():
+            for x in cx.walk_preorder(c):
                 if x.kind == CK.DECL_REF_EXPR and x.referenced is not None and \
                         x.referenced.get_usr() in keys:
                     prog.diags.error(*prog.cursor_where(x),
@@ -286,11 +303,9 @@ class Privatizer:
                 if n.kind == CK.VAR_DECL and n.cursor.storage_class == cx.ci.StorageClass.STATIC:
                     inits.append(n)
         for vd in inits:
+            in_sizeof = ids_under(vd, CK.CXX_UNARY_EXPR)
             for n in vd.walk():
-                if n is vd or n.kind != CK.DECL_REF_EXPR:
-                    continue
-                if any(a.kind == CK.CXX_UNARY_EXPR for a in n.ancestors() if a is not vd and
-                       vd.start <= a.start):
+                if n is vd or n.kind != CK.DECL_REF_EXPR or id(n) in in_sizeof:
                     continue
                 r = n.ref
                 if r is None or r.get_usr() not in self.vars:
@@ -324,6 +339,8 @@ class Privatizer:
         src = prog.src
         moved_keys = {pv.key for _, _, pvs in self._local_moves for pv in pvs}
         local_stmt_ranges = [(n.start, n.end) for n, _, _ in self._local_moves]
+        # directives are replaced as a whole (priority expressions: see _find_uses)
+        directive_ranges = [(d.start, d.end) for d in prog.directives]
         after_decl = {}   # offset -> [text]
         for pv in self.vars.values():
             if pv.key in moved_keys or pv.linkage == "local":
@@ -376,7 +393,7 @@ class Privatizer:
                         f"/* bamboo: static {names} privatized (template before {fn.name}()) */"
                         + "\n" * nl)
         for off, (end, text) in self.rewrites.items():
-            if any(a <= off < b for a, b in local_stmt_ranges):
+            if any(a <= off < b for a, b in local_stmt_ranges + directive_ranges):
                 continue
             buf.replace(off, end, text)
         defined = [pv for pv in self.vars.values() if pv.defined_here]

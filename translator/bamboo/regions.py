@@ -12,13 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import directives as dirs, mpi_api
-from .analysis import call_chain_to, is_assignment
+from .analysis import LONG_JUMPS, call_chain_to, is_assignment
 from .cx import CK, TK
-from .edits import EditBuffer
+from .edits import EditBuffer, apply_rewrites
 from .firing_rule import WINDOW, SliceAnalysis, window_c
 from .frontend import _base_var_node, request_variable
 from .model import LOOPS, Function, Node, Program
+from .source import LINE_CONTINUATION
 
+# What makes a receive block one: a call that receives or completes a receive.
+_RECEIVING = {mpi_api.RECEIVE, mpi_api.SENDRECV, mpi_api.WAIT, mpi_api.COLLECTIVE}
 _NOT_IN_SEND = {mpi_api.RECEIVE: "a receive", mpi_api.SENDRECV: "a receive",
                 mpi_api.WAIT: "a wait", mpi_api.PROBE: "a probe", mpi_api.SETUP: "a setup call",
                 mpi_api.COLLECTIVE: "a collective"}
@@ -73,13 +76,11 @@ class Region:
 
 
 class RegionBuilder:
-    def __init__(self, prog: Program, sums: dict, helpers: dict, rewrites: dict,
-                 private_names: dict | None = None):
+    def __init__(self, prog: Program, sums: dict, helpers: dict, rewrites: dict):
         self.prog = prog
         self.sums = sums
         self.helpers = helpers
         self.rewrites = rewrites
-        self.private_names = private_names or {}
         self.regions: list[Region] = []
 
     # -- structure ------------------------------------------------------------------------------
@@ -89,26 +90,47 @@ class RegionBuilder:
         for d in prog.directives:
             if d.kind and d.stmt is not None:
                 stmt_dirs.setdefault(id(d.stmt), []).append(d)
+        nested = []   # regions inside another one: reported, their blocks not orphans
         for d in prog.directives:
-            if d.kind == dirs.OLAP and d.stmt is not None:
-                self.regions.append(self._region(d, stmt_dirs))
+            if d.kind != dirs.OLAP or d.stmt is None:
+                continue
+            same = next((r for r in self.regions if r.stmt is d.stmt), None)
+            if same is not None:
+                prog.error(d.start, "duplicate olap directive: the statement after it is already "
+                                    f"an olap region (directive at line {same.directive.line}); "
+                                    "remove one of them")
+                continue
+            region = self._region(d, stmt_dirs)
+            outer = next((r for r in self.regions
+                          if any(a is r.stmt for a in d.stmt.ancestors())), None)
+            if outer is not None:
+                prog.error(d.start, "an olap region cannot be nested inside another olap region "
+                                    f"(the region at line {outer.directive.line}); remove one "
+                                    "of the two directives")
+                nested.append(region)
+                continue
+            self.regions.append(region)
         # every send/receive directive must be a block of some region
-        owned = {id(x) for r in self.regions for it in r.items for x in it.directives}
+        owned = {id(x) for r in self.regions + nested for it in r.items for x in it.directives}
         orphans = []
         for d in prog.directives:
             if d.kind in (dirs.SEND, dirs.RECEIVE) and id(d) not in owned and d.stmt is not None:
                 orphans.append(d)
                 prog.error(d.start, f"a {d.kind} block must be directly inside an olap region "
                                     "(a statement of the region's body)")
+        reported_inside = orphans + [r.directive for r in nested]
         for r in self.regions:
+            self._check_entries(r)
             if not r.blocks:
-                if not any(r.stmt.start <= d.start < r.stmt.end for d in orphans):
+                if not any(r.stmt.start <= d.start < r.stmt.end for d in reported_inside):
                     prog.error(r.directive.start, "an olap region must contain at least one "
                                                   "send or receive block")
                 continue
             for b in r.blocks:
                 if b.kind == dirs.SEND:
                     self._check_send_block(b)
+                else:
+                    self._check_receive_block(b)
             self._reorder(r)
             self._windows(r)
         return self
@@ -188,10 +210,82 @@ class RegionBuilder:
                 prog.error(n.start, f"send block calls {fn.name}(), which does not only send "
                                     f"({via}: {what}); a send block holds sends only")
 
+    def _check_receive_block(self, b: Block):
+        """A receive block receives (what its window's firing rule is about), and is left
+        only at its end: a long jump would skip the receives its rule announced."""
+        prog = self.prog
+        receives = False
+        for n in b.stmt.walk():
+            if n.kind != CK.CALL_EXPR:
+                continue
+            mc = prog.mpi_call(n)
+            fn = prog.defined_function(n)
+            if n.callee_name in LONG_JUMPS:
+                prog.error(n.start, f"receive block calls {n.callee_name}(); a receive block must "
+                                    "run to its end, since its firing rule announced the "
+                                    "messages it receives (jump after the block instead)")
+            elif fn is not None and self.sums[fn.name].long_jump is not None:
+                jump = self.sums[fn.name].long_jump
+                prog.error(n.start, f"receive block calls {fn.name}(), which may leave the block "
+                                    f"with {jump.callee_name}() (line {jump.line}); a receive "
+                                    "block must run to its end, since its firing rule announced "
+                                    "the messages it receives")
+            if mc is not None:
+                receives |= mc.spec.kind in _RECEIVING
+            elif fn is not None:
+                s = self.sums[fn.name]
+                receives |= bool(s.mpi_kinds & _RECEIVING or s.calls_unknown)
+            else:  # code defined elsewhere may receive
+                receives |= n.callee_name is None or not prog.function_is_quiet(n.callee_name)
+        if not receives:
+            prog.error(b.directive.start, "receive block contains no receive (MPI_Recv, "
+                                          "MPI_Irecv, MPI_Sendrecv, a wait or a collective, "
+                                          "directly or in a function it calls); put the receives "
+                                          "of this window in it, or remove the directive")
+
+    def _check_entries(self, r: Region):
+        """A region is entered at its start only: no goto from outside it to a label in it,
+        no case label in it of a switch outside it."""
+        prog = self.prog
+        inside = {id(n) for n in r.stmt.walk()}
+        labels = {}   # start offset -> LABEL_STMT in the region
+        for n in r.stmt.walk():
+            if n.kind == CK.LABEL_STMT:
+                labels[n.start] = n
+            elif n.kind in (CK.CASE_STMT, CK.DEFAULT_STMT):
+                switch = next((a for a in n.ancestors() if a.kind == CK.SWITCH_STMT), None)
+                if switch is not None and id(switch) not in inside:
+                    word = "case" if n.kind == CK.CASE_STMT else "default"
+                    prog.error(n.start, f"'{word}' label of the switch at line {switch.line} "
+                                        f"stands inside the olap region at line "
+                                        f"{r.directive.line}: the switch would jump into the "
+                                        "region, which is entered at its start only; keep the "
+                                        "region within one case")
+        if not labels or r.fn is None:
+            return
+        for n in r.fn.body.walk():
+            if id(n) in inside or n.kind not in (CK.GOTO_STMT, CK.ADDR_LABEL_EXPR):
+                continue
+            target = next((c.ref for c in n.children if c.kind == CK.LABEL_REF), None)
+            label = labels.get(target.extent.start.offset) if target is not None else None
+            if label is None:
+                continue
+            what = (f"'goto {label.spelling}' jumps" if n.kind == CK.GOTO_STMT else
+                    f"'&&{label.spelling}' lets a computed goto jump")
+            prog.error(n.start, f"{what} into the olap region at line {r.directive.line} (label "
+                                f"at line {label.line}); a region is entered at its start only: "
+                                "put the label before the '#pragma bamboo olap' line")
+
     def _writes(self, stmt: Node) -> dict:
-        """Variables a receive block writes: key -> description."""
+        """Variables a receive block writes (or, being a declaration, declares): key ->
+        description."""
         prog = self.prog
         out = {}
+        if stmt.kind == CK.DECL_STMT:  # its variables do not exist before it
+            for vd in stmt.children:
+                v = prog.var(vd.cursor) if vd.kind == CK.VAR_DECL else None
+                if v is not None:
+                    out[v.key] = (v.name, "declares")
 
         def base_key(arg):
             if arg is None:
@@ -288,6 +382,18 @@ class RegionBuilder:
         r.order = order
 
     def _check_move(self, send: Block, passed: list):
+        declared = {vd.spelling for vd in send.stmt.children if vd.kind == CK.VAR_DECL} \
+            if send.stmt.kind == CK.DECL_STMT else set()
+        for rb in passed:
+            hidden = next((n for n in rb.stmt.walk() if n.kind == CK.DECL_REF_EXPR and
+                           n.spelling in declared), None)
+            if hidden is not None:
+                self.prog.error(hidden.start,
+                                f"receive block uses '{hidden.spelling}', which the send block "
+                                f"at line {send.line} declares anew; the send block moves before "
+                                "this receive block, where its declaration would hide the "
+                                f"'{hidden.spelling}' meant here: rename one of them")
+                return
         reads = self._exposed_reads(send.stmt)
         for rb in passed:
             w = self._writes(rb.stmt)
@@ -398,19 +504,9 @@ class RegionBuilder:
                 self._replace_directive(buf, d, f"/* bamboo: {d.kind} (ignored) */")
 
     def _priority_expr(self, d) -> str:
-        import re
-        fn = next((a for a in d.stmt.ancestors() if a.kind == CK.FUNCTION_DECL), None)
-        fninfo = self.prog.functions.get(fn.spelling) if fn is not None else None
-        local_names = {v.name for v in fninfo.vars.values()} if fninfo else set()
-
-        def sub(m):
-            name = m.group(0)
-            pv = self.private_names.get((fninfo.name if fninfo else None, name)) or \
-                self.private_names.get((None, name))
-            if pv is not None and (name not in local_names or pv.linkage == "local"):
-                return f"BAMBOO_PRIVATE({pv.mangled})"
-            return name
-        return re.sub(r"\b[A-Za-z_][A-Za-z0-9_]*\b", sub, d.expr)
+        """The expression as written, on one line, privatized variables rewritten."""
+        text = apply_rewrites(self.prog.src.text, 0, self.rewrites, d.expr_offset, d.end)
+        return LINE_CONTINUATION.sub(" ", text)
 
     def _replace_directive(self, buf, d, text):
         buf.replace(d.start, d.end, text + "\n" * (d.lines - 1))

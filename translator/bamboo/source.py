@@ -6,6 +6,7 @@ import os
 import re
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+LINE_CONTINUATION = re.compile(r"\\\r?\n")
 
 # Source text is read and written one character per byte: libclang's offsets count bytes,
 # and a UTF-8 comment (a "§", say) must not shift every offset after it.
@@ -29,10 +30,8 @@ def blank_comments(text: str, strings: bool = True) -> str:
         elif c == "/" and i + 1 < n and text[i + 1] == "/":
             j = i
             while j < n and text[j] != "\n":
-                if text[j] == "\\" and j + 1 < n and text[j + 1] == "\n":
-                    j += 2
-                    continue
-                j += 1
+                continuation = text[j] == "\\" and LINE_CONTINUATION.match(text, j)
+                j = continuation.end() if continuation else j + 1
             for k in range(i, j):
                 if out[k] != "\n":
                     out[k] = " "
@@ -40,7 +39,8 @@ def blank_comments(text: str, strings: bool = True) -> str:
         elif c in "\"'":
             j = i + 1
             while j < n and text[j] != c and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
+                continuation = text[j] == "\\" and LINE_CONTINUATION.match(text, j)
+                j = continuation.end() if continuation else j + (2 if text[j] == "\\" else 1)
             if strings:
                 for k in range(i + 1, min(j, n)):
                     if out[k] != "\n":
@@ -58,7 +58,8 @@ class SourceFile:
         self.path = os.path.abspath(path)
         self.display = display if display is not None else path
         if text is None:
-            with open(self.path, encoding=ENCODING) as f:
+            # newline="": CRLF stays as written, as libclang's offsets count it
+            with open(self.path, encoding=ENCODING, newline="") as f:
                 text = f.read()
         self.text = text
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]

@@ -78,8 +78,7 @@ def _translate(path, compiler_args, display, explain, diags) -> TranslationResul
     sums = analysis.summarize(prog)
     priv = Privatizer(prog).run()
     helpers = firing_rule.analyse_helpers(prog, sums, priv.rewrites)
-    private_names = {(pv.function, pv.name): pv for pv in priv.vars.values()}
-    regions = RegionBuilder(prog, sums, helpers, priv.rewrites, private_names).run()
+    regions = RegionBuilder(prog, sums, helpers, priv.rewrites).run()
     entry.rename_main(prog, None)  # checks main's signature; renamed below, if all is well
     used = _used_helpers(regions, helpers)
     if diags.has_errors:
