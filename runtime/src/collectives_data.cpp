@@ -174,8 +174,8 @@ std::vector<char> bruck_allgather(CollectiveChannel& ch, const TwoLevel& where,
     // `held` has positions p, p+1, ..., p+q-1 (mod q); rotate to 0, 1, ...
     std::vector<char> all(held.size());
     std::size_t split = bytes_of(p, q - p);
-    std::memcpy(all.data() + (held.size() - split), held.data(), split);
-    std::memcpy(all.data(), held.data() + split, held.size() - split);
+    copy_block(all.data() + (held.size() - split), held.data(), split);
+    copy_block(all.data(), held.data() + split, held.size() - split);
     return all;
 }
 
@@ -468,7 +468,7 @@ void allgather(CollectiveChannel& ch, const void* mine, const Blocks& out) {
         }
         ch.post(incoming).wait();
         std::vector<char> gathered = bruck_allgather(ch, where, processes.bytes, std::move(held));
-        std::memcpy(all, gathered.data(), total);
+        copy_block(all, gathered.data(), total);
     } else {
         ch.send(local[0], tag::kAllgatherIn, mine, my_bytes);
     }
@@ -493,7 +493,7 @@ void alltoall(CollectiveChannel& ch, const char* send, char* recv, std::size_t b
     }
     // The rows of this process's members, in local order.
     std::vector<char> rows(local.size() * row);
-    std::memcpy(rows.data(), send, row);
+    copy_block(rows.data(), send, row);
     std::vector<Incoming> incoming;
     for (std::size_t i = 1; i < local.size(); ++i)
         incoming.push_back({local[i], tag::kAlltoallIn, rows.data() + i * row, row});
@@ -529,7 +529,7 @@ void alltoall(CollectiveChannel& ch, const char* send, char* recv, std::size_t b
         for (int r = 0; r < n; ++r) {
             int j = (p - position_of[static_cast<std::size_t>(r)] + q) % q;
             std::size_t offset = (static_cast<std::size_t>(index_in_process[static_cast<std::size_t>(r)]) * local.size() + b) * block;
-            std::memcpy(to + static_cast<std::size_t>(r) * block, at[static_cast<std::size_t>(j)].data() + offset, block);
+            copy_block(to + static_cast<std::size_t>(r) * block, at[static_cast<std::size_t>(j)].data() + offset, block);
         }
         if (b > 0) ch.send(local[b], tag::kAlltoallOut, result.data(), row);
     }

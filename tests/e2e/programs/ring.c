@@ -23,7 +23,7 @@ int main(int argc, char **argv)
             }
         } else {
             MPI_Recv(&token, 1, MPI_LONG, rank - 1, lap, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            token = token * 3 + rank;
+            token = (token * 3 + rank) % 1000000007;  /* never overflows (undefined in C) */
             MPI_Send(&token, 1, MPI_LONG, (rank + 1) % size, lap, MPI_COMM_WORLD);
         }
         visits++;
