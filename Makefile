@@ -1,5 +1,5 @@
 # Bamboo: `make demo` (set up, build, run the 2D Jacobi example) and `make test`.
-.PHONY: all setup build runtime demo test test-translator test-runtime test-e2e test-mpich bench clean
+.PHONY: all setup build runtime demo test test-translator test-runtime test-e2e test-mpich test-sanitize bench clean
 
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
@@ -46,6 +46,12 @@ test-mpich: setup
 	@cmake --build $(MPICH_BUILD) -j$(JOBS)
 	ctest --test-dir $(MPICH_BUILD) --output-on-failure
 	@scripts/test-mpich-e2e
+
+# The runtime built with AddressSanitizer + UBSan and with ThreadSanitizer (build/runtime-asan,
+# build/runtime-tsan), each running the runtime's ctest and the end-to-end tests; a sanitizer
+# report fails it. Not part of `make test`: it takes about 30 minutes (docs/testing.md).
+test-sanitize: setup
+	@scripts/test-sanitize
 
 bench: build
 	bench/micro/run

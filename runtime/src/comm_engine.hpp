@@ -103,6 +103,16 @@ public:
     // of the job is seen at once.
     void tasks_done();
 
+    // Runs `f` while no thread drives the engine: the runtime's other MPI calls that run
+    // concurrently with tasks (the deadlock watch's rounds) go through here, so that the MPI
+    // library is entered by one thread at a time, and the data MPI writes is visibly ordered
+    // before whoever reads it (in the lock's happens-before, which ThreadSanitizer sees).
+    template <class F>
+    auto exclusively(F&& f) {
+        std::lock_guard<std::mutex> lock(progress_mutex_);
+        return f();
+    }
+
     // Whether some other process is reached over a network rather than shared memory.
     bool has_network_peers() const { return network_peers_; }
 

@@ -114,7 +114,8 @@ bool DeadlockWatch::job_finished() {
     // enough to cost nothing.
     auto interval = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
         std::min(timeout_ / 4, std::chrono::duration<double>(kIdleRoundInterval)));
-    switch (rounds_.advance(activity(), interval)) {
+    JobState state = runtime_.engine->exclusively([&] { return rounds_.advance(activity(), interval); });
+    switch (state) {
         case JobState::running: return false;
         case JobState::finished: finished_ = true; return true;
         case JobState::deadlocked: report_and_abort();

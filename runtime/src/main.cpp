@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "datatype.hpp"
 #include "deadlock_watch.hpp"
 #include "errors.hpp"
+#include "faults.hpp"
 #include "globals.hpp"
 #include "mpi_guard.hpp"
 #include "node.hpp"
@@ -29,8 +31,8 @@
 #include "requests.hpp"
 #include "runtime.hpp"
 #include "spin.hpp"
-#include "stack_overflow.hpp"
 #include "task.hpp"
+#include "task_stacks.hpp"
 #include "vf_choice.hpp"
 #include "worker.hpp"
 
@@ -115,17 +117,33 @@ void record_run(const Runtime& rt, double wall_s, const NetworkCost& network, co
         warn("--bamboo-vf auto: cannot add this run to the profile %s: %s", path.c_str(), std::strerror(errno));
 }
 
+// A limit the system sets on memory ends the job with the limit named, not with an
+// uncaught std::bad_alloc.
 void create_tasks(Runtime& rt, int argc, char** argv) {
     std::vector<std::string> args(argv, argv + argc);
     int worker_count = static_cast<int>(rt.workers.size());
+    int first_vrank = rt.process * rt.vf;
+    try {
+        rt.stacks = std::make_unique<TaskStacks>(rt.vf, rt.options.stack_size);
+    } catch (const StackError& e) {
+        fatal("cannot create the tasks vrank %d..%d: %s", first_vrank, first_vrank + rt.vf - 1, e.what());
+    }
     for (int t = 0; t < rt.vf; ++t) {
         // Contiguous blocks of vranks per worker: neighbours in rank usually talk most.
         Worker& worker = *rt.workers[static_cast<std::size_t>(t) * worker_count / rt.vf];
-        int vrank = rt.process * rt.vf + t;
-        rt.tasks.push_back(std::make_unique<Task>(vrank, worker, rt.options.stack_size,
-                                                  make_task_globals(), &bamboo_main, args));
-        rt.tasks.back()->self_comm = std::make_shared<Communicator>(
-            kSelfContext, std::vector<int>{vrank}, rt.vf, "MPI_COMM_SELF");
+        int vrank = first_vrank + t;
+        try {
+            rt.tasks.push_back(std::make_unique<Task>(vrank, worker, rt.stacks->stack(t), make_task_globals(),
+                                                      &bamboo_main, args));
+            rt.tasks.back()->self_comm = std::make_shared<Communicator>(
+                kSelfContext, std::vector<int>{vrank}, rt.vf, "MPI_COMM_SELF");
+        } catch (const StackError& e) {
+            fatal("cannot create task vrank %d: %s", vrank, e.what());
+        } catch (const std::bad_alloc&) {
+            // A task's globals are a mapping of their own when large.
+            fatal("cannot create task vrank %d: %s", vrank,
+                  refused_memory_reason(0, static_cast<std::size_t>(rt.vf - t)).c_str());
+        }
         worker.assign(rt.tasks.back().get());
     }
 }
@@ -290,7 +308,7 @@ int main(int argc, char** argv) {
     }
     for (int w = 0; w < worker_count; ++w) rt.workers.push_back(std::make_unique<Worker>(duties));
     create_tasks(rt, argc, argv);
-    install_stack_overflow_handler();
+    install_fault_handlers();
 
     double started = MPI_Wtime();
     run_tasks(rt, comm_thread, shares_core, single_thread);

@@ -13,6 +13,7 @@ class BufferBudget;
 class CommEngine;
 class DeadlockWatch;
 class Task;
+class TaskStacks;
 class Worker;
 
 struct Runtime {
@@ -21,6 +22,7 @@ struct Runtime {
     int process_count = 1;
     int vf = 1;
     std::vector<std::unique_ptr<Worker>> workers;
+    std::unique_ptr<TaskStacks> stacks;        // the tasks' stacks: outlive the tasks
     std::vector<std::unique_ptr<Task>> tasks;  // this process's tasks, by vrank
     std::shared_ptr<const Communicator> world; // the tasks' MPI_COMM_WORLD
     std::unique_ptr<BufferBudget> budget;      // for messages sent but not yet received

@@ -1,11 +1,10 @@
 #include "task.hpp"
 
-#include <boost/context/protected_fixedsize_stack.hpp>
-
 #include "delivery.hpp"
 #include "errors.hpp"
 #include "reports.hpp"
 #include "runtime.hpp"
+#include "task_stacks.hpp"
 #include "worker.hpp"
 
 namespace bamboo {
@@ -13,21 +12,16 @@ namespace {
 __thread Task* running_task = nullptr;
 }  // namespace
 
-Task::Task(int vrank, Worker& worker, std::size_t stack_size, std::shared_ptr<char> globals,
+Task::Task(int vrank, Worker& worker, boost::context::stack_context stack, std::shared_ptr<char> globals,
            Entry entry, const std::vector<std::string>& args)
-    : vrank_(vrank), worker_(worker), globals_(std::move(globals)), entry_(entry), args_(args) {
+    : vrank_(vrank), worker_(worker), globals_(std::move(globals)), entry_(entry), args_(args),
+      stack_bottom_(static_cast<const char*>(stack.sp) - stack.size), stack_size_(stack.size),
+      sanitizer_stack_(stack_bottom_, stack_size_) {
     // Each task gets its own argv strings: bamboo_main may modify them.
     for (std::string& arg : args_) argv_.push_back(arg.data());
     argv_.push_back(nullptr);
-    // The guard page below the stack turns an overflow into a fault instead of silently
-    // overwriting whatever lies below. The stack is allocated here so that its bounds are
-    // known to the overflow handler.
-    boost::context::protected_fixedsize_stack allocator(stack_size);
-    boost::context::stack_context stack = allocator.allocate();
-    stack_size_ = stack_size;
-    stack_bottom_ = static_cast<const char*>(stack.sp) - stack.size + boost::context::stack_traits::page_size();
     context_ = boost::context::fiber(
-        std::allocator_arg, boost::context::preallocated(stack.sp, stack.size, stack), allocator,
+        std::allocator_arg, boost::context::preallocated(stack.sp, stack.size, stack), TaskStacks::Release{},
         [this](boost::context::fiber&& from) {
             worker_.arrived(std::move(from));
             run_body();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <boost/context/fiber.hpp>
+#include <boost/context/stack_context.hpp>
 
 #include <atomic>
 #include <csetjmp>
@@ -20,6 +21,7 @@
 #include "mailbox.hpp"
 #include "random_state.hpp"
 #include "requests.hpp"
+#include "sanitizer_fibers.hpp"
 
 namespace bamboo {
 
@@ -59,7 +61,8 @@ class Task {
 public:
     using Entry = int (*)(int argc, char** argv);
 
-    Task(int vrank, Worker& worker, std::size_t stack_size, std::shared_ptr<char> globals,
+    // `stack` is the task's own (TaskStacks), with a guard region below it.
+    Task(int vrank, Worker& worker, boost::context::stack_context stack, std::shared_ptr<char> globals,
          Entry entry, const std::vector<std::string>& args);
     Task(const Task&) = delete;
     Task& operator=(const Task&) = delete;
@@ -79,7 +82,7 @@ public:
     void set_priority(int priority) { priority_.store(priority, std::memory_order_relaxed); }
     int exit_code() const { return exit_code_; }
     const WaitInfo& wait_info() const { return wait_info_; }
-    // The lowest address of the task's stack (its guard page lies just below) and its size.
+    // The lowest address of the task's stack (its guard region lies just below) and its size.
     const char* stack_bottom() const { return stack_bottom_; }
     std::size_t stack_size() const { return stack_size_; }
 
@@ -147,8 +150,9 @@ private:
     int exit_code_ = 0;
     std::jmp_buf exit_jump_;  // back into run_body() from exit()
     WaitInfo wait_info_;
-    const char* stack_bottom_ = nullptr;
-    std::size_t stack_size_ = 0;
+    const char* const stack_bottom_;
+    const std::size_t stack_size_;
+    SanitizerStack sanitizer_stack_;
     boost::context::fiber context_;  // the task's own context while it is suspended
 };
 

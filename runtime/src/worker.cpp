@@ -4,8 +4,8 @@
 
 #include <thread>
 
+#include "faults.hpp"
 #include "spin.hpp"
-#include "stack_overflow.hpp"
 #include "task.hpp"
 
 namespace bamboo {
@@ -96,9 +96,12 @@ Task* Worker::next_task() {
     }
 }
 
-void Worker::jump(boost::context::fiber& to, boost::context::fiber* from) {
+void Worker::jump(boost::context::fiber& to, const SanitizerStack& to_stack, boost::context::fiber* from) {
     leaving_slot_ = from;
+    void* sanitizer_state = nullptr;
+    to_stack.announce_switch(&sanitizer_state);
     boost::context::fiber left = std::move(to).resume();
+    announce_arrival(sanitizer_state);
     // Back here: whoever jumped set leaving_slot_ to their own slot.
     *leaving_slot_ = std::move(left);
 }
@@ -112,26 +115,28 @@ void Worker::switch_away(Task& self) {
     }
     if (next) {
         next->enter();
-        jump(next->context_, &self.context_);
+        jump(next->context_, next->sanitizer_stack_, &self.context_);
     } else {
-        jump(loop_, &self.context_);
+        jump(loop_, loop_stack_, &self.context_);
     }
 }
 
 boost::context::fiber Worker::finished(Task& self) {
     --live_tasks_;
     leaving_slot_ = &self.context_;  // receives nothing: the finished context is gone
+    loop_stack_.announce_switch(nullptr);
     return std::move(loop_);
 }
 
 void Worker::run() {
     give_thread_a_signal_stack();
+    loop_stack_.become_this_threads();
     running_worker = this;
     auto start = std::chrono::steady_clock::now();
     while (live_tasks_ > 0) {
         Task* task = next_task();
         task->enter();
-        jump(task->context_, &loop_);
+        jump(task->context_, task->sanitizer_stack_, &loop_);
         Task::leave();
     }
     busy_ = std::chrono::steady_clock::now() - start - idle_;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "run_queue.hpp"
+#include "sanitizer_fibers.hpp"
 
 namespace bamboo {
 
@@ -68,7 +69,10 @@ public:
     void switch_away(Task& self);
 
     // A new task's first moment on its own stack: `from` is the context that started it.
-    void arrived(boost::context::fiber&& from) { *leaving_slot_ = std::move(from); }
+    void arrived(boost::context::fiber&& from) {
+        announce_arrival(nullptr);
+        *leaving_slot_ = std::move(from);
+    }
 
     // A finishing task's last step: the context to resume in its place (the worker's loop).
     boost::context::fiber finished(Task& self);
@@ -78,9 +82,10 @@ private:
     Task* take_runnable();
     bool poll_due() const;
     void wait_for_work();
-    // From the running context to the suspended context `to`, leaving the running context's
-    // continuation in *from once it has left. Returns when something jumps back.
-    void jump(boost::context::fiber& to, boost::context::fiber* from);
+    // From the running context to the suspended context `to` (on `to_stack`), leaving the
+    // running context's continuation in *from once it has left. Returns when something
+    // jumps back.
+    void jump(boost::context::fiber& to, const SanitizerStack& to_stack, boost::context::fiber* from);
 
     WorkerDuties duties_;
     std::chrono::steady_clock::time_point last_poll_{};
@@ -88,6 +93,7 @@ private:
     std::chrono::steady_clock::duration idle_{};  // in next_task() with nothing to run
     std::chrono::steady_clock::duration busy_{};
     boost::context::fiber loop_;  // run()'s context while a task runs
+    SanitizerStack loop_stack_;   // the stack of run(): the thread's own
     // Where the context that runs next stores the continuation of the one that left it.
     boost::context::fiber* leaving_slot_ = nullptr;
     // Read by the comm engine thread: kept off the cache line of the fields above.

@@ -26,6 +26,18 @@ RUNTIME_INCLUDE = REPO / "runtime" / "include"
 # The built runtime to link; BAMBOO_RUNTIME_LIBDIR picks another build (e.g. the MPICH one).
 RUNTIME_LIBDIR = Path(os.environ.get("BAMBOO_RUNTIME_LIBDIR") or REPO / "build" / "runtime").resolve()
 RUNTIME_LIBS = ["-lbamboo", "-lboost_context", "-lstdc++", "-lpthread", "-lm"]
+# Before the user's flags, which may override them. Stack probing: a frame larger than a
+# page (a big local array, a VLA, alloca) touches its pages from the top down, so a task
+# that overflows its stack meets the guard region below it rather than writing beyond it
+# (docs/runtime.md). GCC 8 and Clang 11 on have it.
+COMPILE_FLAGS = ["-fstack-clash-protection"]
+
+
+def runtime_build_flags() -> list[str]:
+    """Flags a program must be compiled and linked with to use the runtime build it links
+    (the sanitizers of a sanitizer build); the build lists them in its program-flags."""
+    listed = RUNTIME_LIBDIR / "program-flags"
+    return listed.read_text().split() if listed.is_file() else []
 
 C_SOURCE_SUFFIXES = (".c",)
 
@@ -100,7 +112,7 @@ def parse_command(argv: list[str]) -> Command:
 def build_command(cmd: Command, translated: dict[int, Path]) -> list[str]:
     """The MPI compiler invocation: the user's arguments with translated sources."""
     mpicc = os.environ.get("BAMBOO_MPICC", "mpicc")
-    out = [mpicc, f"-I{RUNTIME_INCLUDE}"]
+    out = [mpicc, *COMPILE_FLAGS, *runtime_build_flags(), f"-I{RUNTIME_INCLUDE}"]
     for index, arg in enumerate(cmd.args):
         if index in translated:
             # Quoted includes of the user's file are searched next to the original.
