@@ -1,4 +1,4 @@
-#include "buffer_budget.hpp"
+#include "messaging/buffer_budget.hpp"
 
 #include <gtest/gtest.h>
 

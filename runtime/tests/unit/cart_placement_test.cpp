@@ -1,4 +1,4 @@
-#include "cart_placement.hpp"
+#include "comm/cart_placement.hpp"
 
 #include <gtest/gtest.h>
 

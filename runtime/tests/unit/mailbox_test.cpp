@@ -1,4 +1,4 @@
-#include "mailbox.hpp"
+#include "messaging/mailbox.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "options.hpp"
+#include "process/options.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "quiescence.hpp"
+#include "transport/quiescence.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "requests.hpp"
+#include "messaging/requests.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "run_queue.hpp"
+#include "core/run_queue.hpp"
 
 #include <gtest/gtest.h>
 

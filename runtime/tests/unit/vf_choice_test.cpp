@@ -1,4 +1,4 @@
-#include "vf_choice.hpp"
+#include "process/vf_choice.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,72 @@
+// The collective algorithms, over a CollectiveChannel (seed 001, Table 2), each crossing the
+// two levels of collectives/structure.hpp: within each process, then between processes.
+//
+//   barrier    fan-in, dissemination (Bruck) between processes, fan-out     ceil(lg Q) rounds
+//   bcast      binomial tree between processes, then within each            ceil(lg Q) rounds
+//   reduce     binomial tree within each process, then between processes
+//   allreduce  reduce within, recursive doubling between (with the non-power-of-two fold),
+//              broadcast within
+//   gather     within each process, then a binomial tree between; scatter the reverse.
+//              Blocks of 8 KiB and more go straight to the root
+//   allgather  gather within, Bruck between, broadcast within
+//   alltoall   gather within, Bruck between, scatter within; blocks over 1 KiB go
+//              straight from every task to every other
+//   alltoallv  every task straight to every other (block sizes are known only pairwise)
+//   scan       recursive doubling in rank order
+//
+// Q is the number of processes hosting members. Data-moving collectives work on packed
+// bytes; the MPI entry points (mpi/collectives.cpp) pack and unpack the user's datatypes.
+// Reductions with an operation that is not commutative combine in rank order over all tasks,
+// as MPI requires.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "collectives/channel.hpp"
+#include "collectives/reduction.hpp"
+
+namespace bamboo::collectives {
+
+// Where each rank's block of packed bytes lives.
+struct Blocks {
+    char* base = nullptr;
+    std::vector<std::size_t> offset;  // by rank
+    std::vector<std::size_t> size;    // by rank
+
+    char* at(int rank) const { return base + offset[static_cast<std::size_t>(rank)]; }
+};
+
+void barrier(CollectiveChannel& ch);
+void bcast(CollectiveChannel& ch, int root, void* data, std::size_t bytes);
+
+// `sizes`: every rank's block size when every rank knows them all (MPI_Gather), else
+// nullptr (MPI_Gatherv). `out` only at the root.
+void gather(CollectiveChannel& ch, int root, const void* mine, std::size_t my_bytes,
+            const std::vector<std::size_t>* sizes, const Blocks* out);
+// `in` only at the root; `sizes` as for gather.
+void scatter(CollectiveChannel& ch, int root, const Blocks* in,
+             const std::vector<std::size_t>* sizes, void* mine, std::size_t my_bytes);
+// `mine` may be this rank's own block in `out` (MPI_IN_PLACE).
+void allgather(CollectiveChannel& ch, const void* mine, const Blocks& out);
+// `send` and `recv`: size() blocks of `block` bytes each, in rank order.
+void alltoall(CollectiveChannel& ch, const char* send, char* recv, std::size_t block);
+void alltoallv(CollectiveChannel& ch, const Blocks& send, const Blocks& recv);
+
+// Reductions: `acc` holds this task's operand and, where the result lands, the result.
+void reduce(CollectiveChannel& ch, int root, Operand& acc, const Reduction& r);
+void allreduce(CollectiveChannel& ch, Operand& acc, const Reduction& r);
+void scan(CollectiveChannel& ch, Operand& acc, const Reduction& r);
+// On rank 0 `acc` is left as it was (MPI leaves that result undefined).
+void exscan(CollectiveChannel& ch, Operand& acc, const Reduction& r);
+
+// The collectives as firing rules name them (bamboo_collective in bamboo.h).
+enum class Kind { barrier, bcast, reduce, allreduce, gather, scatter, allgather, alltoall,
+                  alltoallv, reduce_scatter, scan, exscan };
+
+// The messages this task's part of a collective receives before it first sends: what a
+// firing rule may wait for. `commutative` matters for reductions only.
+std::vector<Pattern> first_receives(Kind kind, const Communicator& comm, int rank, int root,
+                                    bool commutative);
+
+}  // namespace bamboo::collectives

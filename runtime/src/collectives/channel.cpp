@@ -1,0 +1,120 @@
+#include "collectives/channel.hpp"
+
+#include <cstdarg>
+#include <cstdio>
+#include <mutex>
+
+#include "messaging/delivery.hpp"
+#include "messaging/reports.hpp"
+#include "process/runtime.hpp"
+#include "transport/comm_engine.hpp"
+#include "util/errors.hpp"
+
+namespace bamboo {
+
+void CollectiveChannel::send(int dest, int tag, const void* data, std::size_t bytes) {
+    TypedBuffer buffer = raw_bytes(data, bytes);
+    int dest_vrank = comm_.vrank_of(dest);
+    Envelope envelope{rank_, tag, comm_.collective_context()};
+    if (Task* local = runtime().local_task(dest_vrank)) {
+        self_.sent.count(MessageCounts::collective, MessageCounts::same_process, bytes);
+        deliver_from_buffer(*local, envelope, buffer, /*lender=*/nullptr);
+        return;
+    }
+    self_.sent.count(MessageCounts::collective, MessageCounts::other_process, bytes);
+    Request request;
+    request.kind = Request::Kind::send;
+    request.owner = &self_;
+    request.target = buffer;
+    request.peer = dest_vrank;
+    request.comm = &comm_;
+    request.call = call_;
+    request.site = at_;
+    // A large message leaves straight from `data`: wait until it has left the process.
+    if (runtime().engine->send(envelope, dest_vrank, buffer, &request, /*may_wait_for_receiver=*/false)) {
+        WaitInfo info;
+        info.call = call_;
+        info.site = at_;
+        info.request = &request;
+        self_.wait_until(info, [&request] { return request.complete.load(); });
+    }
+}
+
+void CollectiveChannel::start_receive(const Incoming& incoming, Request& request) {
+    request.kind = Request::Kind::receive;
+    request.owner = &self_;
+    request.target = raw_bytes(incoming.data, incoming.bytes);
+    request.comm = &comm_;
+    request.call = call_;
+    request.site = at_;
+    request.pattern = pattern(incoming.source, incoming.tag);
+    post_receive(self_, request);
+}
+
+void CollectiveChannel::wait_for(const Request& request) {
+    WaitInfo info;
+    info.call = call_;
+    info.site = at_;
+    info.request = &request;
+    self_.wait_until(info, [&request] { return request.complete.load(); });
+}
+
+void CollectiveChannel::check_size(const Incoming& incoming, const Request& request) const {
+    if (request.bytes != incoming.bytes)
+        fail("rank %d sent %zu bytes where this rank expects %zu: the ranks' counts or datatypes "
+             "do not match",
+             incoming.source, request.bytes, incoming.bytes);
+}
+
+void CollectiveChannel::receive(int source, int tag, void* data, std::size_t bytes) {
+    Incoming incoming{source, tag, data, bytes};
+    Request request;
+    start_receive(incoming, request);
+    wait_for(request);
+    check_size(incoming, request);
+}
+
+CollectiveChannel::PostedReceives CollectiveChannel::post(const std::vector<Incoming>& incoming) {
+    return PostedReceives(*this, incoming);
+}
+
+CollectiveChannel::PostedReceives::PostedReceives(CollectiveChannel& ch,
+                                                  const std::vector<Incoming>& incoming)
+    : ch_(ch), incoming_(incoming), requests_(new Request[incoming.size()]) {
+    for (std::size_t i = 0; i < incoming_.size(); ++i) ch_.start_receive(incoming_[i], requests_[i]);
+}
+
+void CollectiveChannel::PostedReceives::wait() {
+    for (std::size_t i = 0; i < incoming_.size(); ++i) {
+        ch_.wait_for(requests_[i]);
+        ch_.check_size(incoming_[i], requests_[i]);
+    }
+}
+
+Message CollectiveChannel::receive_any_size(int source, int tag) {
+    Pattern wanted = pattern(source, tag);
+    Mailbox& mailbox = self_.mailbox();
+    for (;;) {
+        {
+            std::lock_guard<SpinLock> lock(mailbox.mutex());
+            Message message;
+            if (mailbox.take_unexpected(wanted, &message)) return message;
+            mailbox.arm_rule({Expectation{wanted, 1, 0}});
+        }
+        WaitInfo info;
+        info.call = call_;
+        info.site = at_;
+        self_.wait_until(info, [&mailbox] { return mailbox.rule_satisfied(); });
+    }
+}
+
+void CollectiveChannel::fail(const char* format, ...) const {
+    char text[512];
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    task_error(self_.vrank(), call_, at_, "%s (on %s)", text, comm_.name().c_str());
+}
+
+}  // namespace bamboo

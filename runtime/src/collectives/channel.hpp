@@ -1,0 +1,86 @@
+// The messages of one collective call: point-to-point messages between the members of its
+// communicator, on the communicator's collective context (so the program's own receives
+// never see them), counted as collective traffic by --bamboo-stats.
+//
+// Sends are buffered as everywhere in Bamboo: when send() returns the data may be reused,
+// and no send waits for its receiver. A task that waits in receive() holds no worker.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "messaging/mailbox.hpp"
+#include "messaging/requests.hpp"
+#include "mpi/api.hpp"
+
+namespace bamboo {
+
+class CollectiveChannel {
+public:
+    // A message to receive: from `source` with `tag`, `bytes` bytes into `data`.
+    struct Incoming {
+        int source;
+        int tag;
+        void* data;
+        std::size_t bytes;
+    };
+    class PostedReceives;
+
+    CollectiveChannel(Task& self, const CommView& comm, const char* call, bamboo_site at)
+        : self_(self), comm_(*comm.comm), rank_(comm.rank), call_(call), at_(at) {}
+
+    Task& task() const { return self_; }
+    const Communicator& comm() const { return comm_; }
+    int rank() const { return rank_; }
+    int size() const { return comm_.size(); }
+    const char* call() const { return call_; }
+    bamboo_site site() const { return at_; }
+
+    void send(int dest, int tag, const void* data, std::size_t bytes);
+
+    // Receives the message from `source` with `tag` into `data`; it must have `bytes` bytes.
+    void receive(int source, int tag, void* data, std::size_t bytes);
+
+    // Receives the message from `source` with `tag`, whatever its size.
+    Message receive_any_size(int source, int tag);
+
+    // Posts receives together, before the sends they may overlap with; a sender that comes
+    // after the posting copies straight into place. wait() before they go out of scope.
+    PostedReceives post(const std::vector<Incoming>& incoming);
+
+    // The pattern of this channel's message from `source` with `tag` (for firing rules).
+    Pattern pattern(int source, int tag) const {
+        return Pattern{source, tag, comm_.collective_context()};
+    }
+
+    // Ends the job with an error naming the calling task and its collective call.
+    [[noreturn]] void fail(const char* format, ...) const __attribute__((format(printf, 2, 3)));
+
+private:
+    void start_receive(const Incoming& incoming, Request& request);
+    void wait_for(const Request& request);
+    void check_size(const Incoming& incoming, const Request& request) const;
+
+    Task& self_;
+    const Communicator& comm_;
+    int rank_;
+    const char* call_;
+    bamboo_site at_;
+};
+
+class CollectiveChannel::PostedReceives {
+public:
+    // Waits for all; each must have its expected size.
+    void wait();
+
+private:
+    friend class CollectiveChannel;
+    PostedReceives(CollectiveChannel& ch, const std::vector<Incoming>& incoming);
+
+    CollectiveChannel& ch_;
+    std::vector<Incoming> incoming_;
+    std::unique_ptr<Request[]> requests_;  // posted in the mailbox: addresses must not move
+};
+
+}  // namespace bamboo

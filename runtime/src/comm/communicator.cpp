@@ -1,0 +1,69 @@
+#include "comm/communicator.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace bamboo {
+
+int CartTopology::cells() const {
+    int product = 1;
+    for (int d : dims) product *= d;
+    return product;
+}
+
+void CartTopology::coords(int rank, int* out) const {
+    for (std::size_t i = dims.size(); i-- > 0;) {
+        out[i] = rank % dims[i];
+        rank /= dims[i];
+    }
+}
+
+int CartTopology::rank(const int* coords) const {
+    int rank = 0;
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+        int c = coords[i];
+        if (periods[i]) c = ((c % dims[i]) + dims[i]) % dims[i];
+        else if (c < 0 || c >= dims[i]) return -1;
+        rank = rank * dims[i] + c;
+    }
+    return rank;
+}
+
+Communicator::Communicator(int context, std::vector<int> vranks, int vf, std::string name,
+                           std::optional<CartTopology> topology)
+    : context_(context),
+      vranks_(std::move(vranks)),
+      name_(std::move(name)),
+      topology_(std::move(topology)),
+      process_index_(vranks_.size()) {
+    // Processes in the order of their lowest rank; then a counting sort of ranks by process.
+    std::unordered_map<int, int> index_of_process;
+    std::vector<int> counts;
+    for (std::size_t r = 0; r < vranks_.size(); ++r) {
+        auto [it, added] = index_of_process.try_emplace(vranks_[r] / vf, static_cast<int>(counts.size()));
+        if (added) counts.push_back(0);
+        process_index_[r] = it->second;
+        ++counts[static_cast<std::size_t>(it->second)];
+    }
+    process_start_.assign(counts.size() + 1, 0);
+    for (std::size_t p = 0; p < counts.size(); ++p) process_start_[p + 1] = process_start_[p] + counts[p];
+    members_.resize(vranks_.size());
+    std::vector<int> next(process_start_.begin(), process_start_.end() - 1);
+    for (std::size_t r = 0; r < vranks_.size(); ++r)
+        members_[static_cast<std::size_t>(next[static_cast<std::size_t>(process_index_[r])]++)] = static_cast<int>(r);
+}
+
+std::vector<int> ranks_in_group(const Group& group, const std::vector<int>& vranks) {
+    std::unordered_map<int, int> position;
+    for (std::size_t i = 0; i < group.size(); ++i) position.emplace(group[i], static_cast<int>(i));
+    std::vector<int> ranks(vranks.size(), MPI_UNDEFINED);
+    for (std::size_t i = 0; i < vranks.size(); ++i) {
+        auto it = position.find(vranks[i]);
+        if (it != position.end()) ranks[i] = it->second;
+    }
+    return ranks;
+}
+
+}  // namespace bamboo

@@ -1,0 +1,20 @@
+// How error and deadlock reports name messages: by the sender's rank in its communicator,
+// the tag and the communicator, as the user's program sees them.
+#pragma once
+
+#include <string>
+
+#include "comm/communicator.hpp"
+#include "messaging/mailbox.hpp"
+
+namespace bamboo {
+
+// "vrank 2" on MPI_COMM_WORLD, "rank 1 (vrank 5)" on others, "any source".
+std::string describe_rank(const Communicator* comm, int rank);
+
+// "a message from vrank 2, tag 7, MPI_COMM_WORLD"; for a collective's own messages "a
+// message of the collective from rank 1 (vrank 5) of the communicator from MPI_Comm_split at
+// x.c:12". `comm` may be nullptr when the communicator is unknown.
+std::string describe_message(const Communicator* comm, const Pattern& pattern);
+
+}  // namespace bamboo

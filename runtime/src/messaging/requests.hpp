@@ -1,0 +1,65 @@
+// Requests: the state of a send or receive, and the MPI_Request handles user code holds
+// (encoded as comm/handles.hpp describes).
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "bamboo.h"
+#include "comm/communicator.hpp"
+#include "comm/handles.hpp"
+#include "messaging/datatype.hpp"
+#include "messaging/mailbox.hpp"
+
+namespace bamboo {
+
+class Task;
+
+struct Request : PostedReceive {
+    enum class Kind : std::uint8_t { send, receive };
+
+    Kind kind = Kind::receive;
+    // Set last by whoever completes the request; the owner may reuse it at once after.
+    std::atomic<bool> complete{false};
+    Task* owner = nullptr;
+    TypedBuffer target;    // where a receive puts its message
+    MPI_Datatype held_type = MPI_DATATYPE_NULL;  // target.type, owned (hold_datatype)
+    int peer = 0;          // a send's destination vrank (for reports)
+    bool awaits_receive = false;  // a send beyond the buffer budget: its data waits for the receive
+    const Communicator* comm = nullptr;  // for reports
+    // What the MPI_Status of the completed operation reports.
+    int source = 0;
+    int tag = 0;
+    std::size_t bytes = 0;
+    // Where it was issued, for error and deadlock reports.
+    const char* call = "";
+    bamboo_site site{};
+};
+
+// The requests of one task. Used only by the task itself (so no locking); completers
+// reach a Request through the pointer held in a mailbox or send queue, never the table.
+class RequestTable {
+public:
+    // A fresh request (not complete) and its handle.
+    Request* allocate(MPI_Request* handle);
+    // The live request `handle` names, or nullptr if it names none.
+    Request* find(MPI_Request handle) const;
+    // Frees the request `*handle` names and sets *handle to MPI_REQUEST_NULL.
+    void release(MPI_Request* handle);
+    std::size_t live_count() const { return live_count_; }
+
+private:
+    static constexpr std::size_t kChunk = 32;
+    Request* slot(std::uint32_t index) const { return &chunks_[index / kChunk][index % kChunk]; }
+
+    std::vector<std::unique_ptr<Request[]>> chunks_;  // stable addresses
+    std::vector<bool> live_;
+    std::vector<std::uint32_t> free_;
+    std::size_t live_count_ = 0;
+};
+
+}  // namespace bamboo

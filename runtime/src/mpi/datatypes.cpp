@@ -1,0 +1,170 @@
+// Derived datatypes, packing and other local calls: the MPI library's own, since datatypes
+// are local objects and its engine already packs them. Tasks only add their checks and the
+// runtime's MPI lock (held when the library is not thread-safe).
+#include <mpi.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "bamboo.h"
+#include "core/task.hpp"
+#include "messaging/datatype.hpp"
+#include "mpi/api.hpp"
+#include "util/errors.hpp"
+#include "util/mpi_guard.hpp"
+
+using namespace bamboo;
+
+namespace {
+
+// The calling task (checked), then `call` under the MPI lock.
+template <class Call>
+int local_call(const char* name, bamboo_site at, Call call) {
+    calling_task(name, at);
+    MpiGuard guard;
+    return call();
+}
+
+// Packing is defined per communicator only for heterogeneous systems; the runtime's
+// processes are alike, so the library's own MPI_COMM_SELF stands for any of the task's.
+MPI_Comm packing_comm(const char* name, bamboo_site at, MPI_Comm comm) {
+    resolve_comm(calling_task(name, at), comm, name, at);
+    return MPI_COMM_SELF;
+}
+
+}  // namespace
+
+extern "C" {
+
+double bamboo_wtick(void) {
+    MpiGuard guard;
+    return MPI_Wtick();
+}
+
+int bamboo_get_processor_name(bamboo_site at, char* name, int* length) {
+    return local_call("MPI_Get_processor_name", at, [&] { return MPI_Get_processor_name(name, length); });
+}
+
+int bamboo_type_contiguous(bamboo_site at, int count, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+    return local_call("MPI_Type_contiguous", at, [&] { return MPI_Type_contiguous(count, oldtype, newtype); });
+}
+
+int bamboo_type_vector(bamboo_site at, int count, int blocklength, int stride, MPI_Datatype oldtype,
+                       MPI_Datatype* newtype) {
+    return local_call("MPI_Type_vector", at,
+                      [&] { return MPI_Type_vector(count, blocklength, stride, oldtype, newtype); });
+}
+
+int bamboo_type_create_hvector(bamboo_site at, int count, int blocklength, MPI_Aint stride,
+                               MPI_Datatype oldtype, MPI_Datatype* newtype) {
+    return local_call("MPI_Type_create_hvector", at,
+                      [&] { return MPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype); });
+}
+
+int bamboo_type_indexed(bamboo_site at, int count, const int blocklengths[], const int displacements[],
+                        MPI_Datatype oldtype, MPI_Datatype* newtype) {
+    return local_call("MPI_Type_indexed", at, [&] {
+        return MPI_Type_indexed(count, blocklengths, displacements, oldtype, newtype);
+    });
+}
+
+int bamboo_type_create_hindexed(bamboo_site at, int count, const int blocklengths[],
+                                const MPI_Aint displacements[], MPI_Datatype oldtype,
+                                MPI_Datatype* newtype) {
+    return local_call("MPI_Type_create_hindexed", at, [&] {
+        return MPI_Type_create_hindexed(count, blocklengths, displacements, oldtype, newtype);
+    });
+}
+
+int bamboo_type_create_indexed_block(bamboo_site at, int count, int blocklength, const int displacements[],
+                                     MPI_Datatype oldtype, MPI_Datatype* newtype) {
+    return local_call("MPI_Type_create_indexed_block", at, [&] {
+        return MPI_Type_create_indexed_block(count, blocklength, displacements, oldtype, newtype);
+    });
+}
+
+int bamboo_type_create_struct(bamboo_site at, int count, const int blocklengths[],
+                              const MPI_Aint displacements[], const MPI_Datatype types[],
+                              MPI_Datatype* newtype) {
+    return local_call("MPI_Type_create_struct", at, [&] {
+        return MPI_Type_create_struct(count, blocklengths, displacements, types, newtype);
+    });
+}
+
+int bamboo_type_create_subarray(bamboo_site at, int ndims, const int sizes[], const int subsizes[],
+                                const int starts[], int order, MPI_Datatype oldtype,
+                                MPI_Datatype* newtype) {
+    return local_call("MPI_Type_create_subarray", at, [&] {
+        return MPI_Type_create_subarray(ndims, sizes, subsizes, starts, order, oldtype, newtype);
+    });
+}
+
+int bamboo_type_create_resized(bamboo_site at, MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                               MPI_Datatype* newtype) {
+    return local_call("MPI_Type_create_resized", at,
+                      [&] { return MPI_Type_create_resized(oldtype, lb, extent, newtype); });
+}
+
+int bamboo_type_dup(bamboo_site at, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+    return local_call("MPI_Type_dup", at, [&] { return MPI_Type_dup(oldtype, newtype); });
+}
+
+int bamboo_type_commit(bamboo_site at, MPI_Datatype* type) {
+    return local_call("MPI_Type_commit", at, [&] { return MPI_Type_commit(type); });
+}
+
+int bamboo_type_free(bamboo_site at, MPI_Datatype* type) {
+    Task& self = calling_task("MPI_Type_free", at);
+    check_not_null(self, type, "the datatype pointer", "MPI_Type_free", at);
+    forget_datatype(*type);
+    MpiGuard guard;
+    return MPI_Type_free(type);
+}
+
+int bamboo_type_size(bamboo_site at, MPI_Datatype type, int* size) {
+    return local_call("MPI_Type_size", at, [&] { return MPI_Type_size(type, size); });
+}
+
+int bamboo_type_get_extent(bamboo_site at, MPI_Datatype type, MPI_Aint* lb, MPI_Aint* extent) {
+    return local_call("MPI_Type_get_extent", at, [&] { return MPI_Type_get_extent(type, lb, extent); });
+}
+
+int bamboo_type_get_true_extent(bamboo_site at, MPI_Datatype type, MPI_Aint* true_lb,
+                                MPI_Aint* true_extent) {
+    return local_call("MPI_Type_get_true_extent", at,
+                      [&] { return MPI_Type_get_true_extent(type, true_lb, true_extent); });
+}
+
+int bamboo_get_address(bamboo_site at, const void* location, MPI_Aint* address) {
+    return local_call("MPI_Get_address", at, [&] { return MPI_Get_address(location, address); });
+}
+
+int bamboo_get_elements(bamboo_site at, const MPI_Status* status, MPI_Datatype type, int* count) {
+    Task& self = calling_task("MPI_Get_elements", at);
+    if (status == MPI_STATUS_IGNORE)
+        task_error(self.vrank(), "MPI_Get_elements", at, "the status is MPI_STATUS_IGNORE");
+    MpiGuard guard;  // the runtime filled the status's count with the library's own call
+    return MPI_Get_elements(status, type, count);
+}
+
+int bamboo_pack(bamboo_site at, const void* inbuf, int incount, MPI_Datatype type, void* outbuf,
+                int outsize, int* position, MPI_Comm comm) {
+    MPI_Comm library_comm = packing_comm("MPI_Pack", at, comm);
+    MpiGuard guard;
+    return MPI_Pack(inbuf, incount, type, outbuf, outsize, position, library_comm);
+}
+
+int bamboo_unpack(bamboo_site at, const void* inbuf, int insize, int* position, void* outbuf,
+                  int outcount, MPI_Datatype type, MPI_Comm comm) {
+    MPI_Comm library_comm = packing_comm("MPI_Unpack", at, comm);
+    MpiGuard guard;
+    return MPI_Unpack(inbuf, insize, position, outbuf, outcount, type, library_comm);
+}
+
+int bamboo_pack_size(bamboo_site at, int incount, MPI_Datatype type, MPI_Comm comm, int* size) {
+    MPI_Comm library_comm = packing_comm("MPI_Pack_size", at, comm);
+    MpiGuard guard;
+    return MPI_Pack_size(incount, type, library_comm, size);
+}
+
+}  // extern "C"

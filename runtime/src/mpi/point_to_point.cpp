@@ -1,0 +1,447 @@
+// Point-to-point MPI over virtual ranks, and the calls that start and end a task's MPI.
+#include <mpi.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+#include "bamboo.h"
+#include "core/task.hpp"
+#include "messaging/datatype.hpp"
+#include "messaging/delivery.hpp"
+#include "mpi/api.hpp"
+#include "process/runtime.hpp"
+#include "transport/comm_engine.hpp"
+#include "util/errors.hpp"
+#include "util/mpi_guard.hpp"
+
+namespace bamboo {
+namespace {
+
+void set_empty_status(MPI_Status* status) { set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0); }
+
+void set_request_status(MPI_Status* status, const Request& r) {
+    if (r.kind == Request::Kind::send) set_empty_status(status);
+    else set_status(status, r.source, r.tag, r.bytes);
+}
+
+MPI_Status* status_at(MPI_Status statuses[], int i) {
+    return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+}
+
+// Starts a send. Returns true if `request` has yet to complete: a large message to another
+// process leaves straight from the user's buffer, and beyond the buffer budget a message
+// waits for its receive (messaging/buffer_budget.hpp); the user's buffer must stay untouched
+// until then.
+bool start_send(Task& self, const char* call, bamboo_site at, const void* buf, int count,
+                MPI_Datatype type, int dest, int tag, MPI_Comm comm, Request& request) {
+    CommView view = resolve_comm(self, comm, call, at);
+    TypedBuffer data = typed_buffer(self, buf, count, type, call, at);
+    check_destination(self, view, dest, call, at);
+    if (tag < 0) task_error(self.vrank(), call, at, "the tag %d is negative", tag);
+    request.kind = Request::Kind::send;
+    request.owner = &self;
+    request.target = data;
+    request.comm = view.comm;
+    request.call = call;
+    request.site = at;
+    if (dest == MPI_PROC_NULL) return false;
+    int dest_vrank = view.comm->vrank_of(dest);
+    request.peer = dest_vrank;
+    Envelope envelope{view.rank, tag, view.context()};
+    if (Task* local = runtime().local_task(dest_vrank)) {
+        self.sent.count(MessageCounts::point_to_point, MessageCounts::same_process, data.bytes());
+        return deliver_from_buffer(*local, envelope, data, &request);
+    }
+    self.sent.count(MessageCounts::point_to_point, MessageCounts::other_process, data.bytes());
+    return runtime().engine->send(envelope, dest_vrank, data, &request, /*may_wait_for_receiver=*/true);
+}
+
+// Starts a receive; it completes at once for MPI_PROC_NULL or a message already there.
+// `nonblocking`: the program may free `type` before the receive completes, so a derived
+// datatype is unpacked with a duplicate the request holds.
+void start_receive(Task& self, const char* call, bamboo_site at, void* buf, int count,
+                   MPI_Datatype type, int source, int tag, MPI_Comm comm, Request& request,
+                   bool nonblocking = false) {
+    CommView view = resolve_comm(self, comm, call, at);
+    Pattern pattern = receive_pattern(self, view, source, tag, call, at);
+    request.kind = Request::Kind::receive;
+    request.owner = &self;
+    request.target = typed_buffer(self, buf, count, type, call, at);
+    if (nonblocking) {
+        request.held_type = hold_datatype(type, request.target.layout);
+        if (request.held_type != MPI_DATATYPE_NULL) request.target.type = request.held_type;
+    }
+    request.comm = view.comm;
+    request.call = call;
+    request.site = at;
+    if (source == MPI_PROC_NULL) {
+        request.source = MPI_PROC_NULL;
+        request.tag = MPI_ANY_TAG;
+        request.bytes = 0;
+        request.complete.store(true);
+        return;
+    }
+    request.pattern = pattern;
+    post_receive(self, request);
+}
+
+void wait_for(Task& self, const char* call, bamboo_site at, const Request& request) {
+    WaitInfo info;
+    info.call = call;
+    info.site = at;
+    info.request = &request;
+    self.wait_until(info, [&request] { return request.complete.load(); });
+}
+
+
+// The live request `handle` names; nullptr for MPI_REQUEST_NULL.
+Request* find_request(Task& self, MPI_Request handle, const char* call, bamboo_site at) {
+    if (handle == MPI_REQUEST_NULL) return nullptr;
+    Request* request = self.requests().find(handle);
+    if (!request)
+        task_error(self.vrank(), call, at,
+                   "invalid request (not made by MPI_Isend or MPI_Irecv of this task, or already completed)");
+    return request;
+}
+
+std::vector<Request*> find_requests(Task& self, int count, MPI_Request handles[],
+                                    const char* call, bamboo_site at) {
+    if (count < 0) task_error(self.vrank(), call, at, "the count %d is negative", count);
+    if (count > 0 && !handles) task_error(self.vrank(), call, at, "the request array is NULL");
+    std::vector<Request*> found(count);
+    for (int i = 0; i < count; ++i) found[i] = find_request(self, handles[i], call, at);
+    return found;
+}
+
+// Reports a completed request's status, frees it and nulls the user's handle.
+void retire(Task& self, MPI_Request* handle, const Request& request, MPI_Status* status) {
+    set_request_status(status, request);
+    if (request.held_type != MPI_DATATYPE_NULL) release_datatype(request.held_type);
+    self.requests().release(handle);
+}
+
+}  // namespace
+}  // namespace bamboo
+
+using namespace bamboo;
+
+extern "C" {
+
+int bamboo_init(int*, char***) {
+    Task* task = Task::current();
+    if (!task) fatal("MPI_Init called outside a task");
+    if (task->initialized) task_error(task->vrank(), "MPI_Init", kNoSite, "MPI is already initialized");
+    task->initialized = true;
+    return MPI_SUCCESS;
+}
+
+int bamboo_init_thread(int* argc, char*** argv, int required, int* provided) {
+    bamboo_init(argc, argv);
+    // A task's MPI calls must come from the task itself, not from threads it starts.
+    if (provided) *provided = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
+    return MPI_SUCCESS;
+}
+
+int bamboo_initialized(int* flag) {
+    Task* task = Task::current();
+    *flag = task && task->initialized;
+    return MPI_SUCCESS;
+}
+
+int bamboo_finalize(void) {
+    Task& self = calling_task("MPI_Finalize", kNoSite);
+    self.finalized = true;
+    return MPI_SUCCESS;
+}
+
+int bamboo_finalized(int* flag) {
+    Task* task = Task::current();
+    *flag = task && task->finalized;
+    return MPI_SUCCESS;
+}
+
+long bamboo_random(void) {
+    Task* task = Task::current();
+    return task ? task->random.next() : random();
+}
+
+void bamboo_srandom(unsigned seed) {
+    if (Task* task = Task::current()) task->random.seed(seed);
+    else srandom(seed);
+}
+
+int bamboo_rand(void) { return static_cast<int>(bamboo_random()); }
+
+void bamboo_srand(unsigned seed) { bamboo_srandom(seed); }
+
+void bamboo_exit(int status) {
+    Task* task = Task::current();
+    if (!task) std::exit(status);  // outside tasks (an atexit handler, say) it is the process's
+    task->exit(status);
+}
+
+int bamboo_abort(MPI_Comm, int errorcode) {
+    Task* task = Task::current();
+    warn("task vrank %d called MPI_Abort with error code %d", task ? task->vrank() : -1, errorcode);
+    abort_job(errorcode);
+}
+
+double bamboo_wtime(void) {
+    MpiGuard guard;
+    return MPI_Wtime();
+}
+
+int bamboo_send(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                MPI_Comm comm) {
+    Task& self = calling_task("MPI_Send", at);
+    Request request;
+    if (start_send(self, "MPI_Send", at, buf, count, type, dest, tag, comm, request))
+        wait_for(self, "MPI_Send", at, request);
+    return MPI_SUCCESS;
+}
+
+int bamboo_isend(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest,
+                 int tag, MPI_Comm comm, MPI_Request* request) {
+    Task& self = calling_task("MPI_Isend", at);
+    check_not_null(self, request, "the request pointer", "MPI_Isend", at);
+    Request* r = self.requests().allocate(request);
+    if (!start_send(self, "MPI_Isend", at, buf, count, type, dest, tag, comm, *r))
+        r->complete.store(true);
+    return MPI_SUCCESS;
+}
+
+int bamboo_recv(bamboo_site at, void* buf, int count, MPI_Datatype type, int source, int tag,
+                MPI_Comm comm, MPI_Status* status) {
+    Task& self = calling_task("MPI_Recv", at);
+    Request request;
+    start_receive(self, "MPI_Recv", at, buf, count, type, source, tag, comm, request);
+    wait_for(self, "MPI_Recv", at, request);
+    set_request_status(status, request);
+    return MPI_SUCCESS;
+}
+
+int bamboo_irecv(bamboo_site at, void* buf, int count, MPI_Datatype type, int source, int tag,
+                 MPI_Comm comm, MPI_Request* request) {
+    Task& self = calling_task("MPI_Irecv", at);
+    check_not_null(self, request, "the request pointer", "MPI_Irecv", at);
+    Request* r = self.requests().allocate(request);
+    start_receive(self, "MPI_Irecv", at, buf, count, type, source, tag, comm, *r, true);
+    return MPI_SUCCESS;
+}
+
+int bamboo_sendrecv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                    int dest, int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                    int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
+    Task& self = calling_task("MPI_Sendrecv", at);
+    Request send, receive;
+    bool send_pending = start_send(self, "MPI_Sendrecv", at, sendbuf, sendcount, sendtype, dest,
+                                   sendtag, comm, send);
+    start_receive(self, "MPI_Sendrecv", at, recvbuf, recvcount, recvtype, source, recvtag, comm,
+                  receive);
+    if (send_pending) wait_for(self, "MPI_Sendrecv", at, send);
+    wait_for(self, "MPI_Sendrecv", at, receive);
+    set_request_status(status, receive);
+    return MPI_SUCCESS;
+}
+
+int bamboo_wait(bamboo_site at, MPI_Request* request, MPI_Status* status) {
+    Task& self = calling_task("MPI_Wait", at);
+    check_not_null(self, request, "the request pointer", "MPI_Wait", at);
+    Request* r = find_request(self, *request, "MPI_Wait", at);
+    if (!r) {
+        set_empty_status(status);
+        return MPI_SUCCESS;
+    }
+    wait_for(self, "MPI_Wait", at, *r);
+    retire(self, request, *r, status);
+    return MPI_SUCCESS;
+}
+
+int bamboo_waitall(bamboo_site at, int count, MPI_Request requests[], MPI_Status statuses[]) {
+    Task& self = calling_task("MPI_Waitall", at);
+    std::vector<Request*> found = find_requests(self, count, requests, "MPI_Waitall", at);
+    WaitInfo info;
+    info.call = "MPI_Waitall";
+    info.site = at;
+    info.handles = requests;
+    info.handle_count = count;
+    self.wait_until(info, [&found] {
+        for (const Request* r : found)
+            if (r && !r->complete.load()) return false;
+        return true;
+    });
+    for (int i = 0; i < count; ++i) {
+        if (found[i]) retire(self, &requests[i], *found[i], status_at(statuses, i));
+        else set_empty_status(status_at(statuses, i));
+    }
+    return MPI_SUCCESS;
+}
+
+int bamboo_waitany(bamboo_site at, int count, MPI_Request requests[], int* index,
+                   MPI_Status* status) {
+    Task& self = calling_task("MPI_Waitany", at);
+    std::vector<Request*> found = find_requests(self, count, requests, "MPI_Waitany", at);
+    int completed = MPI_UNDEFINED;
+    bool any_active = false;
+    for (const Request* r : found) any_active = any_active || r;
+    if (!any_active) {
+        *index = MPI_UNDEFINED;
+        set_empty_status(status);
+        return MPI_SUCCESS;
+    }
+    WaitInfo info;
+    info.call = "MPI_Waitany";
+    info.site = at;
+    info.handles = requests;
+    info.handle_count = count;
+    self.wait_until(info, [&] {
+        for (int i = 0; i < count; ++i) {
+            if (found[i] && found[i]->complete.load()) {
+                completed = i;
+                return true;
+            }
+        }
+        return false;
+    });
+    *index = completed;
+    retire(self, &requests[completed], *found[completed], status);
+    return MPI_SUCCESS;
+}
+
+int bamboo_test(bamboo_site at, MPI_Request* request, int* flag, MPI_Status* status) {
+    Task& self = calling_task("MPI_Test", at);
+    check_not_null(self, request, "the request pointer", "MPI_Test", at);
+    Request* r = find_request(self, *request, "MPI_Test", at);
+    if (!r) {
+        *flag = 1;
+        set_empty_status(status);
+        return MPI_SUCCESS;
+    }
+    if (r->complete.load()) {
+        *flag = 1;
+        retire(self, request, *r, status);
+        return MPI_SUCCESS;
+    }
+    *flag = 0;
+    self.yield();  // a polling loop must not starve the other tasks of this worker
+    return MPI_SUCCESS;
+}
+
+int bamboo_testall(bamboo_site at, int count, MPI_Request requests[], int* flag,
+                   MPI_Status statuses[]) {
+    Task& self = calling_task("MPI_Testall", at);
+    std::vector<Request*> found = find_requests(self, count, requests, "MPI_Testall", at);
+    for (const Request* r : found) {
+        if (r && !r->complete.load()) {
+            *flag = 0;
+            self.yield();
+            return MPI_SUCCESS;
+        }
+    }
+    *flag = 1;
+    for (int i = 0; i < count; ++i) {
+        if (found[i]) retire(self, &requests[i], *found[i], status_at(statuses, i));
+        else set_empty_status(status_at(statuses, i));
+    }
+    return MPI_SUCCESS;
+}
+
+int bamboo_probe(bamboo_site at, int source, int tag, MPI_Comm comm, MPI_Status* status) {
+    Task& self = calling_task("MPI_Probe", at);
+    Pattern pattern = receive_pattern(self, resolve_comm(self, comm, "MPI_Probe", at), source, tag,
+                                      "MPI_Probe", at);
+    if (source == MPI_PROC_NULL) {
+        set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
+        return MPI_SUCCESS;
+    }
+    Mailbox& mailbox = self.mailbox();
+    for (;;) {
+        {
+            std::lock_guard<SpinLock> lock(mailbox.mutex());
+            if (const Message* message = mailbox.find_unexpected(pattern)) {
+                Envelope envelope = message->envelope;
+                std::size_t bytes = message->bytes;
+                set_status(status, envelope.source, envelope.tag, bytes);
+                return MPI_SUCCESS;
+            }
+            mailbox.arm_rule({Expectation{pattern, 1, 0}});
+        }
+        WaitInfo info;
+        info.call = "MPI_Probe";
+        info.site = at;
+        self.wait_until(info, [&mailbox] { return mailbox.rule_satisfied(); });
+    }
+}
+
+int bamboo_iprobe(bamboo_site at, int source, int tag, MPI_Comm comm, int* flag,
+                  MPI_Status* status) {
+    Task& self = calling_task("MPI_Iprobe", at);
+    Pattern pattern = receive_pattern(self, resolve_comm(self, comm, "MPI_Iprobe", at), source,
+                                      tag, "MPI_Iprobe", at);
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
+        return MPI_SUCCESS;
+    }
+    Mailbox& mailbox = self.mailbox();
+    bool found = false;
+    Envelope envelope{};
+    std::size_t bytes = 0;
+    {
+        std::lock_guard<SpinLock> lock(mailbox.mutex());
+        if (const Message* message = mailbox.find_unexpected(pattern)) {
+            found = true;
+            envelope = message->envelope;
+            bytes = message->bytes;
+        }
+    }
+    *flag = found;
+    if (found) set_status(status, envelope.source, envelope.tag, bytes);
+    else self.yield();
+    return MPI_SUCCESS;
+}
+
+int bamboo_get_count(const MPI_Status* status, MPI_Datatype type, int* count) {
+    if (status == MPI_STATUS_IGNORE) {
+        Task* task = Task::current();
+        task_error(task ? task->vrank() : -1, "MPI_Get_count", kNoSite, "the status is MPI_STATUS_IGNORE");
+    }
+    MpiGuard guard;
+    return MPI_Get_count(status, type, count);
+}
+
+void bamboo_expect(int source, int tag, MPI_Comm comm) {
+    Task& self = calling_task("bamboo_expect", kNoSite);
+    if (source == MPI_PROC_NULL) return;
+    expect_message(self, receive_pattern(self, resolve_comm(self, comm, "bamboo_expect", kNoSite),
+                                         source, tag, "bamboo_expect", kNoSite));
+}
+
+void bamboo_fire(bamboo_site at) {
+    Task& self = calling_task("the firing rule", at);
+    Mailbox& mailbox = self.mailbox();
+    bool satisfied = true;
+    if (!self.pending_rule.empty()) {
+        {
+            std::lock_guard<SpinLock> lock(mailbox.mutex());
+            satisfied = mailbox.arm_rule(self.pending_rule);
+        }
+        self.pending_rule.clear();  // keeps its capacity for the next evaluation point
+    }
+    if (!satisfied) {
+        WaitInfo info;
+        info.site = at;
+        self.wait_until(info, [&mailbox] { return mailbox.rule_satisfied(); });
+    } else if (self.priority() == -1) {
+        self.yield();  // priority -1: give way at every evaluation point
+    }
+}
+
+void bamboo_set_priority(int priority) {
+    Task* task = Task::current();
+    if (!task) fatal("#pragma bamboo priority reached outside a task");
+    task->set_priority(priority);
+}
+
+}  // extern "C"

@@ -1,0 +1,48 @@
+// The deadlock watch, and the end of the job: the job is deadlocked when no task of any
+// process can run, no message is in flight anywhere, and that has lasted the deadlock
+// timeout (checked over all processes, see transport/quiescence.hpp); then every process
+// reports what each of its waiting tasks waits for, and the job is aborted (exit code 3). A
+// process whose tasks wait for another that computes, sleeps or does I/O is never reported.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include "transport/quiescence.hpp"
+
+namespace bamboo {
+
+struct Runtime;
+class Task;
+
+class DeadlockWatch {
+public:
+    // Collective (all processes construct it, in the same order as other communicators).
+    DeadlockWatch(const Runtime& runtime, double timeout_seconds);
+
+    // Called often, from any thread (workers that drive the comm engine call it
+    // concurrently); cheap unless a round of the job-wide check is due. Reports and aborts
+    // the job if it is deadlocked. Returns whether the whole job has finished: every task of
+    // every process done and every message received, so the process may leave.
+    bool job_finished();
+
+private:
+    Activity activity();
+    [[noreturn]] void report_and_abort() const;
+
+    const Runtime& runtime_;
+    std::mutex stepping_;
+    QuiescenceRounds rounds_;
+    std::chrono::duration<double> timeout_;
+    std::chrono::steady_clock::time_point last_move_;
+    std::uint64_t last_moved_ = 0;
+    bool finished_ = false;
+};
+
+// One line on what `task` waits for, e.g. "waits in MPI_Recv at ring.c:14 for a message
+// from vrank 2, tag 7, MPI_COMM_WORLD". Meaningful only while the task waits.
+std::string describe_wait(const Task& task);
+
+}  // namespace bamboo

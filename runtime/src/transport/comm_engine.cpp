@@ -1,0 +1,756 @@
+#include "transport/comm_engine.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "core/task.hpp"
+#include "core/worker.hpp"
+#include "messaging/delivery.hpp"
+#include "process/runtime.hpp"
+#include "transport/node.hpp"
+#include "util/backoff.hpp"
+#include "util/errors.hpp"
+#include "util/mpi_guard.hpp"
+#include "util/spin.hpp"
+
+namespace bamboo {
+
+// What a control message says.
+enum class Kind : std::int32_t {
+    data,           // a message, with its payload or followed by it
+    announce,       // a message whose data its sender keeps until asked
+                    // (messaging/buffer_budget.hpp)
+    clear_to_send,  // the receive took announced message `id`: send its data
+    decline,        // nobody will receive announced message `id`: its sender goes on
+    refund,         // only the piggybacked refund
+};
+
+struct WireHeader {
+    std::uint64_t bytes;        // data and announce: the message's size
+    std::uint64_t piece_bytes;  // a separate payload comes in pieces of this size; 0: whole
+    std::uint64_t sequence;     // among the control messages from the sender to this process
+    std::uint64_t refund;       // credit the receiver of this header gets back
+    std::uint64_t id;           // the announced message, at the process that announced it
+    std::int32_t kind;
+    std::int32_t source;  // the sender's rank in the communicator
+    std::int32_t dest_vrank;
+    std::int32_t tag;
+    std::int32_t comm;
+    std::int32_t payload_separate;
+};
+
+namespace {
+
+constexpr int kTag = 0;  // the engine's communicators carry nothing else
+// From this size on, a payload travels as its own messages, after its header: straight from
+// the user's buffer when it is contiguous. Smaller control messages stay below the eager
+// limits of MPI's TCP transports (64 KiB in Open MPI, 128 KiB in MPICH).
+constexpr std::size_t kSeparatePayloadBytes = 32u << 10;
+// --bamboo-payload-piece auto: pieces for processes on other nodes (see the header).
+constexpr std::size_t kNetworkPieceBytes = 60u << 10;
+constexpr int kMaxReceivesPerRound = 32;
+// MPI requests (control messages and payload pieces) the engine keeps in flight to one
+// process; later messages wait in the engine, in order. MPI's ordering between two processes
+// rests on the library's sequence numbers, and Open MPI's (ob1) are 16 bits per peer and
+// communicator: with 2^16 messages outstanding to a late receiver a number repeats, and a
+// message fragment that the transport delivered late (shared memory reorders fragments under
+// load) is matched in the wrong place. 200,000 sends in flight lost and reordered messages.
+// A few hundred keep any link busy.
+constexpr int kWindowRequests = 256;
+// Sends in flight beyond which a sending task retires the finished ones itself.
+constexpr std::size_t kRetireBacklog = 64;
+// How long a large payload may wait in MPI for its receive to be posted (see the header).
+constexpr auto kParkLimit = std::chrono::microseconds(50);
+// With a single process the engine has nothing to move; its thread only runs the watch.
+constexpr auto kSingleProcessTick = std::chrono::milliseconds(10);
+// A worker that polled the engine this recently is taken to be still polling.
+constexpr auto kWorkerPollingWindow = std::chrono::microseconds(20);
+
+// Whether the end-of-job and deadlock checks count a control message. Refunds are not: no
+// task ever waits for one (a sender out of credit announces its message instead), so one
+// still in flight is harmless, and a process whose tasks have finished may still send one.
+bool counted(Kind kind) { return kind != Kind::refund; }
+
+int message_size(std::size_t bytes) {
+    if (bytes > static_cast<std::size_t>(INT_MAX))
+        fatal("messages between processes are limited to %d bytes; this one has %zu", INT_MAX,
+              bytes);
+    return static_cast<int>(bytes);
+}
+
+// Whether Open MPI was told not to use shared memory between processes of a node (e.g.
+// --mca btl tcp,self): its "btl" control variable, read through MPI's tools interface. Other
+// libraries have no such variable.
+bool shared_memory_transport_off() {
+    int provided = 0, index = 0, count = 0;
+    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return false;
+    std::string list;
+    if (MPI_T_cvar_get_index("btl", &index) == MPI_SUCCESS) {
+        MPI_T_cvar_handle handle;
+        if (MPI_T_cvar_handle_alloc(index, nullptr, &handle, &count) == MPI_SUCCESS) {
+            std::vector<char> value(static_cast<std::size_t>(std::max(count, 1)) + 1, '\0');
+            if (MPI_T_cvar_read(handle, value.data()) == MPI_SUCCESS) list = value.data();
+            MPI_T_cvar_handle_free(&handle);
+        }
+    }
+    MPI_T_finalize();
+    if (list.empty()) return false;
+    bool names_shared_memory = false;
+    for (std::size_t start = list[0] == '^', comma; start <= list.size(); start = comma + 1) {
+        comma = std::min(list.find(',', start), list.size());
+        std::string name = list.substr(start, comma - start);
+        if (name == "vader" || name == "sm") names_shared_memory = true;
+    }
+    return list[0] == '^' ? names_shared_memory : !names_shared_memory;
+}
+
+}  // namespace
+
+// An announced message, kept by its sender until the receive asks.
+struct CommEngine::Lent {
+    Request* completion;  // the send, which waits
+    TypedBuffer data;
+};
+
+// A message for another process: a control message (header, and the payload unless it
+// travels separately), a separate payload, or both.
+struct CommEngine::Outgoing {
+    int process = 0;
+    std::unique_ptr<char[]> control;  // none: the data of an announced message, asked for
+    std::size_t control_bytes = 0;
+    const char* payload = nullptr;    // a separate payload: the user's buffer, or `packed`
+    std::unique_ptr<char[]> packed;
+    std::size_t payload_bytes = 0;
+    std::size_t piece_bytes = 0;
+    int payload_tag = kTag;
+    Request* completion = nullptr;    // completed once a payload from the user's buffer has left
+    std::optional<Lent> lent;         // an announce: the data the sender keeps meanwhile
+
+    WireHeader& header() { return *reinterpret_cast<WireHeader*>(control.get()); }
+    int mpi_requests() const {  // the control message and the payload's pieces
+        std::size_t piece = piece_bytes ? piece_bytes : payload_bytes;
+        return (control ? 1 : 0) + (payload_bytes ? static_cast<int>((payload_bytes + piece - 1) / piece) : 0);
+    }
+};
+
+// Asked-for data of an announced message on its way into the receive that took it.
+struct CommEngine::Pull {
+    Request* receive;
+    Envelope envelope;
+    std::size_t bytes;
+    std::vector<MPI_Request> pieces;
+    std::unique_ptr<char[]> staging;  // when the receive buffer is not contiguous
+};
+
+struct CommEngine::InFlight {
+    std::unique_ptr<char[]> control;
+    std::unique_ptr<char[]> packed;
+    Request* completion = nullptr;
+    int process = 0;
+    int requests = 0;  // its consecutive entries in mpi_requests_
+};
+
+CommEngine::CommEngine(Runtime& runtime)
+    : runtime_(runtime),
+      sent_to_(runtime.process_count, 0),
+      arrivals_(runtime.process_count),
+      piece_bytes_(runtime.process_count, 0),
+      queued_(runtime.process_count),
+      requests_to_(runtime.process_count, 0),
+      next_sequence_from_(runtime.process_count, 0) {
+    MPI_Comm_dup(MPI_COMM_WORLD, &control_comm_);
+    MPI_Comm_dup(MPI_COMM_WORLD, &payload_comm_);
+    int* tag_ub = nullptr;
+    int found = 0;
+    MPI_Comm_get_attr(payload_comm_, MPI_TAG_UB, &tag_ub, &found);
+    pulled_tags_ = found && *tag_ub > kTag + 1 ? *tag_ub - kTag : 32767 - kTag;
+    // A process is reached over a network unless it shares this node and MPI may use shared
+    // memory.
+    std::vector<bool> over_network(runtime.process_count, true);
+    if (!shared_memory_transport_off())
+        for (int rank : processes_on_this_node()) over_network[rank] = false;
+    over_network[runtime.process] = false;
+    for (int p = 0; p < runtime.process_count; ++p) {
+        network_peers_ = network_peers_ || over_network[p];
+        piece_bytes_[p] = !runtime.options.payload_piece_auto ? runtime.options.payload_piece
+                          : over_network[p]                  ? kNetworkPieceBytes
+                                                             : 0;
+    }
+}
+
+CommEngine::~CommEngine() = default;
+
+namespace {
+
+WireHeader control_header(Kind kind) {
+    WireHeader header;
+    std::memset(&header, 0, sizeof header);
+    header.kind = static_cast<std::int32_t>(kind);
+    return header;
+}
+
+}  // namespace
+
+CommEngine::Outgoing CommEngine::control_message(int process, const WireHeader& header, std::size_t extra_bytes) {
+    Outgoing out;
+    out.process = process;
+    out.control_bytes = sizeof header + extra_bytes;
+    message_size(out.control_bytes);
+    out.control.reset(new char[out.control_bytes]);
+    std::memcpy(out.control.get(), &header, sizeof header);
+    return out;
+}
+
+bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data, Request* completion,
+                      bool may_wait_for_receiver) {
+    std::size_t bytes = data.bytes();
+    int process = runtime_.process_of(dest_vrank);
+    BufferBudget& budget = *runtime_.budget;
+    bool announce = may_wait_for_receiver && !budget.spend(process, buffer_cost(bytes));
+    if (!may_wait_for_receiver) budget.force_spend(process, buffer_cost(bytes));
+    bool separate = !announce && bytes >= kSeparatePayloadBytes;
+    bool from_user_buffer = separate && completion && data.layout.contiguous;
+    WireHeader header = control_header(announce ? Kind::announce : Kind::data);
+    header.bytes = bytes;
+    header.source = e.source;
+    header.dest_vrank = dest_vrank;
+    header.tag = e.tag;
+    header.comm = e.comm;
+    header.payload_separate = separate;
+    header.piece_bytes = separate ? piece_bytes_[process] : 0;
+
+    Outgoing out = control_message(process, header, separate || announce ? 0 : bytes);
+    if (announce) {
+        completion->awaits_receive = true;
+        out.lent = Lent{completion, data};
+    } else if (from_user_buffer) {
+        out.payload = data.data();
+        out.completion = completion;
+    } else if (separate) {
+        out.packed.reset(new char[bytes]);
+        pack(data, out.packed.get());
+        out.payload = out.packed.get();
+    } else {
+        pack(data, out.control.get() + sizeof header);
+    }
+    if (separate) {
+        out.payload_bytes = bytes;
+        out.piece_bytes = header.piece_bytes;
+        message_size(bytes);
+    }
+    hand_over(std::move(out));
+    return announce || from_user_buffer;
+}
+
+void CommEngine::hand_over(Outgoing&& out) {
+    bool wake;
+    {
+        std::lock_guard<std::mutex> lock(outbox_mutex_);
+        outbox_.push_back(std::move(out));
+        outbox_empty_.store(false, std::memory_order_relaxed);
+        wake = engine_sleeping_;
+    }
+    // Start it now if the engine is free; the outbox keeps the task's messages in order.
+    std::unique_lock<std::mutex> progress_lock(progress_mutex_, std::try_to_lock);
+    if (progress_lock.owns_lock()) {
+        start_sends();
+        // A task that sends without ever waiting (the root of a loop of broadcasts) would
+        // otherwise pile up finished sends that every later round tests again.
+        if (in_flight_.size() >= kRetireBacklog) retire_sends();
+        note_transit();
+    } else if (wake) {
+        wakeup_.notify_one();
+    }
+}
+
+void CommEngine::pull(Request& receive, const Envelope& envelope, std::size_t bytes, const Announced& announced) {
+    {
+        std::lock_guard<std::mutex> lock(outbox_mutex_);
+        wanted_.push_back(Wanted{&receive, envelope, bytes, announced.process, announced.id});
+        outbox_empty_.store(false, std::memory_order_relaxed);
+    }
+    wakeup_.notify_one();
+}
+
+void CommEngine::decline(const Announced& announced) {
+    WireHeader header = control_header(Kind::decline);
+    header.id = announced.id;
+    hand_over(control_message(announced.process, header, 0));
+}
+
+bool CommEngine::start_sends() {
+    if (outbox_empty_.load(std::memory_order_relaxed)) return false;
+    {
+        std::lock_guard<std::mutex> lock(outbox_mutex_);
+        starting_.swap(outbox_);
+        wanted_starting_.swap(wanted_);
+        outbox_empty_.store(true, std::memory_order_relaxed);
+    }
+    for (Wanted& wanted : wanted_starting_) start_pull(wanted);
+    wanted_starting_.clear();
+    for (Outgoing& out : starting_) {
+        std::deque<Outgoing>& queue = queued_[out.process];
+        if (queue.empty()) backlogged_.push_back(out.process);
+        queue.push_back(std::move(out));
+    }
+    starting_.clear();
+    launch_queued();
+    return true;
+}
+
+// Posts the receive of an announced message's data, then asks its sender for it (so the
+// data never arrives before its receive).
+void CommEngine::start_pull(const Wanted& wanted) {
+    Pull pull{wanted.receive, wanted.envelope, wanted.bytes, {}, nullptr};
+    char* where = wanted.receive->target.data();
+    if (!wanted.receive->target.layout.contiguous) {
+        pull.staging.reset(new char[wanted.bytes]);
+        where = pull.staging.get();
+    }
+    post_payload_receives(where, wanted.bytes, piece_bytes_[wanted.process] ? piece_bytes_[wanted.process] : wanted.bytes,
+                          wanted.process, pulled_tag(wanted.id), &pull.pieces);
+    pulls_.push_back(std::move(pull));
+    WireHeader header = control_header(Kind::clear_to_send);
+    header.id = wanted.id;
+    Outgoing out = control_message(wanted.process, header, 0);
+    std::deque<Outgoing>& queue = queued_[out.process];
+    if (queue.empty()) backlogged_.push_back(out.process);
+    queue.push_back(std::move(out));
+}
+
+void CommEngine::post_payload_receives(char* where, std::size_t bytes, std::size_t piece, int process, int tag,
+                                       std::vector<MPI_Request>* pieces) {
+    MpiGuard guard;
+    for (std::size_t offset = 0; offset < bytes || offset == 0; offset += piece) {
+        pieces->emplace_back();
+        MPI_Irecv(where + offset, static_cast<int>(std::min(piece, bytes - offset)), MPI_BYTE, process, tag,
+                  payload_comm_, &pieces->back());
+        if (bytes == 0) break;
+    }
+}
+
+bool CommEngine::advance_pulls() {
+    bool moved = false;
+    std::size_t kept = 0;
+    for (Pull& pull : pulls_) {
+        int done = 0;
+        {
+            MpiGuard guard;
+            MPI_Testall(static_cast<int>(pull.pieces.size()), pull.pieces.data(), &done, MPI_STATUSES_IGNORE);
+        }
+        if (!done) {
+            if (&pulls_[kept] != &pull) pulls_[kept] = std::move(pull);
+            ++kept;
+            continue;
+        }
+        if (pull.staging) unpack(pull.staging.get(), pull.bytes, pull.receive->target);
+        complete_receive(*pull.receive, pull.envelope, pull.bytes);
+        moved = true;
+    }
+    pulls_.resize(kept);
+    return moved;
+}
+
+int CommEngine::pulled_tag(std::uint64_t id) const {
+    return kTag + 1 + static_cast<int>(id % static_cast<std::uint64_t>(pulled_tags_));
+}
+
+// Starts queued messages, in order per process, while the process's window has room (a
+// message wider than the whole window goes alone).
+bool CommEngine::launch_queued() {
+    bool launched = false;
+    std::size_t kept = 0;
+    for (int process : backlogged_) {
+        std::deque<Outgoing>& queue = queued_[process];
+        while (!queue.empty() &&
+               (requests_to_[process] == 0 || requests_to_[process] + queue.front().mpi_requests() <= kWindowRequests)) {
+            launch(std::move(queue.front()));
+            queue.pop_front();
+            launched = true;
+        }
+        if (!queue.empty()) backlogged_[kept++] = process;
+    }
+    backlogged_.resize(kept);
+    return launched;
+}
+
+void CommEngine::launch(Outgoing&& out) {
+    std::size_t first = mpi_requests_.size();
+    if (out.control) {
+        WireHeader& header = out.header();
+        // Its number among the control messages to that process (the receiver checks the
+        // order), and whatever credit that process is owed by now.
+        header.sequence = sent_to_[out.process]++;
+        header.refund = runtime_.budget->take_refund(out.process);
+        if (out.lent) {
+            header.id = next_announce_id_++;
+            announced_.emplace(header.id, *out.lent);
+        }
+        if (counted(static_cast<Kind>(header.kind))) count(sent_total_);
+    }
+    {
+        MpiGuard guard;
+        if (out.control) {
+            mpi_requests_.emplace_back();
+            MPI_Isend(out.control.get(), static_cast<int>(out.control_bytes), MPI_BYTE, out.process, kTag,
+                      control_comm_, &mpi_requests_.back());
+        }
+        std::size_t piece = out.piece_bytes ? out.piece_bytes : out.payload_bytes;
+        for (std::size_t offset = 0; offset < out.payload_bytes || (offset == 0 && !out.control); offset += piece) {
+            mpi_requests_.emplace_back();
+            MPI_Isend(out.payload + offset, static_cast<int>(std::min(piece, out.payload_bytes - offset)),
+                      MPI_BYTE, out.process, out.payload_tag, payload_comm_, &mpi_requests_.back());
+            if (out.payload_bytes == 0) break;
+        }
+    }
+    int requests = static_cast<int>(mpi_requests_.size() - first);
+    requests_to_[out.process] += requests;
+    peak_requests_to_one_ = std::max(peak_requests_to_one_, requests_to_[out.process]);
+    in_flight_.push_back(InFlight{std::move(out.control), std::move(out.packed), out.completion, out.process,
+                                  requests});
+    count(moves_);
+}
+
+bool CommEngine::retire_sends() {
+    if (in_flight_.empty()) return false;
+    int completed = 0;
+    completed_indices_.resize(mpi_requests_.size());
+    {
+        MpiGuard guard;
+        MPI_Testsome(static_cast<int>(mpi_requests_.size()), mpi_requests_.data(), &completed,
+                     completed_indices_.data(), MPI_STATUSES_IGNORE);
+    }
+    if (completed == 0 || completed == MPI_UNDEFINED) return false;
+    bool woke_task = false;
+    std::size_t kept = 0, kept_requests = 0, first = 0;
+    for (std::size_t i = 0; i < in_flight_.size(); ++i) {
+        const std::size_t count = static_cast<std::size_t>(in_flight_[i].requests);
+        const bool done = std::all_of(mpi_requests_.begin() + first, mpi_requests_.begin() + first + count,
+                                      [](MPI_Request r) { return r == MPI_REQUEST_NULL; });
+        if (done) {
+            requests_to_[in_flight_[i].process] -= in_flight_[i].requests;
+            if (Request* request = in_flight_[i].completion) {
+                Task* owner = request->owner;
+                request->complete.store(true);
+                owner->wake();
+                woke_task = true;
+            }
+        } else {
+            if (kept != i) in_flight_[kept] = std::move(in_flight_[i]);
+            std::copy(mpi_requests_.begin() + first, mpi_requests_.begin() + first + count,
+                      mpi_requests_.begin() + kept_requests);
+            ++kept;
+            kept_requests += count;
+        }
+        first += count;
+    }
+    in_flight_.resize(kept);
+    mpi_requests_.resize(kept_requests);
+    if (!backlogged_.empty()) launch_queued();
+    return woke_task;
+}
+
+bool CommEngine::receive_one() {
+    int flag = 0, size = 0;
+    MPI_Message handle;
+    MPI_Status status;
+    Arrival arrival;
+    {
+        MpiGuard guard;
+        MPI_Improbe(MPI_ANY_SOURCE, kTag, control_comm_, &flag, &handle, &status);
+        if (!flag) return false;
+        MPI_Get_count(&status, MPI_BYTE, &size);
+        arrival.buffer.reset(new char[size]);
+        MPI_Imrecv(arrival.buffer.get(), size, MPI_BYTE, &handle, &arrival.request);
+    }
+    arrival.source_process = status.MPI_SOURCE;
+    count(moves_);
+    arrivals_[status.MPI_SOURCE].push_back(std::move(arrival));
+    ++arriving_;
+    return true;
+}
+
+bool CommEngine::advance_arrivals() {
+    bool moved = false;
+    for (std::deque<Arrival>& queue : arrivals_) {
+        while (!queue.empty() && advance(queue.front())) {
+            queue.pop_front();
+            --arriving_;
+            moved = true;
+        }
+    }
+    return moved;
+}
+
+bool CommEngine::advance(Arrival& a) {
+    int done = 0;
+    switch (a.stage) {
+        case Arrival::Stage::control:
+            {
+                MpiGuard guard;
+                MPI_Test(&a.request, &done, MPI_STATUS_IGNORE);
+            }
+            if (!done || !read_header(a)) return done;
+            a.stage = Arrival::Stage::payload_unposted;
+            [[fallthrough]];
+        case Arrival::Stage::payload_unposted:
+            if (!start_payload(a)) return false;
+            a.stage = Arrival::Stage::payload;
+            [[fallthrough]];
+        case Arrival::Stage::payload:
+            {
+                MpiGuard guard;
+                MPI_Testall(static_cast<int>(a.pieces.size()), a.pieces.data(), &done, MPI_STATUSES_IGNORE);
+            }
+            if (!done) return false;
+            finish_payload(a);
+            return true;
+    }
+    return false;
+}
+
+// The control message is in: deliver it, or note the payload that follows it.
+bool CommEngine::read_header(Arrival& a) {
+    WireHeader header;
+    std::memcpy(&header, a.buffer.get(), sizeof header);
+    int source = a.source_process;
+    // The engine's own check of MPI's ordering: a message lost or overtaken between two
+    // processes is an error, never a wrong answer.
+    if (header.sequence != next_sequence_from_[source])
+        fatal("process %d received message #%llu from process %d where #%llu was due: MPI lost or "
+              "reordered messages between the two processes",
+              runtime_.process, static_cast<unsigned long long>(header.sequence), source,
+              static_cast<unsigned long long>(next_sequence_from_[source]));
+    ++next_sequence_from_[source];
+    Kind kind = static_cast<Kind>(header.kind);
+    if (counted(kind)) count(received_total_);
+    runtime_.budget->refund(source, header.refund);
+    switch (kind) {
+        case Kind::refund: return false;
+        case Kind::clear_to_send:
+        case Kind::decline: answer(source, header.id, kind == Kind::decline); return false;
+        case Kind::data:
+        case Kind::announce: break;
+    }
+    a.envelope = Envelope{header.source, header.tag, header.comm};
+    a.dest_vrank = header.dest_vrank;
+    if (header.dest_vrank < 0 || header.dest_vrank >= runtime_.world->size() ||
+        runtime_.process_of(header.dest_vrank) != runtime_.process)
+        fatal("process %d received a message for task vrank %d, which is not one of its tasks",
+              runtime_.process, header.dest_vrank);
+    if (header.payload_separate) {
+        // The payload was sent right behind its header; payloads from one process are
+        // received in header order.
+        a.payload_bytes = header.bytes;
+        a.piece_bytes = header.piece_bytes ? header.piece_bytes : header.bytes;
+        a.buffer.reset();
+        a.since = std::chrono::steady_clock::now();
+        return true;
+    }
+    Message message;
+    message.envelope = a.envelope;
+    message.bytes = header.bytes;
+    if (kind == Kind::announce) {
+        message.announced = Announced{this, source, header.id};
+    } else {
+        message.data = a.buffer.get() + sizeof header;
+        message.storage = std::move(a.buffer);
+        message.charge = BufferCharge(runtime_.budget.get(), source, buffer_cost(header.bytes));
+    }
+    deliver_message(*runtime_.local_task(header.dest_vrank), std::move(message));
+    return false;
+}
+
+// The receiving process answered an announce of this process: send the data, or not.
+void CommEngine::answer(int process, std::uint64_t id, bool declined) {
+    auto found = announced_.find(id);
+    if (found == announced_.end())
+        fatal("process %d asked process %d for the data of a message it never announced (#%llu)", process,
+              runtime_.process, static_cast<unsigned long long>(id));
+    Lent lent = found->second;
+    announced_.erase(found);
+    Request& send = *lent.completion;
+    if (declined) {
+        Task* owner = send.owner;
+        send.complete.store(true);
+        owner->wake();
+        return;
+    }
+    Outgoing out;
+    out.process = process;
+    out.payload_bytes = lent.data.bytes();
+    out.piece_bytes = piece_bytes_[process];
+    out.payload_tag = pulled_tag(id);
+    out.completion = &send;
+    if (lent.data.layout.contiguous) {
+        out.payload = lent.data.data();
+    } else {
+        out.packed.reset(new char[out.payload_bytes]);
+        pack(lent.data, out.packed.get());
+        out.payload = out.packed.get();
+    }
+    std::deque<Outgoing>& queue = queued_[process];
+    if (queue.empty()) backlogged_.push_back(process);
+    queue.push_back(std::move(out));
+}
+
+// Whether the payload may wait longer for its receive: its task will likely post it soon if
+// it is runnable or running.
+bool CommEngine::payload_may_wait(const Arrival& a, const Task& dest) const {
+    if (std::chrono::steady_clock::now() - a.since >= kParkLimit) return false;
+    TaskState state = dest.state();
+    return state == TaskState::runnable || state == TaskState::running;
+}
+
+// Starts receiving a separate payload: straight into the task's posted receive when there is
+// one, else (after parking) into a buffer of its own.
+bool CommEngine::start_payload(Arrival& a) {
+    Task& dest = *runtime_.local_task(a.dest_vrank);
+    bool closed = false;
+    a.receive = claim_posted_receive(dest, a.envelope, &closed);
+    void* where = nullptr;
+    if (a.receive) {
+        check_fits(*a.receive, a.envelope, a.payload_bytes);
+        if (a.receive->target.layout.contiguous) where = a.receive->target.data();
+    } else if (!closed) {
+        // The send the task waits for has often completed inside MPI along with the arrival
+        // of this header; retiring it makes the task runnable, and it then posts the receive.
+        if (dest.state() == TaskState::waiting) retire_sends();
+        if (payload_may_wait(a, dest)) return false;
+    }
+    if (!where) {
+        a.buffer.reset(new char[a.payload_bytes]);
+        where = a.buffer.get();
+    }
+    post_payload_receives(static_cast<char*>(where), a.payload_bytes, a.piece_bytes, a.source_process, kTag,
+                          &a.pieces);
+    return true;
+}
+
+void CommEngine::finish_payload(Arrival& a) {
+    BufferCharge charge(runtime_.budget.get(), a.source_process, buffer_cost(a.payload_bytes));
+    if (a.receive) {
+        if (a.buffer) unpack(a.buffer.get(), a.payload_bytes, a.receive->target);
+        complete_receive(*a.receive, a.envelope, a.payload_bytes);
+        return;  // the charge goes with it: the receive took the data
+    }
+    Message message;
+    message.envelope = a.envelope;
+    message.bytes = a.payload_bytes;
+    message.data = a.buffer.get();
+    message.storage = std::move(a.buffer);
+    message.charge = std::move(charge);
+    deliver_message(*runtime_.local_task(a.dest_vrank), std::move(message));
+}
+
+bool CommEngine::try_progress() {
+    worker_polled_at_.store(std::chrono::steady_clock::now().time_since_epoch().count(),
+                            std::memory_order_relaxed);
+    std::unique_lock<std::mutex> lock(progress_mutex_, std::try_to_lock);
+    return lock.owns_lock() && progress();
+}
+
+bool CommEngine::progress() {
+    bool moved = start_sends();
+    if (runtime_.budget->refunds_due()) send_refunds();
+    // Data asked for by other processes, and messages that waited for the window.
+    if (!backlogged_.empty() && launch_queued()) moved = true;
+    if (!pulls_.empty() && advance_pulls()) moved = true;
+    // A task whose large send just left usually posts its receive next: let it run before
+    // looking for arrivals, or the reply would find no posted receive and need a copy.
+    if (retire_sends()) {
+        moved = true;
+    } else {
+        for (int i = 0; i < kMaxReceivesPerRound && receive_one(); ++i) moved = true;
+        if (advance_arrivals()) moved = true;
+    }
+    note_transit();
+    return moved;
+}
+
+// Refunds large enough for a message of their own (no message went back to carry them).
+void CommEngine::send_refunds() {
+    BufferBudget& budget = *runtime_.budget;
+    budget.refunds_sent();
+    for (int p = 0; p < runtime_.process_count; ++p) {
+        if (!budget.refund_due(p)) continue;
+        std::deque<Outgoing>& queue = queued_[p];
+        if (queue.empty()) backlogged_.push_back(p);
+        queue.push_back(control_message(p, control_header(Kind::refund), 0));  // launch() fills it in
+    }
+}
+
+void CommEngine::tasks_done() {
+    {
+        std::lock_guard<std::mutex> lock(outbox_mutex_);
+        tasks_done_.store(true);
+    }
+    wakeup_.notify_one();
+}
+
+bool CommEngine::tasks_waiting() const {
+    for (const auto& worker : runtime_.workers)
+        if (worker->waiting_tasks() > 0) return true;
+    return false;
+}
+
+bool CommEngine::busy() const { return moving() || tasks_waiting(); }
+
+void CommEngine::run(bool shares_core, const std::function<bool()>& job_finished) {
+    Backoff backoff(std::chrono::microseconds(50));
+    PoliteSpin spin;
+    for (;;) {
+        bool moved = false;
+        if (runtime_.process_count > 1) {
+            std::lock_guard<std::mutex> lock(progress_mutex_);
+            moved = progress();
+        }
+        if (job_finished()) return drain_sends();
+        auto now = std::chrono::steady_clock::now().time_since_epoch();
+        auto polled_at = std::chrono::steady_clock::duration(worker_polled_at_.load(std::memory_order_relaxed));
+        std::chrono::microseconds pause(0);
+        if (runtime_.process_count == 1) pause = kSingleProcessTick;
+        else if (now - polled_at < kWorkerPollingWindow) pause = kWorkerPollingWindow;
+        else if (moved) backoff.reset();
+        else if (!busy() || shares_core) pause = backoff.next();
+        if (pause.count() == 0) {
+            spin.pause();
+            continue;
+        }
+        std::unique_lock<std::mutex> lock(outbox_mutex_);
+        if (!outbox_.empty() || tasks_done_.load()) continue;
+        engine_sleeping_ = true;
+        wakeup_.wait_for(lock, pause);
+        engine_sleeping_ = false;
+    }
+}
+
+void CommEngine::finish(bool never_sleeps, const std::function<bool()>& job_finished) {
+    Backoff backoff(std::chrono::microseconds(50));
+    for (;;) {
+        if (try_progress()) backoff.reset();
+        if (job_finished()) return drain_sends();
+        auto pause = never_sleeps ? std::chrono::microseconds(0) : backoff.next();
+        if (pause.count() == 0) sched_yield();
+        else std::this_thread::sleep_for(pause);
+    }
+}
+
+// The job is over: only refunds can still be in flight (uncounted, so the end did not wait for
+// them); MPI_Finalize must find no send of this process pending.
+void CommEngine::drain_sends() {
+    std::lock_guard<std::mutex> lock(progress_mutex_);
+    MpiGuard guard;
+    MPI_Waitall(static_cast<int>(mpi_requests_.size()), mpi_requests_.data(), MPI_STATUSES_IGNORE);
+    mpi_requests_.clear();
+    in_flight_.clear();
+}
+
+}  // namespace bamboo

@@ -1,0 +1,237 @@
+// The comm engine: moves messages between processes with the real MPI library.
+//
+// All traffic uses private duplicates of MPI_COMM_WORLD. A message is a wire header
+// (source rank, destination vrank, tag, communicator, size) on the control communicator,
+// with the payload in the same MPI message when it is small. A large contiguous payload
+// follows as a second message on the payload communicator, sent straight from the user's
+// buffer and received straight into the posted receive buffer when there is one, so that
+// neither side copies it.
+//
+// Nothing in the engine blocks on a transfer: every message is received with a nonblocking
+// MPI call, so a large message crawling over a slow network holds up neither the engine's
+// sends nor messages from other processes. Messages from one process are handed to tasks in
+// the order MPI matched them (each source process has a queue; only its front moves on).
+//
+// A large payload whose receive is not posted yet, for a task that is runnable or running,
+// is left in MPI for a short while (kParkLimit): the task is usually about to post the
+// receive (a ping-pong's reply often arrives just before), and staging the payload would
+// cost a copy. Meanwhile later messages from that process wait behind it. After that while,
+// or once the task waits for something else, the payload is received into a buffer of its
+// own, so a sender never waits for the receiving task (sends are buffered).
+//
+// Over TCP, a large MPI message needs a handshake (rendezvous): the receiver's answer goes
+// out behind whatever data the receiver is already sending the other way, so two processes
+// exchanging large messages take turns instead of sending both ways at once. Payloads for
+// processes on other nodes therefore travel in pieces small enough to be sent eagerly,
+// without a handshake (--bamboo-payload-piece; within a node, where shared memory has no such
+// queue, whole, unless Open MPI was told to leave shared memory out).
+//
+// The engine sends in the order tasks hand it messages, and MPI keeps that order between two
+// processes, so messages from one task to another never overtake each other.
+//
+// Whoever holds the engine's progress lock drives it: the comm engine thread, which keeps
+// polling while there is work, but also an idle worker (try_progress) and a sending task
+// (which starts its own MPI_Isend when the lock is free), so that a message does not wait
+// for a thread switch to leave or to be received.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "messaging/buffer_budget.hpp"
+#include "messaging/datatype.hpp"
+#include "messaging/mailbox.hpp"
+#include "messaging/requests.hpp"
+
+namespace bamboo {
+
+struct Runtime;
+struct WireHeader;
+class Task;
+
+class CommEngine final : public AnnouncedData {
+public:
+    explicit CommEngine(Runtime& runtime);
+    ~CommEngine();
+
+    // Any task: sends `data` to task `dest_vrank` of another process. Returns false when the
+    // data has been copied and the send is complete; true when `completion` (a send request
+    // owned by the calling task) completes later: once a large payload has left straight from
+    // the user's buffer, or, when the send `may_wait_for_receiver` and the receiving process
+    // has no credit left for it (messaging/buffer_budget.hpp), once a receive has taken the
+    // message and its data has left. Without `completion` the data is always copied.
+    bool send(const Envelope& envelope, int dest_vrank, const TypedBuffer& data, Request* completion,
+              bool may_wait_for_receiver);
+
+    // Announced messages (any thread): a receive took one, or nobody will.
+    void pull(Request& receive, const Envelope& envelope, std::size_t bytes, const Announced& announced) override;
+    void decline(const Announced& announced) override;
+
+    // One round of work if no other thread is at it: start queued sends, retire finished
+    // ones, deliver arrived messages. Returns whether anything moved.
+    bool try_progress();
+
+    // Whether sends or receives are in flight (any thread): their completion needs the
+    // engine polled soon.
+    bool in_transit() const { return in_transit_.load(std::memory_order_relaxed); }
+    // Whether the engine has anything to move: messages handed to it, queued, in flight or
+    // arriving (any thread).
+    bool moving() const {
+        return in_transit() || !outbox_empty_.load(std::memory_order_relaxed);
+    }
+
+    // The comm engine thread: progress until `job_finished()` (which also runs the deadlock
+    // watch) says the whole job is over. A thread that shares its core with the workers never
+    // spins: it naps between polls even while messages are in transit, so it keeps transfers
+    // moving at little cost to the tasks.
+    void run(bool shares_core, const std::function<bool()>& job_finished);
+    // Without an engine thread, after all local tasks are done: the same; between polls it
+    // naps, unless `never_sleeps` (single-thread mode, see WorkerDuties).
+    void finish(bool never_sleeps, const std::function<bool()>& job_finished);
+    // All tasks of this process are done: the engine thread stops napping, so that the end
+    // of the job is seen at once.
+    void tasks_done();
+
+    // Runs `f` while no thread drives the engine: the runtime's other MPI calls that run
+    // concurrently with tasks (the deadlock watch's rounds) go through here, so that the MPI
+    // library is entered by one thread at a time, and the data MPI writes is visibly ordered
+    // before whoever reads it (in the lock's happens-before, which ThreadSanitizer sees).
+    template <class F>
+    auto exclusively(F&& f) {
+        std::lock_guard<std::mutex> lock(progress_mutex_);
+        return f();
+    }
+
+    // Whether some other process is reached over a network rather than shared memory.
+    bool has_network_peers() const { return network_peers_; }
+
+    // The most MPI requests the engine had in flight to one process at once (--bamboo-stats).
+    int peak_requests_to_one_process() const { return peak_requests_to_one_; }
+
+    // Messages moved so far, and control messages sent to and received from other processes
+    // (for the deadlock watch and the end of the job; any thread).
+    std::uint64_t moves() const { return moves_.load(std::memory_order_relaxed); }
+    std::uint64_t sent_total() const { return sent_total_.load(std::memory_order_relaxed); }
+    std::uint64_t received_total() const { return received_total_.load(std::memory_order_relaxed); }
+
+private:
+    struct Outgoing;
+    struct InFlight;
+    struct Lent;
+    struct Pull;
+    // A receive took an announced message (handed over by pull()).
+    struct Wanted {
+        Request* receive;
+        Envelope envelope;
+        std::size_t bytes;
+        int process;
+        std::uint64_t id;
+    };
+    // A message from another process on its way in: first its control message (the header,
+    // with the payload when small), then, for a separate payload, the payload.
+    struct Arrival {
+        enum class Stage { control, payload_unposted, payload };
+        Stage stage = Stage::control;
+        int source_process = -1;
+        MPI_Request request = MPI_REQUEST_NULL;  // the control message
+        std::vector<MPI_Request> pieces;         // the payload
+        std::unique_ptr<char[]> buffer;   // the control message, or a staged payload
+        Envelope envelope{};
+        int dest_vrank = -1;
+        std::size_t payload_bytes = 0;
+        std::size_t piece_bytes = 0;
+        Request* receive = nullptr;       // the task's receive a payload goes into
+        std::chrono::steady_clock::time_point since;  // when the header was read (parking)
+    };
+
+    // The members below require progress_mutex_.
+    bool progress();
+    Outgoing control_message(int process, const WireHeader& header, std::size_t extra_bytes);
+    void hand_over(Outgoing&& out);
+    bool start_sends();
+    void start_pull(const Wanted& wanted);
+    void post_payload_receives(char* where, std::size_t bytes, std::size_t piece, int process, int tag,
+                               std::vector<MPI_Request>* pieces);
+    bool advance_pulls();
+    int pulled_tag(std::uint64_t id) const;
+    void answer(int process, std::uint64_t id, bool declined);
+    void send_refunds();
+    void drain_sends();
+    bool launch_queued();
+    void launch(Outgoing&& out);
+    bool retire_sends();  // true if it completed a task's send (and woke the task)
+    bool receive_one();
+    bool advance_arrivals();
+    bool advance(Arrival& arrival);  // true once the arrival is delivered
+    bool read_header(Arrival& arrival);  // true if a payload follows
+    bool start_payload(Arrival& arrival);  // false while the payload waits for its receive
+    void finish_payload(Arrival& arrival);
+    bool payload_may_wait(const Arrival& arrival, const Task& dest) const;
+    bool busy() const;
+    void note_transit() {
+        in_transit_.store(!in_flight_.empty() || !backlogged_.empty() || arriving_ > 0 || !pulls_.empty(),
+                          std::memory_order_relaxed);
+    }
+    bool tasks_waiting() const;
+    // Counters written only under progress_mutex_, read by any thread.
+    static void count(std::atomic<std::uint64_t>& counter) {
+        counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
+
+    Runtime& runtime_;
+    MPI_Comm control_comm_ = MPI_COMM_NULL;
+    MPI_Comm payload_comm_ = MPI_COMM_NULL;
+
+    // Handed over by tasks; guarded by outbox_mutex_.
+    std::mutex outbox_mutex_;
+    std::condition_variable wakeup_;
+    std::vector<Outgoing> outbox_;
+    std::vector<Wanted> wanted_;
+    bool engine_sleeping_ = false;
+    std::atomic<bool> outbox_empty_{true};
+
+    // Guarded by progress_mutex_.
+    std::mutex progress_mutex_;
+    std::vector<Outgoing> starting_;
+    std::vector<Wanted> wanted_starting_;
+    std::vector<MPI_Request> mpi_requests_;  // per in-flight send: control, then payload pieces
+    std::vector<InFlight> in_flight_;
+    std::vector<int> completed_indices_;
+    std::vector<std::uint64_t> sent_to_;     // control messages per destination process
+    std::vector<std::deque<Arrival>> arrivals_;  // per source process, in MPI's match order
+    std::size_t arriving_ = 0;                   // arrivals in all queues
+    std::vector<std::size_t> piece_bytes_;       // per destination process; 0: whole payloads
+    std::vector<std::deque<Outgoing>> queued_;   // per destination process: waiting for the window
+    std::vector<int> backlogged_;                // the processes whose queue is not empty
+    std::vector<int> requests_to_;               // MPI requests in flight per destination process
+    int peak_requests_to_one_ = 0;
+    std::vector<std::uint64_t> next_sequence_from_;  // the sent_to_ number due next, per source
+    std::unordered_map<std::uint64_t, Lent> announced_;  // by id: announced, not yet asked for
+    std::uint64_t next_announce_id_ = 0;
+    std::vector<Pull> pulls_;                    // asked-for data on its way in
+    int pulled_tags_ = 1;                        // tags for asked-for data (from MPI_TAG_UB)
+    bool network_peers_ = false;
+
+    std::atomic<bool> tasks_done_{false};
+
+    std::atomic<std::uint64_t> moves_{0};
+    std::atomic<std::uint64_t> sent_total_{0};
+    std::atomic<std::uint64_t> received_total_{0};
+    std::atomic<bool> in_transit_{false};
+    // When a worker last drove the engine (steady_clock ticks): while workers poll, the
+    // engine thread steps back rather than compete with them for the core.
+    std::atomic<std::int64_t> worker_polled_at_{0};
+};
+
+}  // namespace bamboo
