@@ -16,7 +16,7 @@ void CollectiveChannel::send(int dest, int tag, const void* data, std::size_t by
     TypedBuffer buffer = raw_bytes(data, bytes);
     int dest_vrank = comm_.vrank_of(dest);
     Envelope envelope{rank_, tag, comm_.collective_context()};
-    if (Task* local = runtime().local_task(dest_vrank)) {
+    if (Rank* local = runtime().routes.local(dest_vrank)) {
         self_.sent.count(MessageCounts::collective, MessageCounts::same_process, bytes);
         deliver_from_buffer(*local, envelope, buffer, /*lender=*/nullptr);
         return;
@@ -32,11 +32,7 @@ void CollectiveChannel::send(int dest, int tag, const void* data, std::size_t by
     request.site = at_;
     // A large message leaves straight from `data`: wait until it has left the process.
     if (runtime().engine->send(envelope, dest_vrank, buffer, &request, /*may_wait_for_receiver=*/false)) {
-        WaitInfo info;
-        info.call = call_;
-        info.site = at_;
-        info.request = &request;
-        self_.wait_until(info, [&request] { return request.complete.load(); });
+        self_.wait_for(request, call_, at_);
     }
 }
 
@@ -51,14 +47,6 @@ void CollectiveChannel::start_receive(const Incoming& incoming, Request& request
     post_receive(self_, request);
 }
 
-void CollectiveChannel::wait_for(const Request& request) {
-    WaitInfo info;
-    info.call = call_;
-    info.site = at_;
-    info.request = &request;
-    self_.wait_until(info, [&request] { return request.complete.load(); });
-}
-
 void CollectiveChannel::check_size(const Incoming& incoming, const Request& request) const {
     if (request.bytes != incoming.bytes)
         fail("rank %d sent %zu bytes where this rank expects %zu: the ranks' counts or datatypes "
@@ -70,7 +58,7 @@ void CollectiveChannel::receive(int source, int tag, void* data, std::size_t byt
     Incoming incoming{source, tag, data, bytes};
     Request request;
     start_receive(incoming, request);
-    wait_for(request);
+    self_.wait_for(request, call_, at_);
     check_size(incoming, request);
 }
 
@@ -86,26 +74,18 @@ CollectiveChannel::PostedReceives::PostedReceives(CollectiveChannel& ch,
 
 void CollectiveChannel::PostedReceives::wait() {
     for (std::size_t i = 0; i < incoming_.size(); ++i) {
-        ch_.wait_for(requests_[i]);
+        ch_.self_.wait_for(requests_[i], ch_.call_, ch_.at_);
         ch_.check_size(incoming_[i], requests_[i]);
     }
 }
 
 Message CollectiveChannel::receive_any_size(int source, int tag) {
     Pattern wanted = pattern(source, tag);
-    Mailbox& mailbox = self_.mailbox();
-    for (;;) {
-        {
-            std::lock_guard<SpinLock> lock(mailbox.mutex());
-            Message message;
-            if (mailbox.take_unexpected(wanted, &message)) return message;
-            mailbox.arm_rule({Expectation{wanted, 1, 0}});
-        }
-        WaitInfo info;
-        info.call = call_;
-        info.site = at_;
-        self_.wait_until(info, [&mailbox] { return mailbox.rule_satisfied(); });
-    }
+    self_.wait_for_message(wanted, call_, at_);
+    Message message;
+    std::lock_guard<SpinLock> lock(self_.mailbox().mutex());
+    self_.mailbox().take_unexpected(wanted, &message);
+    return message;
 }
 
 void CollectiveChannel::fail(const char* format, ...) const {

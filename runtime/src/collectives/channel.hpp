@@ -10,9 +10,10 @@
 #include <memory>
 #include <vector>
 
+#include "comm/communicator.hpp"
 #include "messaging/mailbox.hpp"
+#include "messaging/rank.hpp"
 #include "messaging/requests.hpp"
-#include "mpi/api.hpp"
 
 namespace bamboo {
 
@@ -27,10 +28,10 @@ public:
     };
     class PostedReceives;
 
-    CollectiveChannel(Task& self, const CommView& comm, const char* call, bamboo_site at)
+    CollectiveChannel(Rank& self, const CommView& comm, const char* call, bamboo_site at)
         : self_(self), comm_(*comm.comm), rank_(comm.rank), call_(call), at_(at) {}
 
-    Task& task() const { return self_; }
+    Rank& caller() const { return self_; }
     const Communicator& comm() const { return comm_; }
     int rank() const { return rank_; }
     int size() const { return comm_.size(); }
@@ -59,10 +60,9 @@ public:
 
 private:
     void start_receive(const Incoming& incoming, Request& request);
-    void wait_for(const Request& request);
     void check_size(const Incoming& incoming, const Request& request) const;
 
-    Task& self_;
+    Rank& self_;
     const Communicator& comm_;
     int rank_;
     const char* call_;

@@ -69,6 +69,22 @@ private:
     std::vector<int> members_;
 };
 
+// A communicator as a task holds it (in its table of communicators it made): the shared
+// object and the task's rank in it.
+struct CommEntry {
+    std::shared_ptr<const Communicator> comm;
+    int rank = 0;
+};
+
+// A communicator as the calling task sees it.
+struct CommView {
+    const Communicator* comm;
+    int rank;
+
+    int size() const { return comm->size(); }
+    int context() const { return comm->context(); }
+};
+
 // A group: an ordered set of tasks (world vranks), as MPI_Comm_group gives.
 using Group = std::vector<int>;
 

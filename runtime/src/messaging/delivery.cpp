@@ -3,9 +3,9 @@
 #include <memory>
 #include <mutex>
 
-#include "core/task.hpp"
+#include "messaging/rank.hpp"
 #include "messaging/reports.hpp"
-#include "process/runtime.hpp"
+#include "messaging/routes.hpp"
 #include "util/errors.hpp"
 
 namespace bamboo {
@@ -27,7 +27,7 @@ Message copied_message(const Envelope& e, const TypedBuffer& data, BufferCharge 
 }
 
 // Queues `message` as unexpected in the locked, open mailbox of `dest`; unlocks it.
-void queue_unexpected(Task& dest, std::unique_lock<SpinLock>& lock, Message&& message) {
+void queue_unexpected(Rank& dest, std::unique_lock<SpinLock>& lock, Message&& message) {
     bool rule_satisfied = dest.mailbox().add_unexpected(std::move(message));
     lock.unlock();
     if (rule_satisfied) dest.wake();
@@ -55,7 +55,7 @@ void fill(Request& receive, Message&& message) {
 
 }  // namespace
 
-void warn_dropped(const Task& dest, const Envelope& e) {
+void warn_dropped(const Rank& dest, const Envelope& e) {
     // The task has finished, so its communicators no longer change.
     std::string what = describe_message(dest.communicator_with_context(e.comm),
                                         Pattern{e.source, e.tag, e.comm});
@@ -81,8 +81,8 @@ void complete_receive(Request& r, const Envelope& e, std::size_t bytes) {
     owner->wake();
 }
 
-bool deliver_from_buffer(Task& dest, const Envelope& e, const TypedBuffer& data, Request* lender) {
-    BufferBudget& budget = *runtime().budget;
+bool deliver_from_buffer(Rank& dest, const Envelope& e, const TypedBuffer& data, Request* lender) {
+    BufferBudget& budget = *dest.routes().budget;
     std::size_t cost = buffer_cost(data.bytes());
     Mailbox& mailbox = dest.mailbox();
     std::unique_lock<SpinLock> lock(mailbox.mutex());
@@ -122,7 +122,7 @@ bool deliver_from_buffer(Task& dest, const Envelope& e, const TypedBuffer& data,
     return false;
 }
 
-void deliver_message(Task& dest, Message&& message) {
+void deliver_message(Rank& dest, Message&& message) {
     Mailbox& mailbox = dest.mailbox();
     std::unique_lock<SpinLock> lock(mailbox.mutex());
     if (mailbox.closed()) {
@@ -139,7 +139,7 @@ void deliver_message(Task& dest, Message&& message) {
     queue_unexpected(dest, lock, std::move(message));
 }
 
-Request* claim_posted_receive(Task& dest, const Envelope& e, bool* closed) {
+Request* claim_posted_receive(Rank& dest, const Envelope& e, bool* closed) {
     Mailbox& mailbox = dest.mailbox();
     std::lock_guard<SpinLock> lock(mailbox.mutex());
     *closed = mailbox.closed();
@@ -147,7 +147,7 @@ Request* claim_posted_receive(Task& dest, const Envelope& e, bool* closed) {
     return static_cast<Request*>(mailbox.match_posted(e));
 }
 
-void post_receive(Task& self, Request& receive) {
+void post_receive(Rank& self, Request& receive) {
     Mailbox& mailbox = self.mailbox();
     Message message;
     {

@@ -1,78 +1,78 @@
 #include "mpi/api.hpp"
 
-#include "process/runtime.hpp"
+#include "messaging/routes.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
 
 namespace bamboo {
 
-Task& calling_task(const char* call, bamboo_site at) {
-    Task* task = Task::current();
-    if (!task) fatal("%s called outside a task (only the program's main() and what it calls may use MPI)", call);
-    if (!task->initialized) task_error(task->vrank(), call, at, "called before MPI_Init");
-    if (task->finalized) task_error(task->vrank(), call, at, "called after MPI_Finalize");
-    return *task;
+Rank& calling_rank(const char* call, bamboo_site at) {
+    Rank* self = Rank::current();
+    if (!self) fatal("%s called outside a task (only the program's main() and what it calls may use MPI)", call);
+    if (!self->initialized) task_error(self->vrank(), call, at, "called before MPI_Init");
+    if (self->finalized) task_error(self->vrank(), call, at, "called after MPI_Finalize");
+    return *self;
 }
 
-CommEntry* made_comm(Task& task, MPI_Comm comm, const char* call, bamboo_site at) {
-    if (comm == MPI_COMM_NULL) task_error(task.vrank(), call, at, "the communicator is MPI_COMM_NULL");
-    CommEntry* entry = task.comms.find(comm);
+CommEntry* made_comm(Rank& self, MPI_Comm comm, const char* call, bamboo_site at) {
+    if (comm == MPI_COMM_NULL) task_error(self.vrank(), call, at, "the communicator is MPI_COMM_NULL");
+    CommEntry* entry = self.comms.find(comm);
     if (!entry)
-        task_error(task.vrank(), call, at,
+        task_error(self.vrank(), call, at,
                    "invalid communicator (freed, or not made by this task's MPI calls)");
     return entry;
 }
 
-CommView resolve_comm(Task& task, MPI_Comm comm, const char* call, bamboo_site at) {
-    if (comm == MPI_COMM_WORLD) return {runtime().world.get(), task.vrank()};
-    if (comm == MPI_COMM_SELF) return {task.self_comm.get(), 0};
-    CommEntry* entry = made_comm(task, comm, call, at);
+CommView resolve_comm(Rank& self, MPI_Comm comm, const char* call, bamboo_site at) {
+    if (comm == MPI_COMM_WORLD) return {self.routes().world.get(), self.vrank()};
+    if (comm == MPI_COMM_SELF) return {self.self_comm.get(), 0};
+    CommEntry* entry = made_comm(self, comm, call, at);
     return {entry->comm.get(), entry->rank};
 }
 
-TypedBuffer typed_buffer(const Task& task, const void* buf, int count, MPI_Datatype type,
+TypedBuffer typed_buffer(const Rank& self, const void* buf, int count, MPI_Datatype type,
                          const char* call, bamboo_site at) {
-    if (count < 0) task_error(task.vrank(), call, at, "the count %d is negative", count);
+    if (count < 0) task_error(self.vrank(), call, at, "the count %d is negative", count);
     TypedBuffer buffer;
     buffer.base = const_cast<void*>(buf);
     buffer.count = count;
     buffer.type = type;
     if (!describe_datatype(type, &buffer.layout))
-        task_error(task.vrank(), call, at, "invalid datatype");
+        task_error(self.vrank(), call, at, "invalid datatype");
     return buffer;
 }
 
-void check_rank(const Task& task, const CommView& comm, int rank, const char* role,
+void check_rank(const Rank& self, const CommView& comm, int rank, const char* role,
                 const char* call, bamboo_site at) {
     if (rank < 0 || rank >= comm.size())
-        task_error(task.vrank(), call, at, "%s rank %d is out of range (0..%d)", role, rank,
+        task_error(self.vrank(), call, at, "%s rank %d is out of range (0..%d)", role, rank,
                    comm.size() - 1);
 }
 
-void check_destination(const Task& task, const CommView& comm, int dest, const char* call,
+void check_destination(const Rank& self, const CommView& comm, int dest, const char* call,
                        bamboo_site at) {
-    if (dest != MPI_PROC_NULL) check_rank(task, comm, dest, "destination", call, at);
+    if (dest != MPI_PROC_NULL) check_rank(self, comm, dest, "destination", call, at);
 }
 
-void check_source(const Task& task, const CommView& comm, int source, const char* call,
+void check_source(const Rank& self, const CommView& comm, int source, const char* call,
                   bamboo_site at) {
     if (source != MPI_ANY_SOURCE && source != MPI_PROC_NULL)
-        check_rank(task, comm, source, "source", call, at);
+        check_rank(self, comm, source, "source", call, at);
 }
 
-void check_count(const Task& task, int count, const char* what, const char* call, bamboo_site at) {
-    if (count < 0) task_error(task.vrank(), call, at, "%s %d is negative", what, count);
+void check_count(const Rank& self, int count, const char* what, const char* call, bamboo_site at) {
+    if (count < 0) task_error(self.vrank(), call, at, "%s %d is negative", what, count);
 }
 
-void check_not_null(const Task& task, const void* pointer, const char* what, const char* call,
+void check_not_null(const Rank& self, const void* pointer, const char* what, const char* call,
                     bamboo_site at) {
-    if (!pointer) task_error(task.vrank(), call, at, "%s is NULL", what);
+    if (!pointer) task_error(self.vrank(), call, at, "%s is NULL", what);
 }
 
-Pattern receive_pattern(const Task& task, const CommView& view, int source, int tag,
+Pattern receive_pattern(const Rank& self, const CommView& view, int source, int tag,
                         const char* call, bamboo_site at) {
-    check_source(task, view, source, call, at);
-    if (tag < 0 && tag != MPI_ANY_TAG) task_error(task.vrank(), call, at, "the tag %d is negative", tag);
+    check_source(self, view, source, call, at);
+    if (tag < 0 && tag != MPI_ANY_TAG) task_error(self.vrank(), call, at, "the tag %d is negative", tag);
     return Pattern{source == MPI_ANY_SOURCE ? kAny : source, tag == MPI_ANY_TAG ? kAny : tag,
                    view.context()};
 }
@@ -87,14 +87,14 @@ void set_status(MPI_Status* status, int source, int tag, std::size_t bytes) {
     MPI_Status_set_elements_x(status, MPI_BYTE, static_cast<MPI_Count>(bytes));
 }
 
-void expect_message(Task& task, const Pattern& pattern) {
-    for (Expectation& x : task.pending_rule) {
+void expect_message(Rank& self, const Pattern& pattern) {
+    for (Expectation& x : self.pending_rule) {
         if (x.pattern == pattern) {
             ++x.expected;
             return;
         }
     }
-    task.pending_rule.push_back(Expectation{pattern, 1, 0});
+    self.pending_rule.push_back(Expectation{pattern, 1, 0});
 }
 
 }  // namespace bamboo

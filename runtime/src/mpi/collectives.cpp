@@ -11,7 +11,7 @@
 #include "collectives/algorithms.hpp"
 #include "collectives/channel.hpp"
 #include "collectives/reduction.hpp"
-#include "core/task.hpp"
+#include "messaging/rank.hpp"
 #include "mpi/api.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
@@ -24,7 +24,7 @@ using collectives::Blocks;
 // What every collective call starts with: the calling task, its communicator, the channel.
 struct CollectiveCall {
     CollectiveCall(const char* name, bamboo_site at, MPI_Comm comm)
-        : self(calling_task(name, at)),
+        : self(calling_rank(name, at)),
           view(resolve_comm(self, comm, name, at)),
           channel(self, view, name, at),
           name(name),
@@ -58,7 +58,7 @@ struct CollectiveCall {
         return Reduction{op, type, count, commutative};
     }
 
-    Task& self;
+    Rank& self;
     CommView view;
     CollectiveChannel channel;
     const char* name;
@@ -449,7 +449,7 @@ int bamboo_alltoallv(bamboo_site at, const void* sendbuf, const int sendcounts[]
 
 int bamboo_reduce_local(bamboo_site at, const void* inbuf, void* inoutbuf, int count,
                         MPI_Datatype type, MPI_Op op) {
-    Task& self = calling_task("MPI_Reduce_local", at);
+    Rank& self = calling_rank("MPI_Reduce_local", at);
     check_count(self, count, "the count", "MPI_Reduce_local", at);
     bool commutative;
     if (!op_is_valid(op, &commutative)) task_error(self.vrank(), "MPI_Reduce_local", at, "invalid operation (MPI_Op)");
@@ -458,7 +458,7 @@ int bamboo_reduce_local(bamboo_site at, const void* inbuf, void* inoutbuf, int c
 }
 
 int bamboo_op_create(bamboo_site at, MPI_User_function* function, int commute, MPI_Op* op) {
-    Task& self = calling_task("MPI_Op_create", at);
+    Rank& self = calling_rank("MPI_Op_create", at);
     check_not_null(self, reinterpret_cast<const void*>(function), "the function", "MPI_Op_create", at);
     check_not_null(self, op, "the MPI_Op pointer", "MPI_Op_create", at);
     MpiGuard guard;
@@ -466,14 +466,14 @@ int bamboo_op_create(bamboo_site at, MPI_User_function* function, int commute, M
 }
 
 int bamboo_op_free(bamboo_site at, MPI_Op* op) {
-    Task& self = calling_task("MPI_Op_free", at);
+    Rank& self = calling_rank("MPI_Op_free", at);
     check_not_null(self, op, "the MPI_Op pointer", "MPI_Op_free", at);
     MpiGuard guard;
     return MPI_Op_free(op);
 }
 
 int bamboo_op_commutative(bamboo_site at, MPI_Op op, int* commute) {
-    Task& self = calling_task("MPI_Op_commutative", at);
+    Rank& self = calling_rank("MPI_Op_commutative", at);
     bool commutative;
     if (!op_is_valid(op, &commutative)) task_error(self.vrank(), "MPI_Op_commutative", at, "invalid operation (MPI_Op)");
     *commute = commutative;
@@ -481,7 +481,7 @@ int bamboo_op_commutative(bamboo_site at, MPI_Op op, int* commute) {
 }
 
 void bamboo_expect_collective(bamboo_collective kind, int root, MPI_Op op, MPI_Comm comm) {
-    Task& self = calling_task("the firing rule", kNoSite);
+    Rank& self = calling_rank("the firing rule", kNoSite);
     CommView view = resolve_comm(self, comm, "the firing rule", kNoSite);
     auto k = static_cast<collectives::Kind>(kind);
     bool rooted = k == collectives::Kind::bcast || k == collectives::Kind::reduce ||

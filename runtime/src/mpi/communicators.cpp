@@ -14,9 +14,9 @@
 #include "collectives/algorithms.hpp"
 #include "collectives/channel.hpp"
 #include "comm/cart_placement.hpp"
-#include "core/task.hpp"
+#include "messaging/rank.hpp"
+#include "messaging/routes.hpp"
 #include "mpi/api.hpp"
-#include "process/runtime.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
 
@@ -46,7 +46,7 @@ Agreement agree(CollectiveChannel& ch, int color, int key) {
         all.offset.push_back(r * sizeof(Proposal));
         all.size.push_back(sizeof(Proposal));
     }
-    Proposal mine{color, key, ch.task().next_context};
+    Proposal mine{color, key, ch.caller().next_context};
     collectives::allgather(ch, &mine, all);
     for (const Proposal& p : agreement.proposals)
         agreement.first_context = std::max(agreement.first_context, p.next_context);
@@ -57,7 +57,7 @@ Agreement agree(CollectiveChannel& ch, int color, int key) {
 void take_contexts(CollectiveChannel& ch, const Agreement& agreement, int count) {
     if (agreement.first_context > INT_MAX - 2 * count)
         ch.fail("the runtime has run out of communicator contexts");
-    ch.task().next_context = agreement.first_context + 2 * count;
+    ch.caller().next_context = agreement.first_context + 2 * count;
 }
 
 std::string made_by(const char* call, bamboo_site at) {
@@ -67,17 +67,17 @@ std::string made_by(const char* call, bamboo_site at) {
 }
 
 // Gives the task a handle to a new communicator of which it is a member.
-MPI_Comm adopt(Task& self, int context, std::vector<int> vranks, const char* call, bamboo_site at,
+MPI_Comm adopt(Rank& self, int context, std::vector<int> vranks, const char* call, bamboo_site at,
                std::optional<CartTopology> topology = std::nullopt) {
     int rank = static_cast<int>(std::find(vranks.begin(), vranks.end(), self.vrank()) - vranks.begin());
-    auto comm = std::make_shared<Communicator>(context, std::move(vranks), runtime().vf,
+    auto comm = std::make_shared<Communicator>(context, std::move(vranks), self.routes().vf,
                                                made_by(call, at), std::move(topology));
     return self.comms.insert(CommEntry{std::move(comm), rank});
 }
 
 // MPI_Comm_split's new communicators: one per color, ranks ordered by key, then by parent
 // rank. Returns MPI_COMM_NULL for MPI_UNDEFINED.
-MPI_Comm split(Task& self, CollectiveChannel& ch, const CommView& parent, int color, int key,
+MPI_Comm split(Rank& self, CollectiveChannel& ch, const CommView& parent, int color, int key,
                const char* call, bamboo_site at, std::optional<CartTopology> topology = std::nullopt) {
     if (color < 0 && color != MPI_UNDEFINED)
         task_error(self.vrank(), call, at, "the color %d is negative (and not MPI_UNDEFINED)", color);
@@ -102,12 +102,12 @@ MPI_Comm split(Task& self, CollectiveChannel& ch, const CommView& parent, int co
     return adopt(self, agreement.first_context + 2 * index, std::move(vranks), call, at, std::move(topology));
 }
 
-MPI_Comm* checked_out(const Task& self, MPI_Comm* out, const char* call, bamboo_site at) {
+MPI_Comm* checked_out(const Rank& self, MPI_Comm* out, const char* call, bamboo_site at) {
     check_not_null(self, out, "the new communicator's pointer", call, at);
     return out;
 }
 
-const CartTopology& cart_of(const Task& self, const CommView& view, const char* call, bamboo_site at) {
+const CartTopology& cart_of(const Rank& self, const CommView& view, const char* call, bamboo_site at) {
     const CartTopology* topology = view.comm->topology();
     if (!topology) task_error(self.vrank(), call, at, "%s has no Cartesian topology", view.comm->name().c_str());
     return *topology;
@@ -115,7 +115,7 @@ const CartTopology& cart_of(const Task& self, const CommView& view, const char* 
 
 // ---- Groups ----
 
-const Group& group_of(Task& self, MPI_Group handle, const char* call, bamboo_site at) {
+const Group& group_of(Rank& self, MPI_Group handle, const char* call, bamboo_site at) {
     static const Group empty;
     if (handle == MPI_GROUP_EMPTY) return empty;
     if (handle == MPI_GROUP_NULL) task_error(self.vrank(), call, at, "the group is MPI_GROUP_NULL");
@@ -124,13 +124,13 @@ const Group& group_of(Task& self, MPI_Group handle, const char* call, bamboo_sit
     return *group;
 }
 
-MPI_Group new_group(Task& self, Group group) {
+MPI_Group new_group(Rank& self, Group group) {
     if (group.empty()) return MPI_GROUP_EMPTY;
     return self.groups.insert(std::move(group));
 }
 
 // The ranks of `group` that `n` and `ranks` name, each valid and none twice.
-std::vector<int> chosen_ranks(const Task& self, const Group& group, int n, const int ranks[],
+std::vector<int> chosen_ranks(const Rank& self, const Group& group, int n, const int ranks[],
                               const char* call, bamboo_site at) {
     check_count(self, n, "the count", call, at);
     if (n > 0) check_not_null(self, ranks, "the ranks array", call, at);
@@ -165,20 +165,20 @@ using namespace bamboo;
 extern "C" {
 
 int bamboo_comm_rank(MPI_Comm comm, int* rank) {
-    Task& self = calling_task("MPI_Comm_rank", kNoSite);
+    Rank& self = calling_rank("MPI_Comm_rank", kNoSite);
     *rank = resolve_comm(self, comm, "MPI_Comm_rank", kNoSite).rank;
     return MPI_SUCCESS;
 }
 
 int bamboo_comm_size(MPI_Comm comm, int* size) {
-    Task& self = calling_task("MPI_Comm_size", kNoSite);
+    Rank& self = calling_rank("MPI_Comm_size", kNoSite);
     *size = resolve_comm(self, comm, "MPI_Comm_size", kNoSite).size();
     return MPI_SUCCESS;
 }
 
 int bamboo_comm_split(bamboo_site at, MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
     const char* call = "MPI_Comm_split";
-    Task& self = calling_task(call, at);
+    Rank& self = calling_rank(call, at);
     checked_out(self, newcomm, call, at);
     CommView parent = resolve_comm(self, comm, call, at);
     CollectiveChannel ch(self, parent, call, at);
@@ -188,7 +188,7 @@ int bamboo_comm_split(bamboo_site at, MPI_Comm comm, int color, int key, MPI_Com
 
 int bamboo_comm_dup(bamboo_site at, MPI_Comm comm, MPI_Comm* newcomm) {
     const char* call = "MPI_Comm_dup";
-    Task& self = calling_task(call, at);
+    Rank& self = calling_rank(call, at);
     checked_out(self, newcomm, call, at);
     CommView parent = resolve_comm(self, comm, call, at);
     CollectiveChannel ch(self, parent, call, at);
@@ -202,7 +202,7 @@ int bamboo_comm_dup(bamboo_site at, MPI_Comm comm, MPI_Comm* newcomm) {
 
 int bamboo_comm_create(bamboo_site at, MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
     const char* call = "MPI_Comm_create";
-    Task& self = calling_task(call, at);
+    Rank& self = calling_rank(call, at);
     checked_out(self, newcomm, call, at);
     CommView parent = resolve_comm(self, comm, call, at);
     Group members = group_of(self, group, call, at);
@@ -219,7 +219,7 @@ int bamboo_comm_create(bamboo_site at, MPI_Comm comm, MPI_Group group, MPI_Comm*
 
 int bamboo_comm_free(bamboo_site at, MPI_Comm* comm) {
     const char* call = "MPI_Comm_free";
-    Task& self = calling_task(call, at);
+    Rank& self = calling_rank(call, at);
     check_not_null(self, comm, "the communicator pointer", call, at);
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
         task_error(self.vrank(), call, at, "%s cannot be freed",
@@ -233,7 +233,7 @@ int bamboo_comm_free(bamboo_site at, MPI_Comm* comm) {
 
 int bamboo_comm_compare(bamboo_site at, MPI_Comm comm1, MPI_Comm comm2, int* result) {
     const char* call = "MPI_Comm_compare";
-    Task& self = calling_task(call, at);
+    Rank& self = calling_rank(call, at);
     CommView a = resolve_comm(self, comm1, call, at), b = resolve_comm(self, comm2, call, at);
     if (a.comm == b.comm) {
         *result = MPI_IDENT;
@@ -246,27 +246,27 @@ int bamboo_comm_compare(bamboo_site at, MPI_Comm comm1, MPI_Comm comm2, int* res
 
 int bamboo_comm_group(bamboo_site at, MPI_Comm comm, MPI_Group* group) {
     const char* call = "MPI_Comm_group";
-    Task& self = calling_task(call, at);
+    Rank& self = calling_rank(call, at);
     check_not_null(self, group, "the group pointer", call, at);
     *group = new_group(self, resolve_comm(self, comm, call, at).comm->vranks());
     return MPI_SUCCESS;
 }
 
 int bamboo_group_size(bamboo_site at, MPI_Group group, int* size) {
-    Task& self = calling_task("MPI_Group_size", at);
+    Rank& self = calling_rank("MPI_Group_size", at);
     *size = static_cast<int>(group_of(self, group, "MPI_Group_size", at).size());
     return MPI_SUCCESS;
 }
 
 int bamboo_group_rank(bamboo_site at, MPI_Group group, int* rank) {
-    Task& self = calling_task("MPI_Group_rank", at);
+    Rank& self = calling_rank("MPI_Group_rank", at);
     *rank = ranks_in_group(group_of(self, group, "MPI_Group_rank", at), {self.vrank()})[0];
     return MPI_SUCCESS;
 }
 
 int bamboo_group_incl(bamboo_site at, MPI_Group group, int n, const int ranks[], MPI_Group* newgroup) {
     const char* call = "MPI_Group_incl";
-    Task& self = calling_task(call, at);
+    Rank& self = calling_rank(call, at);
     const Group& from = group_of(self, group, call, at);
     Group chosen;
     for (int r : chosen_ranks(self, from, n, ranks, call, at)) chosen.push_back(from[static_cast<std::size_t>(r)]);
@@ -276,7 +276,7 @@ int bamboo_group_incl(bamboo_site at, MPI_Group group, int n, const int ranks[],
 
 int bamboo_group_excl(bamboo_site at, MPI_Group group, int n, const int ranks[], MPI_Group* newgroup) {
     const char* call = "MPI_Group_excl";
-    Task& self = calling_task(call, at);
+    Rank& self = calling_rank(call, at);
     const Group& from = group_of(self, group, call, at);
     std::vector<bool> excluded(from.size(), false);
     for (int r : chosen_ranks(self, from, n, ranks, call, at)) excluded[static_cast<std::size_t>(r)] = true;
@@ -290,7 +290,7 @@ int bamboo_group_excl(bamboo_site at, MPI_Group group, int n, const int ranks[],
 int bamboo_group_translate_ranks(bamboo_site at, MPI_Group group1, int n, const int ranks1[],
                                  MPI_Group group2, int ranks2[]) {
     const char* call = "MPI_Group_translate_ranks";
-    Task& self = calling_task(call, at);
+    Rank& self = calling_rank(call, at);
     const Group& from = group_of(self, group1, call, at);
     const Group& to = group_of(self, group2, call, at);
     check_count(self, n, "the count", call, at);
@@ -310,14 +310,14 @@ int bamboo_group_translate_ranks(bamboo_site at, MPI_Group group1, int n, const 
 
 int bamboo_group_compare(bamboo_site at, MPI_Group group1, MPI_Group group2, int* result) {
     const char* call = "MPI_Group_compare";
-    Task& self = calling_task(call, at);
+    Rank& self = calling_rank(call, at);
     *result = compare_members(group_of(self, group1, call, at), group_of(self, group2, call, at));
     return MPI_SUCCESS;
 }
 
 int bamboo_group_free(bamboo_site at, MPI_Group* group) {
     const char* call = "MPI_Group_free";
-    Task& self = calling_task(call, at);
+    Rank& self = calling_rank(call, at);
     check_not_null(self, group, "the group pointer", call, at);
     if (*group != MPI_GROUP_EMPTY) {
         group_of(self, *group, call, at);
@@ -328,7 +328,7 @@ int bamboo_group_free(bamboo_site at, MPI_Group* group) {
 }
 
 int bamboo_dims_create(bamboo_site at, int nnodes, int ndims, int dims[]) {
-    calling_task("MPI_Dims_create", at);
+    calling_rank("MPI_Dims_create", at);
     MpiGuard guard;  // the library's own: the same factors as plain MPI chooses
     return MPI_Dims_create(nnodes, ndims, dims);
 }
@@ -336,7 +336,7 @@ int bamboo_dims_create(bamboo_site at, int nnodes, int ndims, int dims[]) {
 int bamboo_cart_create(bamboo_site at, MPI_Comm comm, int ndims, const int dims[], const int periods[],
                        int reorder, MPI_Comm* newcomm) {
     const char* call = "MPI_Cart_create";
-    Task& self = calling_task(call, at);
+    Rank& self = calling_rank(call, at);
     checked_out(self, newcomm, call, at);
     CommView parent = resolve_comm(self, comm, call, at);
     check_count(self, ndims, "the number of dimensions", call, at);
@@ -372,7 +372,7 @@ int bamboo_cart_create(bamboo_site at, MPI_Comm comm, int ndims, const int dims[
 
 int bamboo_cart_sub(bamboo_site at, MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
     const char* call = "MPI_Cart_sub";
-    Task& self = calling_task(call, at);
+    Rank& self = calling_rank(call, at);
     checked_out(self, newcomm, call, at);
     CommView parent = resolve_comm(self, comm, call, at);
     const CartTopology& grid = cart_of(self, parent, call, at);
@@ -397,7 +397,7 @@ int bamboo_cart_sub(bamboo_site at, MPI_Comm comm, const int remain_dims[], MPI_
 
 int bamboo_cart_coords(bamboo_site at, MPI_Comm comm, int rank, int maxdims, int coords[]) {
     const char* call = "MPI_Cart_coords";
-    Task& self = calling_task(call, at);
+    Rank& self = calling_rank(call, at);
     CommView view = resolve_comm(self, comm, call, at);
     const CartTopology& grid = cart_of(self, view, call, at);
     check_rank(self, view, rank, "the", call, at);
@@ -409,7 +409,7 @@ int bamboo_cart_coords(bamboo_site at, MPI_Comm comm, int rank, int maxdims, int
 
 int bamboo_cart_rank(bamboo_site at, MPI_Comm comm, const int coords[], int* rank) {
     const char* call = "MPI_Cart_rank";
-    Task& self = calling_task(call, at);
+    Rank& self = calling_rank(call, at);
     const CartTopology& grid = cart_of(self, resolve_comm(self, comm, call, at), call, at);
     *rank = grid.rank(coords);
     if (*rank < 0) task_error(self.vrank(), call, at, "the coordinates lie outside a non-periodic dimension");
@@ -418,7 +418,7 @@ int bamboo_cart_rank(bamboo_site at, MPI_Comm comm, const int coords[], int* ran
 
 int bamboo_cart_shift(bamboo_site at, MPI_Comm comm, int direction, int disp, int* source, int* dest) {
     const char* call = "MPI_Cart_shift";
-    Task& self = calling_task(call, at);
+    Rank& self = calling_rank(call, at);
     CommView view = resolve_comm(self, comm, call, at);
     const CartTopology& grid = cart_of(self, view, call, at);
     if (direction < 0 || direction >= static_cast<int>(grid.dims.size()))
@@ -438,7 +438,7 @@ int bamboo_cart_shift(bamboo_site at, MPI_Comm comm, int direction, int disp, in
 
 int bamboo_cart_get(bamboo_site at, MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
     const char* call = "MPI_Cart_get";
-    Task& self = calling_task(call, at);
+    Rank& self = calling_rank(call, at);
     CommView view = resolve_comm(self, comm, call, at);
     const CartTopology& grid = cart_of(self, view, call, at);
     std::size_t n = std::min(grid.dims.size(), static_cast<std::size_t>(std::max(maxdims, 0)));
@@ -454,13 +454,13 @@ int bamboo_cart_get(bamboo_site at, MPI_Comm comm, int maxdims, int dims[], int 
 
 int bamboo_cartdim_get(bamboo_site at, MPI_Comm comm, int* ndims) {
     const char* call = "MPI_Cartdim_get";
-    Task& self = calling_task(call, at);
+    Rank& self = calling_rank(call, at);
     *ndims = static_cast<int>(cart_of(self, resolve_comm(self, comm, call, at), call, at).dims.size());
     return MPI_SUCCESS;
 }
 
 int bamboo_topo_test(bamboo_site at, MPI_Comm comm, int* status) {
-    Task& self = calling_task("MPI_Topo_test", at);
+    Rank& self = calling_rank("MPI_Topo_test", at);
     *status = resolve_comm(self, comm, "MPI_Topo_test", at).comm->topology() ? MPI_CART : MPI_UNDEFINED;
     return MPI_SUCCESS;
 }

@@ -7,8 +7,8 @@
 #include <cstring>
 
 #include "bamboo.h"
-#include "core/task.hpp"
 #include "messaging/datatype.hpp"
+#include "messaging/rank.hpp"
 #include "mpi/api.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
@@ -20,7 +20,7 @@ namespace {
 // The calling task (checked), then `call` under the MPI lock.
 template <class Call>
 int local_call(const char* name, bamboo_site at, Call call) {
-    calling_task(name, at);
+    calling_rank(name, at);
     MpiGuard guard;
     return call();
 }
@@ -28,7 +28,7 @@ int local_call(const char* name, bamboo_site at, Call call) {
 // Packing is defined per communicator only for heterogeneous systems; the runtime's
 // processes are alike, so the library's own MPI_COMM_SELF stands for any of the task's.
 MPI_Comm packing_comm(const char* name, bamboo_site at, MPI_Comm comm) {
-    resolve_comm(calling_task(name, at), comm, name, at);
+    resolve_comm(calling_rank(name, at), comm, name, at);
     return MPI_COMM_SELF;
 }
 
@@ -114,7 +114,7 @@ int bamboo_type_commit(bamboo_site at, MPI_Datatype* type) {
 }
 
 int bamboo_type_free(bamboo_site at, MPI_Datatype* type) {
-    Task& self = calling_task("MPI_Type_free", at);
+    Rank& self = calling_rank("MPI_Type_free", at);
     check_not_null(self, type, "the datatype pointer", "MPI_Type_free", at);
     forget_datatype(*type);
     MpiGuard guard;
@@ -140,7 +140,7 @@ int bamboo_get_address(bamboo_site at, const void* location, MPI_Aint* address) 
 }
 
 int bamboo_get_elements(bamboo_site at, const MPI_Status* status, MPI_Datatype type, int* count) {
-    Task& self = calling_task("MPI_Get_elements", at);
+    Rank& self = calling_rank("MPI_Get_elements", at);
     if (status == MPI_STATUS_IGNORE)
         task_error(self.vrank(), "MPI_Get_elements", at, "the status is MPI_STATUS_IGNORE");
     MpiGuard guard;  // the runtime filled the status's count with the library's own call

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "bamboo.h"
-#include "core/task.hpp"
 #include "messaging/datatype.hpp"
 #include "messaging/delivery.hpp"
+#include "messaging/rank.hpp"
 #include "mpi/api.hpp"
 #include "process/runtime.hpp"
 #include "transport/comm_engine.hpp"
@@ -33,7 +33,7 @@ MPI_Status* status_at(MPI_Status statuses[], int i) {
 // process leaves straight from the user's buffer, and beyond the buffer budget a message
 // waits for its receive (messaging/buffer_budget.hpp); the user's buffer must stay untouched
 // until then.
-bool start_send(Task& self, const char* call, bamboo_site at, const void* buf, int count,
+bool start_send(Rank& self, const char* call, bamboo_site at, const void* buf, int count,
                 MPI_Datatype type, int dest, int tag, MPI_Comm comm, Request& request) {
     CommView view = resolve_comm(self, comm, call, at);
     TypedBuffer data = typed_buffer(self, buf, count, type, call, at);
@@ -49,7 +49,7 @@ bool start_send(Task& self, const char* call, bamboo_site at, const void* buf, i
     int dest_vrank = view.comm->vrank_of(dest);
     request.peer = dest_vrank;
     Envelope envelope{view.rank, tag, view.context()};
-    if (Task* local = runtime().local_task(dest_vrank)) {
+    if (Rank* local = runtime().routes.local(dest_vrank)) {
         self.sent.count(MessageCounts::point_to_point, MessageCounts::same_process, data.bytes());
         return deliver_from_buffer(*local, envelope, data, &request);
     }
@@ -60,7 +60,7 @@ bool start_send(Task& self, const char* call, bamboo_site at, const void* buf, i
 // Starts a receive; it completes at once for MPI_PROC_NULL or a message already there.
 // `nonblocking`: the program may free `type` before the receive completes, so a derived
 // datatype is unpacked with a duplicate the request holds.
-void start_receive(Task& self, const char* call, bamboo_site at, void* buf, int count,
+void start_receive(Rank& self, const char* call, bamboo_site at, void* buf, int count,
                    MPI_Datatype type, int source, int tag, MPI_Comm comm, Request& request,
                    bool nonblocking = false) {
     CommView view = resolve_comm(self, comm, call, at);
@@ -86,17 +86,8 @@ void start_receive(Task& self, const char* call, bamboo_site at, void* buf, int 
     post_receive(self, request);
 }
 
-void wait_for(Task& self, const char* call, bamboo_site at, const Request& request) {
-    WaitInfo info;
-    info.call = call;
-    info.site = at;
-    info.request = &request;
-    self.wait_until(info, [&request] { return request.complete.load(); });
-}
-
-
 // The live request `handle` names; nullptr for MPI_REQUEST_NULL.
-Request* find_request(Task& self, MPI_Request handle, const char* call, bamboo_site at) {
+Request* find_request(Rank& self, MPI_Request handle, const char* call, bamboo_site at) {
     if (handle == MPI_REQUEST_NULL) return nullptr;
     Request* request = self.requests().find(handle);
     if (!request)
@@ -105,7 +96,7 @@ Request* find_request(Task& self, MPI_Request handle, const char* call, bamboo_s
     return request;
 }
 
-std::vector<Request*> find_requests(Task& self, int count, MPI_Request handles[],
+std::vector<Request*> find_requests(Rank& self, int count, MPI_Request handles[],
                                     const char* call, bamboo_site at) {
     if (count < 0) task_error(self.vrank(), call, at, "the count %d is negative", count);
     if (count > 0 && !handles) task_error(self.vrank(), call, at, "the request array is NULL");
@@ -115,7 +106,7 @@ std::vector<Request*> find_requests(Task& self, int count, MPI_Request handles[]
 }
 
 // Reports a completed request's status, frees it and nulls the user's handle.
-void retire(Task& self, MPI_Request* handle, const Request& request, MPI_Status* status) {
+void retire(Rank& self, MPI_Request* handle, const Request& request, MPI_Status* status) {
     set_request_status(status, request);
     if (request.held_type != MPI_DATATYPE_NULL) release_datatype(request.held_type);
     self.requests().release(handle);
@@ -129,10 +120,10 @@ using namespace bamboo;
 extern "C" {
 
 int bamboo_init(int*, char***) {
-    Task* task = Task::current();
-    if (!task) fatal("MPI_Init called outside a task");
-    if (task->initialized) task_error(task->vrank(), "MPI_Init", kNoSite, "MPI is already initialized");
-    task->initialized = true;
+    Rank* self = Rank::current();
+    if (!self) fatal("MPI_Init called outside a task");
+    if (self->initialized) task_error(self->vrank(), "MPI_Init", kNoSite, "MPI is already initialized");
+    self->initialized = true;
     return MPI_SUCCESS;
 }
 
@@ -144,30 +135,30 @@ int bamboo_init_thread(int* argc, char*** argv, int required, int* provided) {
 }
 
 int bamboo_initialized(int* flag) {
-    Task* task = Task::current();
-    *flag = task && task->initialized;
+    Rank* self = Rank::current();
+    *flag = self && self->initialized;
     return MPI_SUCCESS;
 }
 
 int bamboo_finalize(void) {
-    Task& self = calling_task("MPI_Finalize", kNoSite);
+    Rank& self = calling_rank("MPI_Finalize", kNoSite);
     self.finalized = true;
     return MPI_SUCCESS;
 }
 
 int bamboo_finalized(int* flag) {
-    Task* task = Task::current();
-    *flag = task && task->finalized;
+    Rank* self = Rank::current();
+    *flag = self && self->finalized;
     return MPI_SUCCESS;
 }
 
 long bamboo_random(void) {
-    Task* task = Task::current();
-    return task ? task->random.next() : random();
+    Rank* self = Rank::current();
+    return self ? self->random.next() : random();
 }
 
 void bamboo_srandom(unsigned seed) {
-    if (Task* task = Task::current()) task->random.seed(seed);
+    if (Rank* self = Rank::current()) self->random.seed(seed);
     else srandom(seed);
 }
 
@@ -176,14 +167,14 @@ int bamboo_rand(void) { return static_cast<int>(bamboo_random()); }
 void bamboo_srand(unsigned seed) { bamboo_srandom(seed); }
 
 void bamboo_exit(int status) {
-    Task* task = Task::current();
-    if (!task) std::exit(status);  // outside tasks (an atexit handler, say) it is the process's
-    task->exit(status);
+    Rank* self = Rank::current();
+    if (!self) std::exit(status);  // outside tasks (an atexit handler, say) it is the process's
+    self->exit(status);
 }
 
 int bamboo_abort(MPI_Comm, int errorcode) {
-    Task* task = Task::current();
-    warn("task vrank %d called MPI_Abort with error code %d", task ? task->vrank() : -1, errorcode);
+    Rank* self = Rank::current();
+    warn("task vrank %d called MPI_Abort with error code %d", self ? self->vrank() : -1, errorcode);
     abort_job(errorcode);
 }
 
@@ -194,16 +185,16 @@ double bamboo_wtime(void) {
 
 int bamboo_send(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
                 MPI_Comm comm) {
-    Task& self = calling_task("MPI_Send", at);
+    Rank& self = calling_rank("MPI_Send", at);
     Request request;
     if (start_send(self, "MPI_Send", at, buf, count, type, dest, tag, comm, request))
-        wait_for(self, "MPI_Send", at, request);
+        self.wait_for(request, "MPI_Send", at);
     return MPI_SUCCESS;
 }
 
 int bamboo_isend(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest,
                  int tag, MPI_Comm comm, MPI_Request* request) {
-    Task& self = calling_task("MPI_Isend", at);
+    Rank& self = calling_rank("MPI_Isend", at);
     check_not_null(self, request, "the request pointer", "MPI_Isend", at);
     Request* r = self.requests().allocate(request);
     if (!start_send(self, "MPI_Isend", at, buf, count, type, dest, tag, comm, *r))
@@ -213,17 +204,17 @@ int bamboo_isend(bamboo_site at, const void* buf, int count, MPI_Datatype type, 
 
 int bamboo_recv(bamboo_site at, void* buf, int count, MPI_Datatype type, int source, int tag,
                 MPI_Comm comm, MPI_Status* status) {
-    Task& self = calling_task("MPI_Recv", at);
+    Rank& self = calling_rank("MPI_Recv", at);
     Request request;
     start_receive(self, "MPI_Recv", at, buf, count, type, source, tag, comm, request);
-    wait_for(self, "MPI_Recv", at, request);
+    self.wait_for(request, "MPI_Recv", at);
     set_request_status(status, request);
     return MPI_SUCCESS;
 }
 
 int bamboo_irecv(bamboo_site at, void* buf, int count, MPI_Datatype type, int source, int tag,
                  MPI_Comm comm, MPI_Request* request) {
-    Task& self = calling_task("MPI_Irecv", at);
+    Rank& self = calling_rank("MPI_Irecv", at);
     check_not_null(self, request, "the request pointer", "MPI_Irecv", at);
     Request* r = self.requests().allocate(request);
     start_receive(self, "MPI_Irecv", at, buf, count, type, source, tag, comm, *r, true);
@@ -233,33 +224,33 @@ int bamboo_irecv(bamboo_site at, void* buf, int count, MPI_Datatype type, int so
 int bamboo_sendrecv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                     int dest, int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                     int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
-    Task& self = calling_task("MPI_Sendrecv", at);
+    Rank& self = calling_rank("MPI_Sendrecv", at);
     Request send, receive;
     bool send_pending = start_send(self, "MPI_Sendrecv", at, sendbuf, sendcount, sendtype, dest,
                                    sendtag, comm, send);
     start_receive(self, "MPI_Sendrecv", at, recvbuf, recvcount, recvtype, source, recvtag, comm,
                   receive);
-    if (send_pending) wait_for(self, "MPI_Sendrecv", at, send);
-    wait_for(self, "MPI_Sendrecv", at, receive);
+    if (send_pending) self.wait_for(send, "MPI_Sendrecv", at);
+    self.wait_for(receive, "MPI_Sendrecv", at);
     set_request_status(status, receive);
     return MPI_SUCCESS;
 }
 
 int bamboo_wait(bamboo_site at, MPI_Request* request, MPI_Status* status) {
-    Task& self = calling_task("MPI_Wait", at);
+    Rank& self = calling_rank("MPI_Wait", at);
     check_not_null(self, request, "the request pointer", "MPI_Wait", at);
     Request* r = find_request(self, *request, "MPI_Wait", at);
     if (!r) {
         set_empty_status(status);
         return MPI_SUCCESS;
     }
-    wait_for(self, "MPI_Wait", at, *r);
+    self.wait_for(*r, "MPI_Wait", at);
     retire(self, request, *r, status);
     return MPI_SUCCESS;
 }
 
 int bamboo_waitall(bamboo_site at, int count, MPI_Request requests[], MPI_Status statuses[]) {
-    Task& self = calling_task("MPI_Waitall", at);
+    Rank& self = calling_rank("MPI_Waitall", at);
     std::vector<Request*> found = find_requests(self, count, requests, "MPI_Waitall", at);
     WaitInfo info;
     info.call = "MPI_Waitall";
@@ -280,7 +271,7 @@ int bamboo_waitall(bamboo_site at, int count, MPI_Request requests[], MPI_Status
 
 int bamboo_waitany(bamboo_site at, int count, MPI_Request requests[], int* index,
                    MPI_Status* status) {
-    Task& self = calling_task("MPI_Waitany", at);
+    Rank& self = calling_rank("MPI_Waitany", at);
     std::vector<Request*> found = find_requests(self, count, requests, "MPI_Waitany", at);
     int completed = MPI_UNDEFINED;
     bool any_active = false;
@@ -310,7 +301,7 @@ int bamboo_waitany(bamboo_site at, int count, MPI_Request requests[], int* index
 }
 
 int bamboo_test(bamboo_site at, MPI_Request* request, int* flag, MPI_Status* status) {
-    Task& self = calling_task("MPI_Test", at);
+    Rank& self = calling_rank("MPI_Test", at);
     check_not_null(self, request, "the request pointer", "MPI_Test", at);
     Request* r = find_request(self, *request, "MPI_Test", at);
     if (!r) {
@@ -330,7 +321,7 @@ int bamboo_test(bamboo_site at, MPI_Request* request, int* flag, MPI_Status* sta
 
 int bamboo_testall(bamboo_site at, int count, MPI_Request requests[], int* flag,
                    MPI_Status statuses[]) {
-    Task& self = calling_task("MPI_Testall", at);
+    Rank& self = calling_rank("MPI_Testall", at);
     std::vector<Request*> found = find_requests(self, count, requests, "MPI_Testall", at);
     for (const Request* r : found) {
         if (r && !r->complete.load()) {
@@ -348,35 +339,29 @@ int bamboo_testall(bamboo_site at, int count, MPI_Request requests[], int* flag,
 }
 
 int bamboo_probe(bamboo_site at, int source, int tag, MPI_Comm comm, MPI_Status* status) {
-    Task& self = calling_task("MPI_Probe", at);
+    Rank& self = calling_rank("MPI_Probe", at);
     Pattern pattern = receive_pattern(self, resolve_comm(self, comm, "MPI_Probe", at), source, tag,
                                       "MPI_Probe", at);
     if (source == MPI_PROC_NULL) {
         set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
         return MPI_SUCCESS;
     }
-    Mailbox& mailbox = self.mailbox();
-    for (;;) {
-        {
-            std::lock_guard<SpinLock> lock(mailbox.mutex());
-            if (const Message* message = mailbox.find_unexpected(pattern)) {
-                Envelope envelope = message->envelope;
-                std::size_t bytes = message->bytes;
-                set_status(status, envelope.source, envelope.tag, bytes);
-                return MPI_SUCCESS;
-            }
-            mailbox.arm_rule({Expectation{pattern, 1, 0}});
-        }
-        WaitInfo info;
-        info.call = "MPI_Probe";
-        info.site = at;
-        self.wait_until(info, [&mailbox] { return mailbox.rule_satisfied(); });
+    self.wait_for_message(pattern, "MPI_Probe", at);
+    Envelope envelope;
+    std::size_t bytes;
+    {
+        std::lock_guard<SpinLock> lock(self.mailbox().mutex());
+        const Message* message = self.mailbox().find_unexpected(pattern);
+        envelope = message->envelope;
+        bytes = message->bytes;
     }
+    set_status(status, envelope.source, envelope.tag, bytes);
+    return MPI_SUCCESS;
 }
 
 int bamboo_iprobe(bamboo_site at, int source, int tag, MPI_Comm comm, int* flag,
                   MPI_Status* status) {
-    Task& self = calling_task("MPI_Iprobe", at);
+    Rank& self = calling_rank("MPI_Iprobe", at);
     Pattern pattern = receive_pattern(self, resolve_comm(self, comm, "MPI_Iprobe", at), source,
                                       tag, "MPI_Iprobe", at);
     if (source == MPI_PROC_NULL) {
@@ -404,22 +389,22 @@ int bamboo_iprobe(bamboo_site at, int source, int tag, MPI_Comm comm, int* flag,
 
 int bamboo_get_count(const MPI_Status* status, MPI_Datatype type, int* count) {
     if (status == MPI_STATUS_IGNORE) {
-        Task* task = Task::current();
-        task_error(task ? task->vrank() : -1, "MPI_Get_count", kNoSite, "the status is MPI_STATUS_IGNORE");
+        Rank* self = Rank::current();
+        task_error(self ? self->vrank() : -1, "MPI_Get_count", kNoSite, "the status is MPI_STATUS_IGNORE");
     }
     MpiGuard guard;
     return MPI_Get_count(status, type, count);
 }
 
 void bamboo_expect(int source, int tag, MPI_Comm comm) {
-    Task& self = calling_task("bamboo_expect", kNoSite);
+    Rank& self = calling_rank("bamboo_expect", kNoSite);
     if (source == MPI_PROC_NULL) return;
     expect_message(self, receive_pattern(self, resolve_comm(self, comm, "bamboo_expect", kNoSite),
                                          source, tag, "bamboo_expect", kNoSite));
 }
 
 void bamboo_fire(bamboo_site at) {
-    Task& self = calling_task("the firing rule", at);
+    Rank& self = calling_rank("the firing rule", at);
     Mailbox& mailbox = self.mailbox();
     bool satisfied = true;
     if (!self.pending_rule.empty()) {
@@ -439,9 +424,9 @@ void bamboo_fire(bamboo_site at) {
 }
 
 void bamboo_set_priority(int priority) {
-    Task* task = Task::current();
-    if (!task) fatal("#pragma bamboo priority reached outside a task");
-    task->set_priority(priority);
+    Rank* self = Rank::current();
+    if (!self) fatal("#pragma bamboo priority reached outside a task");
+    self->set_priority(priority);
 }
 
 }  // extern "C"

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <mutex>
 
-#include "core/task.hpp"
+#include "messaging/rank.hpp"
 #include "messaging/reports.hpp"
 #include "process/runtime.hpp"
 #include "transport/comm_engine.hpp"
@@ -24,8 +24,8 @@ std::string request_text(const Request& r) {
 }
 
 // "from vrank 0 tag 3", "from rank 1 (vrank 3) tag 2 of <communicator>", as a rule lists them.
-std::string expectation_text(const Task& task, const Pattern& p) {
-    const Communicator* comm = task.communicator_with_context(p.comm);
+std::string expectation_text(const Rank& rank, const Pattern& p) {
+    const Communicator* comm = rank.communicator_with_context(p.comm);
     if (p.comm & 1) return describe_message(comm, p).substr(2);  // "message of the collective ..."
     std::string text = "from " + describe_rank(comm, p.source) + " " +
                        (p.tag == kAny ? std::string("any tag") : "tag " + std::to_string(p.tag));
@@ -40,31 +40,31 @@ std::string site_text(const WaitInfo& w) {
 
 }  // namespace
 
-std::string describe_wait(const Task& task) {
-    const WaitInfo& w = task.wait_info();
-    std::string text = "task vrank " + std::to_string(task.vrank()) + " waits in ";
+std::string describe_wait(const Rank& rank) {
+    const WaitInfo& w = rank.wait_info();
+    std::string text = "task vrank " + std::to_string(rank.vrank()) + " waits in ";
     text += w.call ? w.call : "its firing rule";
     text += site_text(w);
     if (w.request) return text + " for " + request_text(*w.request);
     if (w.handles) {
         std::string list;
         for (int i = 0; i < w.handle_count; ++i) {
-            const Request* r = task.requests().find(w.handles[i]);
+            const Request* r = rank.requests().find(w.handles[i]);
             if (!r || r->complete.load()) continue;
             list += (list.empty() ? "" : "; ") + request_text(*r);
         }
         return text + " for: " + (list.empty() ? "nothing (its requests are complete)" : list);
     }
     // A firing rule, or MPI_Probe (a rule of one message).
-    std::lock_guard<SpinLock> lock(task.mailbox().mutex());
-    const std::vector<Expectation>& rule = task.mailbox().armed_rule();
+    std::lock_guard<SpinLock> lock(rank.mailbox().mutex());
+    const std::vector<Expectation>& rule = rank.mailbox().armed_rule();
     if (w.call && rule.size() == 1)
-        return text + " for " + describe_message(task.communicator_with_context(rule[0].pattern.comm), rule[0].pattern);
+        return text + " for " + describe_message(rank.communicator_with_context(rule[0].pattern.comm), rule[0].pattern);
     std::string list;
     for (const Expectation& x : rule) {
         if (x.arrived >= x.expected) continue;
         list += list.empty() ? "" : ", ";
-        list += expectation_text(task, x.pattern);
+        list += expectation_text(rank, x.pattern);
         list += " (" + std::to_string(x.expected - x.arrived) + " missing)";
     }
     return text + " for: " + (list.empty() ? "nothing (its rule holds)" : list);
@@ -72,7 +72,7 @@ std::string describe_wait(const Task& task) {
 
 DeadlockWatch::DeadlockWatch(const Runtime& runtime, double timeout_seconds)
     : runtime_(runtime),
-      rounds_(runtime.process_count),
+      rounds_(runtime.routes.process_count),
       timeout_(timeout_seconds),
       last_move_(std::chrono::steady_clock::now()) {}
 
@@ -80,7 +80,7 @@ Activity DeadlockWatch::activity() {
     const CommEngine& engine = *runtime_.engine;
     auto moved = [&] {
         std::uint64_t count = engine.moves();
-        for (const auto& task : runtime_.tasks) count += task->mailbox().arrivals();
+        for (const auto& rank : runtime_.routes.ranks) count += rank->mailbox().arrivals();
         return count;
     };
     Activity now;
@@ -88,8 +88,8 @@ Activity DeadlockWatch::activity() {
     now.sent = engine.sent_total();
     now.received = engine.received_total();
     bool all_done = true, any_runs = false;
-    for (const auto& task : runtime_.tasks) {
-        TaskState state = task->state();
+    for (const auto& rank : runtime_.routes.ranks) {
+        TaskState state = rank->state();
         all_done = all_done && state == TaskState::done;
         any_runs = any_runs || state == TaskState::runnable || state == TaskState::running;
         now.waiting = now.waiting || state == TaskState::waiting;
@@ -128,10 +128,10 @@ void DeadlockWatch::report_and_abort() const {
     std::snprintf(heading, sizeof heading,
                   "bamboo: deadlock: no task of any process can run and no message is in flight "
                   "(for %.1f s); waiting tasks of process %d:",
-                  timeout_.count(), runtime_.process);
+                  timeout_.count(), runtime_.routes.process);
     std::string report = heading;
-    for (const auto& task : runtime_.tasks)
-        if (task->state() == TaskState::waiting) report += "\nbamboo:   " + describe_wait(*task);
+    for (const auto& rank : runtime_.routes.ranks)
+        if (rank->state() == TaskState::waiting) report += "\nbamboo:   " + describe_wait(*rank);
     report += "\n";
     std::fwrite(report.data(), 1, report.size(), stderr);  // one write: lines stay together
     std::fflush(stderr);

@@ -15,7 +15,7 @@
 namespace bamboo {
 
 struct Runtime;
-class Task;
+class Rank;
 
 class DeadlockWatch {
 public:
@@ -43,6 +43,6 @@ private:
 
 // One line on what `task` waits for, e.g. "waits in MPI_Recv at ring.c:14 for a message
 // from vrank 2, tag 7, MPI_COMM_WORLD". Meaningful only while the task waits.
-std::string describe_wait(const Task& task);
+std::string describe_wait(const Rank& rank);
 
 }  // namespace bamboo

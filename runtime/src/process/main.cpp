@@ -20,11 +20,11 @@
 #include "comm/communicator.hpp"
 #include "core/faults.hpp"
 #include "core/globals.hpp"
-#include "core/task.hpp"
 #include "core/task_stacks.hpp"
 #include "core/worker.hpp"
 #include "messaging/buffer_budget.hpp"
 #include "messaging/datatype.hpp"
+#include "messaging/rank.hpp"
 #include "messaging/requests.hpp"
 #include "process/deadlock_watch.hpp"
 #include "process/options.hpp"
@@ -46,11 +46,11 @@ constexpr int kExitBadOption = 2;
 // Every process parses the same arguments; the lowest one that found an error reports it,
 // so that the message appears once, and all leave cleanly.
 bool options_agreed(const Runtime& rt, const std::string& error) {
-    int mine = error.empty() ? rt.process_count : rt.process;
+    int mine = error.empty() ? rt.routes.process_count : rt.routes.process;
     int first = mine;
     MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (first == rt.process_count) return true;
-    if (first == rt.process) std::fprintf(stderr, "bamboo: %s\n", error.c_str());
+    if (first == rt.routes.process_count) return true;
+    if (first == rt.routes.process) std::fprintf(stderr, "bamboo: %s\n", error.c_str());
     return false;
 }
 
@@ -71,7 +71,7 @@ int workers_wanted(const Options& options, bool single_thread) {
 
 // --bamboo-vf auto: the runs of this program on this many processes with these arguments.
 std::string profile_key(const Runtime& rt, int argc, char** argv) {
-    std::string key = "processes=" + std::to_string(rt.process_count) + " args=";
+    std::string key = "processes=" + std::to_string(rt.routes.process_count) + " args=";
     for (int i = 1; i < argc; ++i) key += (i > 1 ? " " : "") + std::string(argv[i]);
     for (char& c : key)
         if (c == '\t' || c == '\n') c = ' ';
@@ -88,9 +88,9 @@ std::string profile_path(const Options& options, const char* program) {
 // the choice.
 int choose_vf_automatically(const Runtime& rt, int workers, const std::string& key, const std::string& path,
                             NetworkCost* network) {
-    *network = measure_network(rt.process, rt.process_count);
+    *network = measure_network(rt.routes.process, rt.routes.process_count);
     int vf = 0;
-    if (rt.process == 0) {
+    if (rt.routes.process == 0) {
         VfChoice choice = choose_vf(rt.options.vf_candidates, read_profile(path, key), *network, workers);
         std::fprintf(stderr, "bamboo: --bamboo-vf auto: %s [profile %s]\n", choice.reason.c_str(), path.c_str());
         vf = choice.vf;
@@ -104,15 +104,15 @@ void record_run(const Runtime& rt, double wall_s, const NetworkCost& network, co
                 const std::string& path) {
     double mine[4] = {wall_s, 0, 0, 0};  // wall, compute, remote bytes, remote messages
     for (const auto& worker : rt.workers) mine[1] += std::chrono::duration<double>(worker->busy()).count();
-    for (const auto& task : rt.tasks)
+    for (const auto& rank : rt.routes.ranks)
         for (int origin = 0; origin < 2; ++origin) {
-            mine[2] += task->sent.bytes[origin][MessageCounts::other_process];
-            mine[3] += task->sent.messages[origin][MessageCounts::other_process];
+            mine[2] += rank->sent.bytes[origin][MessageCounts::other_process];
+            mine[3] += rank->sent.messages[origin][MessageCounts::other_process];
         }
     double most[4];
     MPI_Reduce(mine, most, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    if (rt.process != 0) return;
-    RunRecord record{rt.vf, static_cast<int>(rt.workers.size()), most[0], most[1], most[2], most[3], network};
+    if (rt.routes.process != 0) return;
+    RunRecord record{rt.routes.vf, static_cast<int>(rt.workers.size()), most[0], most[1], most[2], most[3], network};
     if (!append_profile(path, key, record))
         warn("--bamboo-vf auto: cannot add this run to the profile %s: %s", path.c_str(), std::strerror(errno));
 }
@@ -122,29 +122,27 @@ void record_run(const Runtime& rt, double wall_s, const NetworkCost& network, co
 void create_tasks(Runtime& rt, int argc, char** argv) {
     std::vector<std::string> args(argv, argv + argc);
     int worker_count = static_cast<int>(rt.workers.size());
-    int first_vrank = rt.process * rt.vf;
+    int first_vrank = rt.routes.process * rt.routes.vf;
     try {
-        rt.stacks = std::make_unique<TaskStacks>(rt.vf, rt.options.stack_size);
+        rt.stacks = std::make_unique<TaskStacks>(rt.routes.vf, rt.options.stack_size);
     } catch (const StackError& e) {
-        fatal("cannot create the tasks vrank %d..%d: %s", first_vrank, first_vrank + rt.vf - 1, e.what());
+        fatal("cannot create the tasks vrank %d..%d: %s", first_vrank, first_vrank + rt.routes.vf - 1, e.what());
     }
-    for (int t = 0; t < rt.vf; ++t) {
+    for (int t = 0; t < rt.routes.vf; ++t) {
         // Contiguous blocks of vranks per worker: neighbours in rank usually talk most.
-        Worker& worker = *rt.workers[static_cast<std::size_t>(t) * worker_count / rt.vf];
+        Worker& worker = *rt.workers[static_cast<std::size_t>(t) * worker_count / rt.routes.vf];
         int vrank = first_vrank + t;
         try {
-            rt.tasks.push_back(std::make_unique<Task>(vrank, worker, rt.stacks->stack(t), make_task_globals(),
-                                                      &bamboo_main, args));
-            rt.tasks.back()->self_comm = std::make_shared<Communicator>(
-                kSelfContext, std::vector<int>{vrank}, rt.vf, "MPI_COMM_SELF");
+            rt.routes.ranks.push_back(std::make_unique<Rank>(vrank, worker, rt.stacks->stack(t), make_task_globals(),
+                                                             &bamboo_main, args, rt.routes));
         } catch (const StackError& e) {
             fatal("cannot create task vrank %d: %s", vrank, e.what());
         } catch (const std::bad_alloc&) {
             // A task's globals are a mapping of their own when large.
             fatal("cannot create task vrank %d: %s", vrank,
-                  refused_memory_reason(0, static_cast<std::size_t>(rt.vf - t)).c_str());
+                  refused_memory_reason(0, static_cast<std::size_t>(rt.routes.vf - t)).c_str());
         }
-        worker.assign(rt.tasks.back().get());
+        worker.assign(rt.routes.ranks.back().get());
     }
 }
 
@@ -189,11 +187,11 @@ void run_tasks(Runtime& rt, bool comm_thread, bool shares_core, bool single_thre
 // --bamboo-stats: one line per process, written whole so lines of processes do not mix.
 void report_message_counts(const Runtime& rt) {
     MessageCounts sum;
-    for (const auto& task : rt.tasks)
+    for (const auto& rank : rt.routes.ranks)
         for (int origin = 0; origin < 2; ++origin)
             for (int scope = 0; scope < 2; ++scope) {
-                sum.messages[origin][scope] += task->sent.messages[origin][scope];
-                sum.bytes[origin][scope] += task->sent.bytes[origin][scope];
+                sum.messages[origin][scope] += rank->sent.messages[origin][scope];
+                sum.bytes[origin][scope] += rank->sent.bytes[origin][scope];
             }
     auto part = [&](const char* what, int origin) {
         const auto& m = sum.messages[origin];
@@ -203,7 +201,7 @@ void report_message_counts(const Runtime& rt) {
                std::to_string(m[MessageCounts::other_process]) + " (" +
                std::to_string(b[MessageCounts::other_process]) + " B) to other processes";
     };
-    std::string line = "bamboo: stats: process " + std::to_string(rt.process) + " sent " +
+    std::string line = "bamboo: stats: process " + std::to_string(rt.routes.process) + " sent " +
                        part("point-to-point", MessageCounts::point_to_point) + "; " +
                        part("collectives", MessageCounts::collective) + "; at most " +
                        std::to_string(rt.engine->peak_requests_to_one_process()) +
@@ -230,13 +228,13 @@ int main(int argc, char** argv) {
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     Runtime rt;
     the_runtime = &rt;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rt.process);
-    MPI_Comm_size(MPI_COMM_WORLD, &rt.process_count);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rt.routes.process);
+    MPI_Comm_size(MPI_COMM_WORLD, &rt.routes.process_count);
 
     std::string error;
     try {
         rt.options = parse_options(argc, argv, [](const char* name) { return std::getenv(name); });
-        if (static_cast<long long>(rt.process_count) * rt.options.vf > INT_MAX)
+        if (static_cast<long long>(rt.routes.process_count) * rt.options.vf > INT_MAX)
             error = "--bamboo-vf " + std::to_string(rt.options.vf) + " makes more ranks than an int holds";
     } catch (const OptionError& e) {
         error = e.what();
@@ -246,7 +244,7 @@ int main(int argc, char** argv) {
         return kExitBadOption;
     }
     if (rt.options.help) {
-        if (rt.process == 0) std::fputs(options_help().c_str(), stdout);
+        if (rt.routes.process == 0) std::fputs(options_help().c_str(), stdout);
         MPI_Finalize();
         return 0;
     }
@@ -257,7 +255,7 @@ int main(int argc, char** argv) {
 
     bool single_thread = rt.options.single_thread;
     if (!single_thread && provided < MPI_THREAD_SERIALIZED) {
-        if (rt.process == 0)
+        if (rt.routes.process == 0)
             warn("the MPI library does not support calls from several threads; running single-threaded");
         single_thread = true;
     }
@@ -273,14 +271,15 @@ int main(int argc, char** argv) {
         path = profile_path(rt.options, argv[0]);
         rt.options.vf = choose_vf_automatically(rt, workers, key, path, &network);
     }
-    rt.vf = rt.options.vf;
-    std::vector<int> world_vranks(static_cast<std::size_t>(rt.process_count) * rt.vf);
+    rt.routes.vf = rt.options.vf;
+    std::vector<int> world_vranks(static_cast<std::size_t>(rt.routes.process_count) * rt.routes.vf);
     for (std::size_t v = 0; v < world_vranks.size(); ++v) world_vranks[v] = static_cast<int>(v);
-    rt.world = std::make_shared<Communicator>(kWorldContext, std::move(world_vranks), rt.vf,
+    rt.routes.world = std::make_shared<Communicator>(kWorldContext, std::move(world_vranks), rt.routes.vf,
                                               "MPI_COMM_WORLD");
-    rt.budget = std::make_unique<BufferBudget>(buffer_limit(rt.options), rt.process_count, rt.process);
-    rt.engine = std::make_unique<CommEngine>(rt);
-    int worker_count = std::min(workers, rt.vf);  // a worker without tasks would only idle
+    rt.routes.budget = std::make_unique<BufferBudget>(buffer_limit(rt.options), rt.routes.process_count, rt.routes.process);
+    rt.engine = std::make_unique<CommEngine>(rt.routes, rt.workers, rt.options.payload_piece_auto,
+                                             rt.options.payload_piece);
+    int worker_count = std::min(workers, rt.routes.vf);  // a worker without tasks would only idle
     bool comm_thread = wants_comm_thread(rt.options, single_thread, worker_count, rt.engine->has_network_peers());
     bool shares_core = worker_count + comm_thread > usable_cpus();
     if (shares_core) spin_yield_interval = std::chrono::microseconds(0);
@@ -290,7 +289,7 @@ int main(int argc, char** argv) {
     // nap while messages are in transit. With one, idle workers still poll, so that a message
     // does not wait for a thread switch.
     WorkerDuties duties;
-    bool remote = rt.process_count > 1;
+    bool remote = rt.routes.process_count > 1;
     if (comm_thread) {
         if (remote) duties.poll_when_idle = [&rt] {
             rt.engine->try_progress();
@@ -316,9 +315,9 @@ int main(int argc, char** argv) {
     if (rt.options.stats) report_message_counts(rt);
 
     int exit_code = 0;
-    for (const auto& task : rt.tasks) {
-        if (task->exit_code() != 0) {
-            exit_code = task->exit_code();
+    for (const auto& rank : rt.routes.ranks) {
+        if (rank->exit_code() != 0) {
+            exit_code = rank->exit_code();
             break;
         }
     }

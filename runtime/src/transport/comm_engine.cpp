@@ -10,10 +10,10 @@
 #include <string>
 #include <thread>
 
-#include "core/task.hpp"
 #include "core/worker.hpp"
 #include "messaging/delivery.hpp"
-#include "process/runtime.hpp"
+#include "messaging/rank.hpp"
+#include "messaging/routes.hpp"
 #include "transport/node.hpp"
 #include "util/backoff.hpp"
 #include "util/errors.hpp"
@@ -157,14 +157,16 @@ struct CommEngine::InFlight {
     int requests = 0;  // its consecutive entries in mpi_requests_
 };
 
-CommEngine::CommEngine(Runtime& runtime)
-    : runtime_(runtime),
-      sent_to_(runtime.process_count, 0),
-      arrivals_(runtime.process_count),
-      piece_bytes_(runtime.process_count, 0),
-      queued_(runtime.process_count),
-      requests_to_(runtime.process_count, 0),
-      next_sequence_from_(runtime.process_count, 0) {
+CommEngine::CommEngine(Routes& routes, const std::vector<std::unique_ptr<Worker>>& workers,
+                       bool payload_piece_auto, std::size_t payload_piece)
+    : routes_(routes),
+      workers_(workers),
+      sent_to_(routes.process_count, 0),
+      arrivals_(routes.process_count),
+      piece_bytes_(routes.process_count, 0),
+      queued_(routes.process_count),
+      requests_to_(routes.process_count, 0),
+      next_sequence_from_(routes.process_count, 0) {
     MPI_Comm_dup(MPI_COMM_WORLD, &control_comm_);
     MPI_Comm_dup(MPI_COMM_WORLD, &payload_comm_);
     int* tag_ub = nullptr;
@@ -173,13 +175,13 @@ CommEngine::CommEngine(Runtime& runtime)
     pulled_tags_ = found && *tag_ub > kTag + 1 ? *tag_ub - kTag : 32767 - kTag;
     // A process is reached over a network unless it shares this node and MPI may use shared
     // memory.
-    std::vector<bool> over_network(runtime.process_count, true);
+    std::vector<bool> over_network(routes.process_count, true);
     if (!shared_memory_transport_off())
         for (int rank : processes_on_this_node()) over_network[rank] = false;
-    over_network[runtime.process] = false;
-    for (int p = 0; p < runtime.process_count; ++p) {
+    over_network[routes.process] = false;
+    for (int p = 0; p < routes.process_count; ++p) {
         network_peers_ = network_peers_ || over_network[p];
-        piece_bytes_[p] = !runtime.options.payload_piece_auto ? runtime.options.payload_piece
+        piece_bytes_[p] = !payload_piece_auto ? payload_piece
                           : over_network[p]                  ? kNetworkPieceBytes
                                                              : 0;
     }
@@ -211,8 +213,8 @@ CommEngine::Outgoing CommEngine::control_message(int process, const WireHeader& 
 bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data, Request* completion,
                       bool may_wait_for_receiver) {
     std::size_t bytes = data.bytes();
-    int process = runtime_.process_of(dest_vrank);
-    BufferBudget& budget = *runtime_.budget;
+    int process = routes_.process_of(dest_vrank);
+    BufferBudget& budget = *routes_.budget;
     bool announce = may_wait_for_receiver && !budget.spend(process, buffer_cost(bytes));
     if (!may_wait_for_receiver) budget.force_spend(process, buffer_cost(bytes));
     bool separate = !announce && bytes >= kSeparatePayloadBytes;
@@ -388,7 +390,7 @@ void CommEngine::launch(Outgoing&& out) {
         // Its number among the control messages to that process (the receiver checks the
         // order), and whatever credit that process is owed by now.
         header.sequence = sent_to_[out.process]++;
-        header.refund = runtime_.budget->take_refund(out.process);
+        header.refund = routes_.budget->take_refund(out.process);
         if (out.lent) {
             header.id = next_announce_id_++;
             announced_.emplace(header.id, *out.lent);
@@ -526,12 +528,12 @@ bool CommEngine::read_header(Arrival& a) {
     if (header.sequence != next_sequence_from_[source])
         fatal("process %d received message #%llu from process %d where #%llu was due: MPI lost or "
               "reordered messages between the two processes",
-              runtime_.process, static_cast<unsigned long long>(header.sequence), source,
+              routes_.process, static_cast<unsigned long long>(header.sequence), source,
               static_cast<unsigned long long>(next_sequence_from_[source]));
     ++next_sequence_from_[source];
     Kind kind = static_cast<Kind>(header.kind);
     if (counted(kind)) count(received_total_);
-    runtime_.budget->refund(source, header.refund);
+    routes_.budget->refund(source, header.refund);
     switch (kind) {
         case Kind::refund: return false;
         case Kind::clear_to_send:
@@ -541,10 +543,10 @@ bool CommEngine::read_header(Arrival& a) {
     }
     a.envelope = Envelope{header.source, header.tag, header.comm};
     a.dest_vrank = header.dest_vrank;
-    if (header.dest_vrank < 0 || header.dest_vrank >= runtime_.world->size() ||
-        runtime_.process_of(header.dest_vrank) != runtime_.process)
+    if (header.dest_vrank < 0 || header.dest_vrank >= routes_.world->size() ||
+        routes_.process_of(header.dest_vrank) != routes_.process)
         fatal("process %d received a message for task vrank %d, which is not one of its tasks",
-              runtime_.process, header.dest_vrank);
+              routes_.process, header.dest_vrank);
     if (header.payload_separate) {
         // The payload was sent right behind its header; payloads from one process are
         // received in header order.
@@ -562,9 +564,9 @@ bool CommEngine::read_header(Arrival& a) {
     } else {
         message.data = a.buffer.get() + sizeof header;
         message.storage = std::move(a.buffer);
-        message.charge = BufferCharge(runtime_.budget.get(), source, buffer_cost(header.bytes));
+        message.charge = BufferCharge(routes_.budget.get(), source, buffer_cost(header.bytes));
     }
-    deliver_message(*runtime_.local_task(header.dest_vrank), std::move(message));
+    deliver_message(*routes_.local(header.dest_vrank), std::move(message));
     return false;
 }
 
@@ -573,7 +575,7 @@ void CommEngine::answer(int process, std::uint64_t id, bool declined) {
     auto found = announced_.find(id);
     if (found == announced_.end())
         fatal("process %d asked process %d for the data of a message it never announced (#%llu)", process,
-              runtime_.process, static_cast<unsigned long long>(id));
+              routes_.process, static_cast<unsigned long long>(id));
     Lent lent = found->second;
     announced_.erase(found);
     Request& send = *lent.completion;
@@ -612,7 +614,7 @@ bool CommEngine::payload_may_wait(const Arrival& a, const Task& dest) const {
 // Starts receiving a separate payload: straight into the task's posted receive when there is
 // one, else (after parking) into a buffer of its own.
 bool CommEngine::start_payload(Arrival& a) {
-    Task& dest = *runtime_.local_task(a.dest_vrank);
+    Rank& dest = *routes_.local(a.dest_vrank);
     bool closed = false;
     a.receive = claim_posted_receive(dest, a.envelope, &closed);
     void* where = nullptr;
@@ -635,7 +637,7 @@ bool CommEngine::start_payload(Arrival& a) {
 }
 
 void CommEngine::finish_payload(Arrival& a) {
-    BufferCharge charge(runtime_.budget.get(), a.source_process, buffer_cost(a.payload_bytes));
+    BufferCharge charge(routes_.budget.get(), a.source_process, buffer_cost(a.payload_bytes));
     if (a.receive) {
         if (a.buffer) unpack(a.buffer.get(), a.payload_bytes, a.receive->target);
         complete_receive(*a.receive, a.envelope, a.payload_bytes);
@@ -647,7 +649,7 @@ void CommEngine::finish_payload(Arrival& a) {
     message.data = a.buffer.get();
     message.storage = std::move(a.buffer);
     message.charge = std::move(charge);
-    deliver_message(*runtime_.local_task(a.dest_vrank), std::move(message));
+    deliver_message(*routes_.local(a.dest_vrank), std::move(message));
 }
 
 bool CommEngine::try_progress() {
@@ -659,7 +661,7 @@ bool CommEngine::try_progress() {
 
 bool CommEngine::progress() {
     bool moved = start_sends();
-    if (runtime_.budget->refunds_due()) send_refunds();
+    if (routes_.budget->refunds_due()) send_refunds();
     // Data asked for by other processes, and messages that waited for the window.
     if (!backlogged_.empty() && launch_queued()) moved = true;
     if (!pulls_.empty() && advance_pulls()) moved = true;
@@ -677,9 +679,9 @@ bool CommEngine::progress() {
 
 // Refunds large enough for a message of their own (no message went back to carry them).
 void CommEngine::send_refunds() {
-    BufferBudget& budget = *runtime_.budget;
+    BufferBudget& budget = *routes_.budget;
     budget.refunds_sent();
-    for (int p = 0; p < runtime_.process_count; ++p) {
+    for (int p = 0; p < routes_.process_count; ++p) {
         if (!budget.refund_due(p)) continue;
         std::deque<Outgoing>& queue = queued_[p];
         if (queue.empty()) backlogged_.push_back(p);
@@ -696,7 +698,7 @@ void CommEngine::tasks_done() {
 }
 
 bool CommEngine::tasks_waiting() const {
-    for (const auto& worker : runtime_.workers)
+    for (const auto& worker : workers_)
         if (worker->waiting_tasks() > 0) return true;
     return false;
 }
@@ -708,7 +710,7 @@ void CommEngine::run(bool shares_core, const std::function<bool()>& job_finished
     PoliteSpin spin;
     for (;;) {
         bool moved = false;
-        if (runtime_.process_count > 1) {
+        if (routes_.process_count > 1) {
             std::lock_guard<std::mutex> lock(progress_mutex_);
             moved = progress();
         }
@@ -716,7 +718,7 @@ void CommEngine::run(bool shares_core, const std::function<bool()>& job_finished
         auto now = std::chrono::steady_clock::now().time_since_epoch();
         auto polled_at = std::chrono::steady_clock::duration(worker_polled_at_.load(std::memory_order_relaxed));
         std::chrono::microseconds pause(0);
-        if (runtime_.process_count == 1) pause = kSingleProcessTick;
+        if (routes_.process_count == 1) pause = kSingleProcessTick;
         else if (now - polled_at < kWorkerPollingWindow) pause = kWorkerPollingWindow;
         else if (moved) backoff.reset();
         else if (!busy() || shares_core) pause = backoff.next();

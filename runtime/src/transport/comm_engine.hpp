@@ -56,13 +56,17 @@
 
 namespace bamboo {
 
-struct Runtime;
+struct Routes;
 struct WireHeader;
 class Task;
+class Worker;
 
 class CommEngine final : public AnnouncedData {
 public:
-    explicit CommEngine(Runtime& runtime);
+    // Collective over MPI_COMM_WORLD.
+    // `payload_piece_auto` and `payload_piece` are --bamboo-payload-piece's.
+    CommEngine(Routes& routes, const std::vector<std::unique_ptr<Worker>>& workers, bool payload_piece_auto,
+               std::size_t payload_piece);
     ~CommEngine();
 
     // Any task: sends `data` to task `dest_vrank` of another process. Returns false when the
@@ -189,7 +193,8 @@ private:
         counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     }
 
-    Runtime& runtime_;
+    Routes& routes_;
+    const std::vector<std::unique_ptr<Worker>>& workers_;  // (their waiting tasks)
     MPI_Comm control_comm_ = MPI_COMM_NULL;
     MPI_Comm payload_comm_ = MPI_COMM_NULL;
 

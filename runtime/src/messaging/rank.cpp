@@ -1,0 +1,74 @@
+#include "messaging/rank.hpp"
+
+#include <deque>
+#include <mutex>
+
+#include "messaging/delivery.hpp"
+#include "messaging/reports.hpp"
+#include "messaging/routes.hpp"
+#include "util/errors.hpp"
+
+namespace bamboo {
+
+Rank::Rank(int vrank, Worker& worker, boost::context::stack_context stack, std::shared_ptr<char> globals,
+           Entry entry, const std::vector<std::string>& args, Routes& routes)
+    : Task(vrank, worker, stack, std::move(globals)), entry_(entry), args_(args), routes_(routes) {
+    self_comm = std::make_shared<Communicator>(kSelfContext, std::vector<int>{vrank}, routes.vf, "MPI_COMM_SELF");
+    // Each rank gets its own argv strings: the program may modify them.
+    for (std::string& arg : args_) argv_.push_back(arg.data());
+    argv_.push_back(nullptr);
+}
+
+int Rank::run() { return entry_(static_cast<int>(args_.size()), argv_.data()); }
+
+void Rank::finish() {
+    std::deque<Message> unreceived;
+    {
+        std::lock_guard<SpinLock> lock(mailbox_.mutex());
+        unreceived = mailbox_.close();
+    }
+    if (unreceived.empty()) return;
+    const Envelope& first = unreceived.front().envelope;
+    std::string what = describe_message(communicator_with_context(first.comm),
+                                        Pattern{first.source, first.tag, first.comm});
+    warn("task vrank %d finished with %zu message(s) it never received (the first: %s)", vrank(),
+         unreceived.size(), what.c_str());
+    for (Message& message : unreceived) release_sender(message);
+}
+
+const Communicator* Rank::communicator_with_context(int context) const {
+    int base = context & ~1;
+    if (base == kWorldContext) return routes_.world.get();
+    if (base == kSelfContext) return self_comm.get();
+    const Communicator* found = nullptr;
+    comms.for_each([&](const CommEntry& entry) {
+        if (entry.comm->context() == base) found = entry.comm.get();
+    });
+    for (const auto& freed : freed_comms)
+        if (!found && freed->context() == base) found = freed.get();
+    return found;
+}
+
+void Rank::wait_for(const Request& request, const char* call, bamboo_site at) {
+    WaitInfo info;
+    info.call = call;
+    info.site = at;
+    info.request = &request;
+    wait_until(info, [&request] { return request.complete.load(); });
+}
+
+void Rank::wait_for_message(const Pattern& pattern, const char* call, bamboo_site at) {
+    for (;;) {
+        {
+            std::lock_guard<SpinLock> lock(mailbox_.mutex());
+            if (mailbox_.find_unexpected(pattern)) return;
+            mailbox_.arm_rule({Expectation{pattern, 1, 0}});
+        }
+        WaitInfo info;
+        info.call = call;
+        info.site = at;
+        wait_until(info, [this] { return mailbox_.rule_satisfied(); });
+    }
+}
+
+}  // namespace bamboo
