@@ -4,47 +4,21 @@
 #include <cstdio>
 #include <mutex>
 
-#include "messaging/delivery.hpp"
-#include "messaging/reports.hpp"
-#include "process/runtime.hpp"
-#include "transport/comm_engine.hpp"
+#include "messaging/send_receive.hpp"
 #include "util/errors.hpp"
 
 namespace bamboo {
 
 void CollectiveChannel::send(int dest, int tag, const void* data, std::size_t bytes) {
-    TypedBuffer buffer = raw_bytes(data, bytes);
-    int dest_vrank = comm_.vrank_of(dest);
-    Envelope envelope{rank_, tag, comm_.collective_context()};
-    if (Rank* local = runtime().routes.local(dest_vrank)) {
-        self_.sent.count(MessageCounts::collective, MessageCounts::same_process, bytes);
-        deliver_from_buffer(*local, envelope, buffer, /*lender=*/nullptr);
-        return;
-    }
-    self_.sent.count(MessageCounts::collective, MessageCounts::other_process, bytes);
     Request request;
-    request.kind = Request::Kind::send;
-    request.owner = &self_;
-    request.target = buffer;
-    request.peer = dest_vrank;
-    request.comm = &comm_;
-    request.call = call_;
-    request.site = at_;
     // A large message leaves straight from `data`: wait until it has left the process.
-    if (runtime().engine->send(envelope, dest_vrank, buffer, &request, /*may_wait_for_receiver=*/false)) {
+    if (start_send(self_, MessageCounts::collective, view_, dest, tag, raw_bytes(data, bytes), request, call_, at_))
         self_.wait_for(request, call_, at_);
-    }
 }
 
-void CollectiveChannel::start_receive(const Incoming& incoming, Request& request) {
-    request.kind = Request::Kind::receive;
-    request.owner = &self_;
-    request.target = raw_bytes(incoming.data, incoming.bytes);
-    request.comm = &comm_;
-    request.call = call_;
-    request.site = at_;
-    request.pattern = pattern(incoming.source, incoming.tag);
-    post_receive(self_, request);
+void CollectiveChannel::begin_receive(const Incoming& incoming, Request& request) {
+    start_receive(self_, *view_.comm, pattern(incoming.source, incoming.tag), raw_bytes(incoming.data, incoming.bytes),
+                  request, call_, at_);
 }
 
 void CollectiveChannel::check_size(const Incoming& incoming, const Request& request) const {
@@ -57,7 +31,7 @@ void CollectiveChannel::check_size(const Incoming& incoming, const Request& requ
 void CollectiveChannel::receive(int source, int tag, void* data, std::size_t bytes) {
     Incoming incoming{source, tag, data, bytes};
     Request request;
-    start_receive(incoming, request);
+    begin_receive(incoming, request);
     self_.wait_for(request, call_, at_);
     check_size(incoming, request);
 }
@@ -69,7 +43,7 @@ CollectiveChannel::PostedReceives CollectiveChannel::post(const std::vector<Inco
 CollectiveChannel::PostedReceives::PostedReceives(CollectiveChannel& ch,
                                                   const std::vector<Incoming>& incoming)
     : ch_(ch), incoming_(incoming), requests_(new Request[incoming.size()]) {
-    for (std::size_t i = 0; i < incoming_.size(); ++i) ch_.start_receive(incoming_[i], requests_[i]);
+    for (std::size_t i = 0; i < incoming_.size(); ++i) ch_.begin_receive(incoming_[i], requests_[i]);
 }
 
 void CollectiveChannel::PostedReceives::wait() {
@@ -94,7 +68,7 @@ void CollectiveChannel::fail(const char* format, ...) const {
     va_start(args, format);
     std::vsnprintf(text, sizeof text, format, args);
     va_end(args);
-    task_error(self_.vrank(), call_, at_, "%s (on %s)", text, comm_.name().c_str());
+    task_error(self_.vrank(), call_, at_, "%s (on %s)", text, view_.comm->name().c_str());
 }
 
 }  // namespace bamboo

@@ -29,12 +29,12 @@ public:
     class PostedReceives;
 
     CollectiveChannel(Rank& self, const CommView& comm, const char* call, bamboo_site at)
-        : self_(self), comm_(*comm.comm), rank_(comm.rank), call_(call), at_(at) {}
+        : self_(self), view_(comm), call_(call), at_(at) {}
 
     Rank& caller() const { return self_; }
-    const Communicator& comm() const { return comm_; }
-    int rank() const { return rank_; }
-    int size() const { return comm_.size(); }
+    const Communicator& comm() const { return *view_.comm; }
+    int rank() const { return view_.rank; }
+    int size() const { return view_.size(); }
     const char* call() const { return call_; }
     bamboo_site site() const { return at_; }
 
@@ -52,19 +52,18 @@ public:
 
     // The pattern of this channel's message from `source` with `tag` (for firing rules).
     Pattern pattern(int source, int tag) const {
-        return Pattern{source, tag, comm_.collective_context()};
+        return Pattern{source, tag, view_.comm->collective_context()};
     }
 
     // Ends the job with an error naming the calling task and its collective call.
     [[noreturn]] void fail(const char* format, ...) const __attribute__((format(printf, 2, 3)));
 
 private:
-    void start_receive(const Incoming& incoming, Request& request);
+    void begin_receive(const Incoming& incoming, Request& request);
     void check_size(const Incoming& incoming, const Request& request) const;
 
     Rank& self_;
-    const Communicator& comm_;
-    int rank_;
+    CommView view_;
     const char* call_;
     bamboo_site at_;
 };

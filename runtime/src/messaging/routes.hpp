@@ -1,6 +1,7 @@
 // Where a message goes: to a rank of this process, into its mailbox (messaging/delivery.hpp),
-// or to another process over the transport. Also what the ranks of a process share:
-// MPI_COMM_WORLD and the buffer budget.
+// or to another process over the transport, which the process plugs in as a ProcessLink
+// (transport/comm_engine.hpp). Also what the ranks of a process share: MPI_COMM_WORLD and the
+// buffer budget.
 #pragma once
 
 #include <memory>
@@ -8,9 +9,27 @@
 
 #include "comm/communicator.hpp"
 #include "messaging/buffer_budget.hpp"
+#include "messaging/datatype.hpp"
+#include "messaging/mailbox.hpp"
 #include "messaging/rank.hpp"
+#include "messaging/requests.hpp"
 
 namespace bamboo {
+
+class ProcessLink {
+public:
+    // Any rank: sends `data` to rank `dest_vrank` of another process. Returns false when the
+    // data has been copied and the send is complete; true when `completion` (a send request
+    // owned by the calling rank) completes later: once a large payload has left straight from
+    // the user's buffer, or, when the send `may_wait_for_receiver` and the receiving process
+    // has no credit left for it (messaging/buffer_budget.hpp), once a receive has taken the
+    // message and its data has left. Without `completion` the data is always copied.
+    virtual bool send(const Envelope& envelope, int dest_vrank, const TypedBuffer& data, Request* completion,
+                      bool may_wait_for_receiver) = 0;
+
+protected:
+    ~ProcessLink() = default;
+};
 
 struct Routes {
     int process = 0;  // this process's rank in the real MPI_COMM_WORLD
@@ -19,6 +38,7 @@ struct Routes {
     std::unique_ptr<BufferBudget> budget;       // for messages sent but not yet received
     std::shared_ptr<const Communicator> world;  // the ranks' MPI_COMM_WORLD
     std::vector<std::unique_ptr<Rank>> ranks;   // this process's, by vrank
+    ProcessLink* link = nullptr;                // to the other processes
 
     int process_of(int vrank) const { return vrank / vf; }
     // The rank `vrank` if it lives in this process, else nullptr. Asked on every send, so it

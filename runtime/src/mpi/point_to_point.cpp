@@ -7,11 +7,9 @@
 
 #include "bamboo.h"
 #include "messaging/datatype.hpp"
-#include "messaging/delivery.hpp"
 #include "messaging/rank.hpp"
+#include "messaging/send_receive.hpp"
 #include "mpi/api.hpp"
-#include "process/runtime.hpp"
-#include "transport/comm_engine.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
 
@@ -29,61 +27,33 @@ MPI_Status* status_at(MPI_Status statuses[], int i) {
     return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
 }
 
-// Starts a send. Returns true if `request` has yet to complete: a large message to another
-// process leaves straight from the user's buffer, and beyond the buffer budget a message
-// waits for its receive (messaging/buffer_budget.hpp); the user's buffer must stay untouched
-// until then.
-bool start_send(Rank& self, const char* call, bamboo_site at, const void* buf, int count,
-                MPI_Datatype type, int dest, int tag, MPI_Comm comm, Request& request) {
+// Checks an MPI call's send arguments, then starts the send (messaging/send_receive.hpp).
+// Returns true if `request` has yet to complete: until then the user's buffer must stay
+// untouched.
+bool start_send_call(Rank& self, const char* call, bamboo_site at, const void* buf, int count,
+                     MPI_Datatype type, int dest, int tag, MPI_Comm comm, Request& request) {
     CommView view = resolve_comm(self, comm, call, at);
     TypedBuffer data = typed_buffer(self, buf, count, type, call, at);
     check_destination(self, view, dest, call, at);
     if (tag < 0) task_error(self.vrank(), call, at, "the tag %d is negative", tag);
-    request.kind = Request::Kind::send;
-    request.owner = &self;
-    request.target = data;
-    request.comm = view.comm;
-    request.call = call;
-    request.site = at;
-    if (dest == MPI_PROC_NULL) return false;
-    int dest_vrank = view.comm->vrank_of(dest);
-    request.peer = dest_vrank;
-    Envelope envelope{view.rank, tag, view.context()};
-    if (Rank* local = runtime().routes.local(dest_vrank)) {
-        self.sent.count(MessageCounts::point_to_point, MessageCounts::same_process, data.bytes());
-        return deliver_from_buffer(*local, envelope, data, &request);
-    }
-    self.sent.count(MessageCounts::point_to_point, MessageCounts::other_process, data.bytes());
-    return runtime().engine->send(envelope, dest_vrank, data, &request, /*may_wait_for_receiver=*/true);
+    return start_send(self, MessageCounts::point_to_point, view, dest, tag, data, request, call, at);
 }
 
-// Starts a receive; it completes at once for MPI_PROC_NULL or a message already there.
-// `nonblocking`: the program may free `type` before the receive completes, so a derived
-// datatype is unpacked with a duplicate the request holds.
-void start_receive(Rank& self, const char* call, bamboo_site at, void* buf, int count,
-                   MPI_Datatype type, int source, int tag, MPI_Comm comm, Request& request,
-                   bool nonblocking = false) {
+// Checks an MPI call's receive arguments, then starts the receive; it completes at once for
+// MPI_PROC_NULL or a message already there. `nonblocking`: the program may free `type`
+// before the receive completes, so a derived datatype is unpacked with a duplicate the
+// request holds.
+void start_receive_call(Rank& self, const char* call, bamboo_site at, void* buf, int count,
+                        MPI_Datatype type, int source, int tag, MPI_Comm comm, Request& request,
+                        bool nonblocking = false) {
     CommView view = resolve_comm(self, comm, call, at);
     Pattern pattern = receive_pattern(self, view, source, tag, call, at);
-    request.kind = Request::Kind::receive;
-    request.owner = &self;
-    request.target = typed_buffer(self, buf, count, type, call, at);
+    TypedBuffer target = typed_buffer(self, buf, count, type, call, at);
     if (nonblocking) {
-        request.held_type = hold_datatype(type, request.target.layout);
-        if (request.held_type != MPI_DATATYPE_NULL) request.target.type = request.held_type;
+        request.held_type = hold_datatype(type, target.layout);
+        if (request.held_type != MPI_DATATYPE_NULL) target.type = request.held_type;
     }
-    request.comm = view.comm;
-    request.call = call;
-    request.site = at;
-    if (source == MPI_PROC_NULL) {
-        request.source = MPI_PROC_NULL;
-        request.tag = MPI_ANY_TAG;
-        request.bytes = 0;
-        request.complete.store(true);
-        return;
-    }
-    request.pattern = pattern;
-    post_receive(self, request);
+    start_receive(self, *view.comm, pattern, target, request, call, at);
 }
 
 // The live request `handle` names; nullptr for MPI_REQUEST_NULL.
@@ -187,7 +157,7 @@ int bamboo_send(bamboo_site at, const void* buf, int count, MPI_Datatype type, i
                 MPI_Comm comm) {
     Rank& self = calling_rank("MPI_Send", at);
     Request request;
-    if (start_send(self, "MPI_Send", at, buf, count, type, dest, tag, comm, request))
+    if (start_send_call(self, "MPI_Send", at, buf, count, type, dest, tag, comm, request))
         self.wait_for(request, "MPI_Send", at);
     return MPI_SUCCESS;
 }
@@ -197,7 +167,7 @@ int bamboo_isend(bamboo_site at, const void* buf, int count, MPI_Datatype type, 
     Rank& self = calling_rank("MPI_Isend", at);
     check_not_null(self, request, "the request pointer", "MPI_Isend", at);
     Request* r = self.requests().allocate(request);
-    if (!start_send(self, "MPI_Isend", at, buf, count, type, dest, tag, comm, *r))
+    if (!start_send_call(self, "MPI_Isend", at, buf, count, type, dest, tag, comm, *r))
         r->complete.store(true);
     return MPI_SUCCESS;
 }
@@ -206,7 +176,7 @@ int bamboo_recv(bamboo_site at, void* buf, int count, MPI_Datatype type, int sou
                 MPI_Comm comm, MPI_Status* status) {
     Rank& self = calling_rank("MPI_Recv", at);
     Request request;
-    start_receive(self, "MPI_Recv", at, buf, count, type, source, tag, comm, request);
+    start_receive_call(self, "MPI_Recv", at, buf, count, type, source, tag, comm, request);
     self.wait_for(request, "MPI_Recv", at);
     set_request_status(status, request);
     return MPI_SUCCESS;
@@ -217,7 +187,7 @@ int bamboo_irecv(bamboo_site at, void* buf, int count, MPI_Datatype type, int so
     Rank& self = calling_rank("MPI_Irecv", at);
     check_not_null(self, request, "the request pointer", "MPI_Irecv", at);
     Request* r = self.requests().allocate(request);
-    start_receive(self, "MPI_Irecv", at, buf, count, type, source, tag, comm, *r, true);
+    start_receive_call(self, "MPI_Irecv", at, buf, count, type, source, tag, comm, *r, true);
     return MPI_SUCCESS;
 }
 
@@ -226,10 +196,10 @@ int bamboo_sendrecv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Data
                     int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
     Rank& self = calling_rank("MPI_Sendrecv", at);
     Request send, receive;
-    bool send_pending = start_send(self, "MPI_Sendrecv", at, sendbuf, sendcount, sendtype, dest,
-                                   sendtag, comm, send);
-    start_receive(self, "MPI_Sendrecv", at, recvbuf, recvcount, recvtype, source, recvtag, comm,
-                  receive);
+    bool send_pending = start_send_call(self, "MPI_Sendrecv", at, sendbuf, sendcount, sendtype, dest,
+                                        sendtag, comm, send);
+    start_receive_call(self, "MPI_Sendrecv", at, recvbuf, recvcount, recvtype, source, recvtag, comm,
+                       receive);
     if (send_pending) self.wait_for(send, "MPI_Sendrecv", at);
     self.wait_for(receive, "MPI_Sendrecv", at);
     set_request_status(status, receive);

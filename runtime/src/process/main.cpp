@@ -39,8 +39,6 @@
 namespace bamboo {
 namespace {
 
-Runtime* the_runtime = nullptr;
-
 constexpr int kExitBadOption = 2;
 
 // Every process parses the same arguments; the lowest one that found an error reports it,
@@ -211,8 +209,6 @@ void report_message_counts(const Runtime& rt) {
 
 }  // namespace
 
-Runtime& runtime() { return *the_runtime; }
-
 }  // namespace bamboo
 
 extern "C" __attribute__((weak)) int bamboo_main(int, char**) {
@@ -227,7 +223,6 @@ int main(int argc, char** argv) {
     int provided = MPI_THREAD_SINGLE;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     Runtime rt;
-    the_runtime = &rt;
     MPI_Comm_rank(MPI_COMM_WORLD, &rt.routes.process);
     MPI_Comm_size(MPI_COMM_WORLD, &rt.routes.process_count);
 
@@ -279,6 +274,7 @@ int main(int argc, char** argv) {
     rt.routes.budget = std::make_unique<BufferBudget>(buffer_limit(rt.options), rt.routes.process_count, rt.routes.process);
     rt.engine = std::make_unique<CommEngine>(rt.routes, rt.workers, rt.options.payload_piece_auto,
                                              rt.options.payload_piece);
+    rt.routes.link = rt.engine.get();
     int worker_count = std::min(workers, rt.routes.vf);  // a worker without tasks would only idle
     bool comm_thread = wants_comm_thread(rt.options, single_thread, worker_count, rt.engine->has_network_peers());
     bool shares_core = worker_count + comm_thread > usable_cpus();

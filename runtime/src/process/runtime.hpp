@@ -23,7 +23,4 @@ struct Runtime {
     std::unique_ptr<DeadlockWatch> watch;
 };
 
-// The process's runtime; valid from main() on.
-Runtime& runtime();
-
 }  // namespace bamboo

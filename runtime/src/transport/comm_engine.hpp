@@ -53,15 +53,15 @@
 #include "messaging/datatype.hpp"
 #include "messaging/mailbox.hpp"
 #include "messaging/requests.hpp"
+#include "messaging/routes.hpp"
 
 namespace bamboo {
 
-struct Routes;
 struct WireHeader;
 class Task;
 class Worker;
 
-class CommEngine final : public AnnouncedData {
+class CommEngine final : public ProcessLink, public AnnouncedData {
 public:
     // Collective over MPI_COMM_WORLD.
     // `payload_piece_auto` and `payload_piece` are --bamboo-payload-piece's.
@@ -69,14 +69,8 @@ public:
                std::size_t payload_piece);
     ~CommEngine();
 
-    // Any task: sends `data` to task `dest_vrank` of another process. Returns false when the
-    // data has been copied and the send is complete; true when `completion` (a send request
-    // owned by the calling task) completes later: once a large payload has left straight from
-    // the user's buffer, or, when the send `may_wait_for_receiver` and the receiving process
-    // has no credit left for it (messaging/buffer_budget.hpp), once a receive has taken the
-    // message and its data has left. Without `completion` the data is always copied.
     bool send(const Envelope& envelope, int dest_vrank, const TypedBuffer& data, Request* completion,
-              bool may_wait_for_receiver);
+              bool may_wait_for_receiver) override;
 
     // Announced messages (any thread): a receive took one, or nobody will.
     void pull(Request& receive, const Envelope& envelope, std::size_t bytes, const Announced& announced) override;

@@ -1,0 +1,37 @@
+// A rank's sends and receives, for point-to-point calls and collectives alike.
+//
+// A message for a rank of this process goes straight into its mailbox
+// (messaging/delivery.hpp); one for another process to the transport (Routes::link). Either
+// way it is counted for --bamboo-stats.
+//
+// Sends are buffered (messaging/buffer_budget.hpp): the data may be reused once start_send()
+// returns false. It returns true when the request completes later: a large message to
+// another process leaves straight from the sender's buffer, and beyond the buffer budget a
+// point-to-point message waits for its receive. Collective messages never wait for their
+// receive: the algorithms send before they receive.
+#pragma once
+
+#include "bamboo.h"
+#include "comm/communicator.hpp"
+#include "messaging/datatype.hpp"
+#include "messaging/mailbox.hpp"
+#include "messaging/rank.hpp"
+#include "messaging/requests.hpp"
+
+namespace bamboo {
+
+// Starts `self`'s send of `data` to rank `dest` of `from` (MPI_PROC_NULL: to nobody) with
+// `tag`: point-to-point on the communicator's own context, or a collective's message on its
+// collective context. `request` is set up here and names `call` at `at` in reports. Returns
+// true if `request` completes later; the data must stay untouched until then.
+bool start_send(Rank& self, MessageCounts::Origin origin, const CommView& from, int dest, int tag,
+                const TypedBuffer& data, Request& request, const char* call, bamboo_site at);
+
+// Starts `self`'s receive into `target` of the message on `comm` that `pattern` accepts
+// (source MPI_PROC_NULL: none, it completes at once). `request` is set up here (other than
+// its held_type, the caller's) and names `call` at `at` in reports. It completes at once if
+// the message is already there.
+void start_receive(Rank& self, const Communicator& comm, const Pattern& pattern, const TypedBuffer& target,
+                   Request& request, const char* call, bamboo_site at);
+
+}  // namespace bamboo
