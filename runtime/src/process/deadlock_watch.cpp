@@ -6,8 +6,8 @@
 
 #include "messaging/rank.hpp"
 #include "messaging/reports.hpp"
-#include "process/runtime.hpp"
-#include "transport/comm_engine.hpp"
+#include "messaging/routes.hpp"
+#include "transport/traffic.hpp"
 #include "util/errors.hpp"
 
 namespace bamboo {
@@ -70,32 +70,32 @@ std::string describe_wait(const Rank& rank) {
     return text + " for: " + (list.empty() ? "nothing (its rule holds)" : list);
 }
 
-DeadlockWatch::DeadlockWatch(const Runtime& runtime, double timeout_seconds)
-    : runtime_(runtime),
-      rounds_(runtime.routes.process_count),
+DeadlockWatch::DeadlockWatch(const Routes& routes, Traffic& traffic, double timeout_seconds)
+    : routes_(routes),
+      traffic_(traffic),
+      rounds_(routes.process_count),
       timeout_(timeout_seconds),
       last_move_(std::chrono::steady_clock::now()) {}
 
 Activity DeadlockWatch::activity() {
-    const CommEngine& engine = *runtime_.engine;
     auto moved = [&] {
-        std::uint64_t count = engine.moves();
-        for (const auto& rank : runtime_.routes.ranks) count += rank->mailbox().arrivals();
+        std::uint64_t count = traffic_.moves();
+        for (const auto& rank : routes_.ranks) count += rank->mailbox().arrivals();
         return count;
     };
     Activity now;
     now.moved = moved();
-    now.sent = engine.sent_total();
-    now.received = engine.received_total();
+    now.sent = traffic_.sent_total();
+    now.received = traffic_.received_total();
     bool all_done = true, any_runs = false;
-    for (const auto& rank : runtime_.routes.ranks) {
+    for (const auto& rank : routes_.ranks) {
         TaskState state = rank->state();
         all_done = all_done && state == TaskState::done;
         any_runs = any_runs || state == TaskState::runnable || state == TaskState::running;
         now.waiting = now.waiting || state == TaskState::waiting;
     }
     // Whatever moved while the states were read makes this look not idle.
-    now.idle = !any_runs && !engine.moving() && moved() == now.moved;
+    now.idle = !any_runs && !traffic_.moving() && moved() == now.moved;
     now.done = all_done && now.idle;
     auto clock = std::chrono::steady_clock::now();
     if (now.moved != last_moved_ || !now.idle) {
@@ -114,7 +114,7 @@ bool DeadlockWatch::job_finished() {
     // enough to cost nothing.
     auto interval = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
         std::min(timeout_ / 4, std::chrono::duration<double>(kIdleRoundInterval)));
-    JobState state = runtime_.engine->exclusively([&] { return rounds_.advance(activity(), interval); });
+    JobState state = traffic_.exclusively([&] { return rounds_.advance(activity(), interval); });
     switch (state) {
         case JobState::running: return false;
         case JobState::finished: finished_ = true; return true;
@@ -128,9 +128,9 @@ void DeadlockWatch::report_and_abort() const {
     std::snprintf(heading, sizeof heading,
                   "bamboo: deadlock: no task of any process can run and no message is in flight "
                   "(for %.1f s); waiting tasks of process %d:",
-                  timeout_.count(), runtime_.routes.process);
+                  timeout_.count(), routes_.process);
     std::string report = heading;
-    for (const auto& rank : runtime_.routes.ranks)
+    for (const auto& rank : routes_.ranks)
         if (rank->state() == TaskState::waiting) report += "\nbamboo:   " + describe_wait(*rank);
     report += "\n";
     std::fwrite(report.data(), 1, report.size(), stderr);  // one write: lines stay together

@@ -14,13 +14,15 @@
 
 namespace bamboo {
 
-struct Runtime;
 class Rank;
+struct Routes;
+class Traffic;
 
 class DeadlockWatch {
 public:
     // Collective (all processes construct it, in the same order as other communicators).
-    DeadlockWatch(const Runtime& runtime, double timeout_seconds);
+    // `routes` are the process's ranks, `traffic` its comm engine's.
+    DeadlockWatch(const Routes& routes, Traffic& traffic, double timeout_seconds);
 
     // Called often, from any thread (workers that drive the comm engine call it
     // concurrently); cheap unless a round of the job-wide check is due. Reports and aborts
@@ -32,7 +34,8 @@ private:
     Activity activity();
     [[noreturn]] void report_and_abort() const;
 
-    const Runtime& runtime_;
+    const Routes& routes_;
+    Traffic& traffic_;
     std::mutex stepping_;
     QuiescenceRounds rounds_;
     std::chrono::duration<double> timeout_;

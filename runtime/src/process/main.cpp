@@ -279,7 +279,7 @@ int main(int argc, char** argv) {
     bool comm_thread = wants_comm_thread(rt.options, single_thread, worker_count, rt.engine->has_network_peers());
     bool shares_core = worker_count + comm_thread > usable_cpus();
     if (shares_core) spin_yield_interval = std::chrono::microseconds(0);
-    rt.watch = std::make_unique<DeadlockWatch>(rt, rt.options.deadlock_timeout);
+    rt.watch = std::make_unique<DeadlockWatch>(rt.routes, *rt.engine, rt.options.deadlock_timeout);
     // Without a comm engine thread the workers drive the engine, between tasks too, and run
     // the deadlock watch, which is otherwise that thread's job; they keep polling rather than
     // nap while messages are in transit. With one, idle workers still poll, so that a message

@@ -256,7 +256,7 @@ void CommEngine::hand_over(Outgoing&& out) {
     {
         std::lock_guard<std::mutex> lock(outbox_mutex_);
         outbox_.push_back(std::move(out));
-        outbox_empty_.store(false, std::memory_order_relaxed);
+        set_outbox_empty(false);
         wake = engine_sleeping_;
     }
     // Start it now if the engine is free; the outbox keeps the task's messages in order.
@@ -276,7 +276,7 @@ void CommEngine::pull(Request& receive, const Envelope& envelope, std::size_t by
     {
         std::lock_guard<std::mutex> lock(outbox_mutex_);
         wanted_.push_back(Wanted{&receive, envelope, bytes, announced.process, announced.id});
-        outbox_empty_.store(false, std::memory_order_relaxed);
+        set_outbox_empty(false);
     }
     wakeup_.notify_one();
 }
@@ -288,12 +288,12 @@ void CommEngine::decline(const Announced& announced) {
 }
 
 bool CommEngine::start_sends() {
-    if (outbox_empty_.load(std::memory_order_relaxed)) return false;
+    if (outbox_empty()) return false;
     {
         std::lock_guard<std::mutex> lock(outbox_mutex_);
         starting_.swap(outbox_);
         wanted_starting_.swap(wanted_);
-        outbox_empty_.store(true, std::memory_order_relaxed);
+        set_outbox_empty(true);
     }
     for (Wanted& wanted : wanted_starting_) start_pull(wanted);
     wanted_starting_.clear();
@@ -395,7 +395,7 @@ void CommEngine::launch(Outgoing&& out) {
             header.id = next_announce_id_++;
             announced_.emplace(header.id, *out.lent);
         }
-        if (counted(static_cast<Kind>(header.kind))) count(sent_total_);
+        if (counted(static_cast<Kind>(header.kind))) count_sent();
     }
     {
         MpiGuard guard;
@@ -417,7 +417,7 @@ void CommEngine::launch(Outgoing&& out) {
     peak_requests_to_one_ = std::max(peak_requests_to_one_, requests_to_[out.process]);
     in_flight_.push_back(InFlight{std::move(out.control), std::move(out.packed), out.completion, out.process,
                                   requests});
-    count(moves_);
+    count_move();
 }
 
 bool CommEngine::retire_sends() {
@@ -473,7 +473,7 @@ bool CommEngine::receive_one() {
         MPI_Imrecv(arrival.buffer.get(), size, MPI_BYTE, &handle, &arrival.request);
     }
     arrival.source_process = status.MPI_SOURCE;
-    count(moves_);
+    count_move();
     arrivals_[status.MPI_SOURCE].push_back(std::move(arrival));
     ++arriving_;
     return true;
@@ -532,7 +532,7 @@ bool CommEngine::read_header(Arrival& a) {
               static_cast<unsigned long long>(next_sequence_from_[source]));
     ++next_sequence_from_[source];
     Kind kind = static_cast<Kind>(header.kind);
-    if (counted(kind)) count(received_total_);
+    if (counted(kind)) count_received();
     routes_.budget->refund(source, header.refund);
     switch (kind) {
         case Kind::refund: return false;

@@ -54,6 +54,7 @@
 #include "messaging/mailbox.hpp"
 #include "messaging/requests.hpp"
 #include "messaging/routes.hpp"
+#include "transport/traffic.hpp"
 
 namespace bamboo {
 
@@ -61,7 +62,7 @@ struct WireHeader;
 class Task;
 class Worker;
 
-class CommEngine final : public ProcessLink, public AnnouncedData {
+class CommEngine final : public Traffic, public ProcessLink, public AnnouncedData {
 public:
     // Collective over MPI_COMM_WORLD.
     // `payload_piece_auto` and `payload_piece` are --bamboo-payload-piece's.
@@ -80,15 +81,6 @@ public:
     // ones, deliver arrived messages. Returns whether anything moved.
     bool try_progress();
 
-    // Whether sends or receives are in flight (any thread): their completion needs the
-    // engine polled soon.
-    bool in_transit() const { return in_transit_.load(std::memory_order_relaxed); }
-    // Whether the engine has anything to move: messages handed to it, queued, in flight or
-    // arriving (any thread).
-    bool moving() const {
-        return in_transit() || !outbox_empty_.load(std::memory_order_relaxed);
-    }
-
     // The comm engine thread: progress until `job_finished()` (which also runs the deadlock
     // watch) says the whole job is over. A thread that shares its core with the workers never
     // spins: it naps between polls even while messages are in transit, so it keeps transfers
@@ -101,27 +93,11 @@ public:
     // of the job is seen at once.
     void tasks_done();
 
-    // Runs `f` while no thread drives the engine: the runtime's other MPI calls that run
-    // concurrently with tasks (the deadlock watch's rounds) go through here, so that the MPI
-    // library is entered by one thread at a time, and the data MPI writes is visibly ordered
-    // before whoever reads it (in the lock's happens-before, which ThreadSanitizer sees).
-    template <class F>
-    auto exclusively(F&& f) {
-        std::lock_guard<std::mutex> lock(progress_mutex_);
-        return f();
-    }
-
     // Whether some other process is reached over a network rather than shared memory.
     bool has_network_peers() const { return network_peers_; }
 
     // The most MPI requests the engine had in flight to one process at once (--bamboo-stats).
     int peak_requests_to_one_process() const { return peak_requests_to_one_; }
-
-    // Messages moved so far, and control messages sent to and received from other processes
-    // (for the deadlock watch and the end of the job; any thread).
-    std::uint64_t moves() const { return moves_.load(std::memory_order_relaxed); }
-    std::uint64_t sent_total() const { return sent_total_.load(std::memory_order_relaxed); }
-    std::uint64_t received_total() const { return received_total_.load(std::memory_order_relaxed); }
 
 private:
     struct Outgoing;
@@ -178,14 +154,9 @@ private:
     bool payload_may_wait(const Arrival& arrival, const Task& dest) const;
     bool busy() const;
     void note_transit() {
-        in_transit_.store(!in_flight_.empty() || !backlogged_.empty() || arriving_ > 0 || !pulls_.empty(),
-                          std::memory_order_relaxed);
+        set_in_transit(!in_flight_.empty() || !backlogged_.empty() || arriving_ > 0 || !pulls_.empty());
     }
     bool tasks_waiting() const;
-    // Counters written only under progress_mutex_, read by any thread.
-    static void count(std::atomic<std::uint64_t>& counter) {
-        counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    }
 
     Routes& routes_;
     const std::vector<std::unique_ptr<Worker>>& workers_;  // (their waiting tasks)
@@ -198,10 +169,8 @@ private:
     std::vector<Outgoing> outbox_;
     std::vector<Wanted> wanted_;
     bool engine_sleeping_ = false;
-    std::atomic<bool> outbox_empty_{true};
 
     // Guarded by progress_mutex_.
-    std::mutex progress_mutex_;
     std::vector<Outgoing> starting_;
     std::vector<Wanted> wanted_starting_;
     std::vector<MPI_Request> mpi_requests_;  // per in-flight send: control, then payload pieces
@@ -224,10 +193,6 @@ private:
 
     std::atomic<bool> tasks_done_{false};
 
-    std::atomic<std::uint64_t> moves_{0};
-    std::atomic<std::uint64_t> sent_total_{0};
-    std::atomic<std::uint64_t> received_total_{0};
-    std::atomic<bool> in_transit_{false};
     // When a worker last drove the engine (steady_clock ticks): while workers poll, the
     // engine thread steps back rather than compete with them for the core.
     std::atomic<std::int64_t> worker_polled_at_{0};
