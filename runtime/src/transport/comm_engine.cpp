@@ -14,7 +14,6 @@
 #include "messaging/delivery.hpp"
 #include "messaging/rank.hpp"
 #include "messaging/routes.hpp"
-#include "transport/node.hpp"
 #include "util/backoff.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
@@ -158,7 +157,7 @@ struct CommEngine::InFlight {
 };
 
 CommEngine::CommEngine(Routes& routes, const std::vector<std::unique_ptr<Worker>>& workers,
-                       bool payload_piece_auto, std::size_t payload_piece)
+                       const std::vector<int>& processes_on_node, bool payload_piece_auto, std::size_t payload_piece)
     : routes_(routes),
       workers_(workers),
       sent_to_(routes.process_count, 0),
@@ -177,7 +176,7 @@ CommEngine::CommEngine(Routes& routes, const std::vector<std::unique_ptr<Worker>
     // memory.
     std::vector<bool> over_network(routes.process_count, true);
     if (!shared_memory_transport_off())
-        for (int rank : processes_on_this_node()) over_network[rank] = false;
+        for (int rank : processes_on_node) over_network[rank] = false;
     over_network[routes.process] = false;
     for (int p = 0; p < routes.process_count; ++p) {
         network_peers_ = network_peers_ || over_network[p];

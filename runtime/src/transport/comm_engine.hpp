@@ -64,10 +64,10 @@ class Worker;
 
 class CommEngine final : public Traffic, public ProcessLink, public AnnouncedData {
 public:
-    // Collective over MPI_COMM_WORLD.
+    // Collective over MPI_COMM_WORLD. `processes_on_node`: this node's (transport/node.hpp);
     // `payload_piece_auto` and `payload_piece` are --bamboo-payload-piece's.
-    CommEngine(Routes& routes, const std::vector<std::unique_ptr<Worker>>& workers, bool payload_piece_auto,
-               std::size_t payload_piece);
+    CommEngine(Routes& routes, const std::vector<std::unique_ptr<Worker>>& workers,
+               const std::vector<int>& processes_on_node, bool payload_piece_auto, std::size_t payload_piece);
     ~CommEngine();
 
     bool send(const Envelope& envelope, int dest_vrank, const TypedBuffer& data, Request* completion,

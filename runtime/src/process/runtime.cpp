@@ -1,0 +1,284 @@
+#include "process/runtime.hpp"
+
+#include <mpi.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <thread>
+
+#include "bamboo.h"
+#include "comm/communicator.hpp"
+#include "comm/handles.hpp"
+#include "core/faults.hpp"
+#include "core/globals.hpp"
+#include "core/task_stacks.hpp"
+#include "core/worker.hpp"
+#include "messaging/buffer_budget.hpp"
+#include "messaging/datatype.hpp"
+#include "messaging/rank.hpp"
+#include "process/deadlock_watch.hpp"
+#include "transport/comm_engine.hpp"
+#include "transport/node.hpp"
+#include "util/errors.hpp"
+#include "util/mpi_guard.hpp"
+#include "util/spin.hpp"
+
+namespace bamboo {
+namespace {
+
+constexpr int kExitBadOption = 2;
+
+// CPUs this process may run on (mpirun may have bound it to fewer than the node has).
+int usable_cpus() {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+    return CPU_COUNT(&set);
+}
+
+// --bamboo-vf auto: the runs of this program on this many processes with these arguments.
+std::string profile_key(int process_count, int argc, char** argv) {
+    std::string key = "processes=" + std::to_string(process_count) + " args=";
+    for (int i = 1; i < argc; ++i) key += (i > 1 ? " " : "") + std::string(argv[i]);
+    for (char& c : key)
+        if (c == '\t' || c == '\n') c = ' ';
+    return key;
+}
+
+std::string profile_path(const Options& options, const char* program) {
+    if (!options.profile.empty()) return options.profile;
+    std::string name = program ? program : "bamboo";
+    return name.substr(name.find_last_of('/') + 1) + ".bamboo-profile";
+}
+
+// What the workers do besides running tasks, as `plan` says.
+WorkerDuties worker_duties(const ThreadPlan& plan, CommEngine& engine, DeadlockWatch& watch) {
+    WorkerDuties duties;
+    if (plan.idle_polls_engine || plan.idle_runs_watch) {
+        duties.poll_when_idle = [&engine, &watch, polls = plan.idle_polls_engine, watches = plan.idle_runs_watch,
+                                 spins = plan.spins_while_in_transit] {
+            if (polls) engine.try_progress();
+            if (watches) watch.job_finished();
+            return spins && engine.in_transit();
+        };
+    }
+    if (plan.polls_between_tasks) duties.poll_between_tasks = [&engine] { engine.try_progress(); };
+    duties.naps = plan.naps;
+    duties.never_sleeps = plan.never_sleeps;
+    return duties;
+}
+
+}  // namespace
+
+Runtime::Runtime() = default;
+Runtime::~Runtime() = default;
+
+// Every process parses the same arguments; the lowest one that found an error reports it,
+// so that the message appears once, and all leave cleanly.
+bool Runtime::options_agreed(const std::string& error) const {
+    int mine = error.empty() ? routes_.process_count : routes_.process;
+    int first = mine;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first == routes_.process_count) return true;
+    if (first == routes_.process) std::fprintf(stderr, "bamboo: %s\n", error.c_str());
+    return false;
+}
+
+Machine Runtime::find_machine(const std::vector<int>& processes_on_node) const {
+    Machine machine;
+    machine.online_cpus = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+    machine.usable_cpus = usable_cpus();
+    machine.processes_on_node = static_cast<int>(processes_on_node.size());
+    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+    machine.memory_bytes = static_cast<std::size_t>(std::max(pages, 1L)) * static_cast<std::size_t>(std::max(page_size, 1L));
+    return machine;
+}
+
+// Process 0 chooses from the profile and the network measured now; every process learns
+// the choice.
+int Runtime::choose_vf_automatically(int workers) {
+    network_ = measure_network(routes_.process, routes_.process_count);
+    int vf = 0;
+    if (routes_.process == 0) {
+        VfChoice choice = choose_vf(options_.vf_candidates, read_profile(profile_path_, profile_key_), network_, workers);
+        std::fprintf(stderr, "bamboo: --bamboo-vf auto: %s [profile %s]\n", choice.reason.c_str(), profile_path_.c_str());
+        vf = choice.vf;
+    }
+    MPI_Bcast(&vf, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return vf;
+}
+
+// A limit the system sets on memory ends the job with the limit named, not with an
+// uncaught std::bad_alloc.
+void Runtime::create_ranks(int argc, char** argv) {
+    std::vector<std::string> args(argv, argv + argc);
+    int worker_count = static_cast<int>(workers_.size());
+    int vf = routes_.vf;
+    int first_vrank = routes_.process * vf;
+    try {
+        stacks_ = std::make_unique<TaskStacks>(vf, options_.stack_size);
+    } catch (const StackError& e) {
+        fatal("cannot create the tasks vrank %d..%d: %s", first_vrank, first_vrank + vf - 1, e.what());
+    }
+    for (int t = 0; t < vf; ++t) {
+        // Contiguous blocks of vranks per worker: neighbours in rank usually talk most.
+        Worker& worker = *workers_[static_cast<std::size_t>(t) * worker_count / vf];
+        int vrank = first_vrank + t;
+        try {
+            routes_.ranks.push_back(std::make_unique<Rank>(vrank, worker, stacks_->stack(t), make_task_globals(),
+                                                           &bamboo_main, args, routes_));
+        } catch (const StackError& e) {
+            fatal("cannot create task vrank %d: %s", vrank, e.what());
+        } catch (const std::bad_alloc&) {
+            // A task's globals are a mapping of their own when large.
+            fatal("cannot create task vrank %d: %s", vrank,
+                  refused_memory_reason(0, static_cast<std::size_t>(vf - t)).c_str());
+        }
+        worker.assign(routes_.ranks.back().get());
+    }
+}
+
+bool Runtime::start(int& argc, char** argv, int provided, int* exit_code) {
+    MPI_Comm_rank(MPI_COMM_WORLD, &routes_.process);
+    MPI_Comm_size(MPI_COMM_WORLD, &routes_.process_count);
+    std::string error;
+    try {
+        options_ = parse_options(argc, argv, [](const char* name) { return std::getenv(name); });
+        if (static_cast<long long>(routes_.process_count) * options_.vf > INT_MAX)
+            error = "--bamboo-vf " + std::to_string(options_.vf) + " makes more ranks than an int holds";
+    } catch (const OptionError& e) {
+        error = e.what();
+    }
+    if (!options_agreed(error)) {
+        *exit_code = kExitBadOption;
+        return false;
+    }
+    if (options_.help) {
+        if (routes_.process == 0) std::fputs(options_help().c_str(), stdout);
+        *exit_code = 0;
+        return false;
+    }
+    if (decode_handle(MPI_REQUEST_NULL) || decode_handle(MPI_COMM_NULL) ||
+        decode_handle(MPI_COMM_WORLD) || decode_handle(MPI_COMM_SELF) ||
+        decode_handle(MPI_GROUP_NULL) || decode_handle(MPI_GROUP_EMPTY))
+        fatal("this MPI library's predefined handles collide with the runtime's own handles");
+
+    Threading threading = choose_threading(options_, provided);
+    if (threading.fallback && routes_.process == 0)
+        warn("the MPI library does not support calls from several threads; running single-threaded");
+    set_mpi_serialized(threading.mpi_serialized);
+    init_datatypes();
+
+    std::vector<int> processes_on_node = processes_on_this_node();
+    Machine machine = find_machine(processes_on_node);
+    int workers = workers_wanted(options_, threading.single_thread, machine);
+    if (!options_.vf_candidates.empty()) {
+        profile_key_ = profile_key(routes_.process_count, argc, argv);
+        profile_path_ = profile_path(options_, argv[0]);
+        options_.vf = choose_vf_automatically(workers);
+    }
+    routes_.vf = options_.vf;
+    std::vector<int> world_vranks(static_cast<std::size_t>(routes_.process_count) * routes_.vf);
+    for (std::size_t v = 0; v < world_vranks.size(); ++v) world_vranks[v] = static_cast<int>(v);
+    routes_.world = std::make_shared<Communicator>(kWorldContext, std::move(world_vranks), routes_.vf,
+                                                   "MPI_COMM_WORLD");
+    routes_.budget = std::make_unique<BufferBudget>(buffer_limit(options_, machine), routes_.process_count,
+                                                    routes_.process);
+    engine_ = std::make_unique<CommEngine>(routes_, workers_, processes_on_node, options_.payload_piece_auto,
+                                           options_.payload_piece);
+    routes_.link = engine_.get();
+    plan_ = plan_threads(options_, threading.single_thread, workers, routes_.vf, routes_.process_count,
+                         engine_->has_network_peers(), machine);
+    if (plan_.shares_core) spin_yield_interval = std::chrono::microseconds(0);
+    watch_ = std::make_unique<DeadlockWatch>(routes_, *engine_, options_.deadlock_timeout);
+    WorkerDuties duties = worker_duties(plan_, *engine_, *watch_);
+    for (int w = 0; w < plan_.workers; ++w) workers_.push_back(std::make_unique<Worker>(duties));
+    create_ranks(argc, argv);
+    install_fault_handlers();
+    return true;
+}
+
+void Runtime::run() {
+    started_ = MPI_Wtime();
+    auto job_finished = [this] { return watch_->job_finished(); };
+    std::thread engine;
+    if (plan_.comm_thread)
+        engine = std::thread([this, job_finished] { engine_->run(plan_.shares_core, job_finished); });
+    std::vector<std::thread> workers;
+    for (std::size_t w = 1; w < workers_.size(); ++w)
+        workers.emplace_back([this, w] { workers_[w]->run(); });
+    workers_[0]->run();  // the main thread is worker 0
+    for (std::thread& worker : workers) worker.join();
+    engine_->tasks_done();
+    if (plan_.comm_thread)
+        engine.join();
+    else
+        engine_->finish(plan_.never_sleeps, job_finished);
+}
+
+// After an auto run: the busiest process's figures go into the profile.
+void Runtime::record_run(double wall_s) const {
+    double mine[4] = {wall_s, 0, 0, 0};  // wall, compute, remote bytes, remote messages
+    for (const auto& worker : workers_) mine[1] += std::chrono::duration<double>(worker->busy()).count();
+    for (const auto& rank : routes_.ranks)
+        for (int origin = 0; origin < 2; ++origin) {
+            mine[2] += rank->sent.bytes[origin][MessageCounts::other_process];
+            mine[3] += rank->sent.messages[origin][MessageCounts::other_process];
+        }
+    double most[4];
+    MPI_Reduce(mine, most, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (routes_.process != 0) return;
+    RunRecord record{routes_.vf, static_cast<int>(workers_.size()), most[0], most[1], most[2], most[3], network_};
+    if (!append_profile(profile_path_, profile_key_, record))
+        warn("--bamboo-vf auto: cannot add this run to the profile %s: %s", profile_path_.c_str(),
+             std::strerror(errno));
+}
+
+// --bamboo-stats: one line per process, written whole so lines of processes do not mix.
+void Runtime::report_message_counts() const {
+    MessageCounts sum;
+    for (const auto& rank : routes_.ranks)
+        for (int origin = 0; origin < 2; ++origin)
+            for (int scope = 0; scope < 2; ++scope) {
+                sum.messages[origin][scope] += rank->sent.messages[origin][scope];
+                sum.bytes[origin][scope] += rank->sent.bytes[origin][scope];
+            }
+    auto part = [&](const char* what, int origin) {
+        const auto& m = sum.messages[origin];
+        const auto& b = sum.bytes[origin];
+        return std::string(what) + " " + std::to_string(m[MessageCounts::same_process]) + " (" +
+               std::to_string(b[MessageCounts::same_process]) + " B) within the process, " +
+               std::to_string(m[MessageCounts::other_process]) + " (" +
+               std::to_string(b[MessageCounts::other_process]) + " B) to other processes";
+    };
+    std::string line = "bamboo: stats: process " + std::to_string(routes_.process) + " sent " +
+                       part("point-to-point", MessageCounts::point_to_point) + "; " +
+                       part("collectives", MessageCounts::collective) + "; at most " +
+                       std::to_string(engine_->peak_requests_to_one_process()) +
+                       " MPI requests in flight to one process\n";
+    std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
+int Runtime::finish() {
+    if (!options_.vf_candidates.empty()) record_run(MPI_Wtime() - started_);
+    if (options_.stats) report_message_counts();
+    for (const auto& rank : routes_.ranks)
+        if (rank->exit_code() != 0) return rank->exit_code();
+    return 0;
+}
+
+}  // namespace bamboo
+
+extern "C" __attribute__((weak)) int bamboo_main(int, char**) {
+    std::fprintf(stderr,
+                 "bamboo: this program has no translated main(); build the file that defines "
+                 "main() with bamboocc\n");
+    return 1;
+}

@@ -1,0 +1,72 @@
+#include "process/startup.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+
+namespace bamboo {
+
+Threading choose_threading(const Options& options, int provided) {
+    Threading threading;
+    threading.single_thread = options.single_thread;
+    if (!threading.single_thread && provided < MPI_THREAD_SERIALIZED) {
+        threading.single_thread = true;
+        threading.fallback = true;
+    }
+    threading.mpi_serialized = !threading.single_thread && provided < MPI_THREAD_MULTIPLE;
+    return threading;
+}
+
+int workers_wanted(const Options& options, bool single_thread, const Machine& machine) {
+    if (single_thread) return 1;
+    if (options.workers > 0) return options.workers;
+    int cores = machine.online_cpus / machine.processes_on_node;
+    return std::max(1, std::min(cores, machine.usable_cpus));
+}
+
+std::size_t buffer_limit(const Options& options, const Machine& machine) {
+    if (options.buffer_limit) return options.buffer_limit;
+    constexpr std::size_t kDefault = 256u << 20;
+    std::size_t share = machine.memory_bytes / 4 / static_cast<std::size_t>(machine.processes_on_node);
+    return std::max<std::size_t>(std::min(kDefault, share), 1u << 20);
+}
+
+namespace {
+
+// Who drives the comm engine (see CommThread). Single-thread mode has no thread to give it.
+bool wants_comm_thread(const Options& options, bool single_thread, int workers, bool network_peers,
+                       const Machine& machine) {
+    if (single_thread) return false;
+    switch (options.comm_thread) {
+    case CommThread::on: return true;
+    case CommThread::off: return false;
+    case CommThread::automatic: break;
+    }
+    return machine.usable_cpus > workers || network_peers;
+}
+
+}  // namespace
+
+ThreadPlan plan_threads(const Options& options, bool single_thread, int workers_wanted, int vf,
+                        int process_count, bool network_peers, const Machine& machine) {
+    ThreadPlan plan;
+    plan.workers = std::min(workers_wanted, vf);  // a worker without tasks would only idle
+    plan.comm_thread = wants_comm_thread(options, single_thread, plan.workers, network_peers, machine);
+    plan.shares_core = plan.workers + plan.comm_thread > machine.usable_cpus;
+    // Without a comm engine thread the workers drive the engine, between tasks too, and run
+    // the deadlock watch, which is otherwise that thread's job; they keep polling rather than
+    // nap while messages are in transit. With one, idle workers still poll, so that a message
+    // does not wait for a thread switch.
+    bool remote = process_count > 1;
+    plan.idle_polls_engine = remote;
+    if (!plan.comm_thread) {
+        plan.idle_runs_watch = true;
+        plan.spins_while_in_transit = remote;
+        plan.polls_between_tasks = remote;
+        plan.naps = true;
+        plan.never_sleeps = single_thread;
+    }
+    return plan;
+}
+
+}  // namespace bamboo
