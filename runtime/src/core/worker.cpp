@@ -135,6 +135,7 @@ void Worker::run() {
     auto start = std::chrono::steady_clock::now();
     while (live_tasks_ > 0) {
         Task* task = next_task();
+        ++loop_switches_;
         task->enter();
         jump(task->context_, task->sanitizer_stack_, &loop_);
         Task::leave();

@@ -63,6 +63,9 @@ public:
 
     // After run(): how long this worker ran tasks (and itself), its idle time not counted.
     std::chrono::steady_clock::duration busy() const { return busy_; }
+    // After run(): how many times the loop (rather than a suspending task) switched to a
+    // task: to start the first, after a task finished, and after idling or polling.
+    std::size_t loop_switches() const { return loop_switches_; }
 
     // The running task `self` gives up the thread (it is waiting, or queued by yield()):
     // runs the next runnable task, or the worker's loop if none. Returns when `self` runs again.
@@ -92,6 +95,7 @@ private:
     std::size_t live_tasks_ = 0;
     std::chrono::steady_clock::duration idle_{};  // in next_task() with nothing to run
     std::chrono::steady_clock::duration busy_{};
+    std::size_t loop_switches_ = 0;
     boost::context::fiber loop_;  // run()'s context while a task runs
     SanitizerStack loop_stack_;   // the stack of run(): the thread's own
     // Where the context that runs next stores the continuation of the one that left it.
