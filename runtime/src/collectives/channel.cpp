@@ -10,6 +10,7 @@
 namespace bamboo {
 
 void CollectiveChannel::send(int dest, int tag, const void* data, std::size_t bytes) {
+    if (first_receives_) first_receives_->sent = true;
     Request request;
     // A large message leaves straight from `data`: wait until it has left the process.
     if (start_send(self_, MessageCounts::collective, view_, dest, tag, raw_bytes(data, bytes), request, call_, at_))
@@ -21,19 +22,20 @@ void CollectiveChannel::begin_receive(const Incoming& incoming, Request& request
                   request, call_, at_);
 }
 
-void CollectiveChannel::check_size(const Incoming& incoming, const Request& request) const {
+void CollectiveChannel::end_receive(const Incoming& incoming, const Request& request) {
+    self_.wait_for(request, call_, at_);
     if (request.bytes != incoming.bytes)
         fail("rank %d sent %zu bytes where this rank expects %zu: the ranks' counts or datatypes "
              "do not match",
              incoming.source, request.bytes, incoming.bytes);
+    received(incoming.source, incoming.tag);
 }
 
 void CollectiveChannel::receive(int source, int tag, void* data, std::size_t bytes) {
     Incoming incoming{source, tag, data, bytes};
     Request request;
     begin_receive(incoming, request);
-    self_.wait_for(request, call_, at_);
-    check_size(incoming, request);
+    end_receive(incoming, request);
 }
 
 CollectiveChannel::PostedReceives CollectiveChannel::post(const std::vector<Incoming>& incoming) {
@@ -47,15 +49,13 @@ CollectiveChannel::PostedReceives::PostedReceives(CollectiveChannel& ch,
 }
 
 void CollectiveChannel::PostedReceives::wait() {
-    for (std::size_t i = 0; i < incoming_.size(); ++i) {
-        ch_.self_.wait_for(requests_[i], ch_.call_, ch_.at_);
-        ch_.check_size(incoming_[i], requests_[i]);
-    }
+    for (std::size_t i = 0; i < incoming_.size(); ++i) ch_.end_receive(incoming_[i], requests_[i]);
 }
 
 Message CollectiveChannel::receive_any_size(int source, int tag) {
     Pattern wanted = pattern(source, tag);
     self_.wait_for_message(wanted, call_, at_);
+    received(source, tag);
     Message message;
     std::lock_guard<SpinLock> lock(self_.mailbox().mutex());
     self_.mailbox().take_unexpected(wanted, &message);

@@ -17,6 +17,14 @@
 
 namespace bamboo {
 
+// The messages a channel's rank waited for before it first sent: what collectives/rules.cpp
+// says a firing rule may wait for. Tests record the algorithms' runs with it
+// (tests/unit/first_receives_test.cpp); a channel without one records nothing.
+struct FirstReceives {
+    bool sent = false;
+    std::vector<Pattern> patterns;
+};
+
 class CollectiveChannel {
 public:
     // A message to receive: from `source` with `tag`, `bytes` bytes into `data`.
@@ -28,8 +36,9 @@ public:
     };
     class PostedReceives;
 
-    CollectiveChannel(Rank& self, const CommView& comm, const char* call, bamboo_site at)
-        : self_(self), view_(comm), call_(call), at_(at) {}
+    CollectiveChannel(Rank& self, const CommView& comm, const char* call, bamboo_site at,
+                      FirstReceives* first_receives = nullptr)
+        : self_(self), view_(comm), call_(call), at_(at), first_receives_(first_receives) {}
 
     Rank& caller() const { return self_; }
     const Communicator& comm() const { return *view_.comm; }
@@ -60,12 +69,17 @@ public:
 
 private:
     void begin_receive(const Incoming& incoming, Request& request);
-    void check_size(const Incoming& incoming, const Request& request) const;
+    // Waits for `request`, the receive of `incoming`, which must bring the bytes expected.
+    void end_receive(const Incoming& incoming, const Request& request);
+    void received(int source, int tag) {
+        if (first_receives_ && !first_receives_->sent) first_receives_->patterns.push_back(pattern(source, tag));
+    }
 
     Rank& self_;
     CommView view_;
     const char* call_;
     bamboo_site at_;
+    FirstReceives* first_receives_;
 };
 
 class CollectiveChannel::PostedReceives {
