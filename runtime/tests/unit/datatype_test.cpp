@@ -1,0 +1,208 @@
+// Moving data between user buffers of MPI datatypes (messaging/datatype.hpp): packing,
+// unpacking and copying between layouts of the same type signature, each checked against
+// the elements the datatype selects, worked out by hand.
+#include "messaging/datatype.hpp"
+
+#include <mpi.h>
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+namespace bamboo {
+namespace {
+
+// A committed derived datatype, freed at the end of the test.
+class Derived {
+public:
+    explicit Derived(MPI_Datatype type) : type_(type) { MPI_Type_commit(&type_); }
+    ~Derived() {
+        forget_datatype(type_);
+        MPI_Type_free(&type_);
+    }
+    Derived(const Derived&) = delete;
+    Derived& operator=(const Derived&) = delete;
+    operator MPI_Datatype() const { return type_; }
+
+private:
+    MPI_Datatype type_;
+};
+
+Derived vector_type() {  // 3 blocks of 2 ints, 4 ints apart: ints 0 1, 4 5, 8 9 (extent 10 ints)
+    MPI_Datatype type;
+    MPI_Type_vector(3, 2, 4, MPI_INT, &type);
+    return Derived(type);
+}
+
+Derived subarray_type() {  // rows 1-2, columns 1-3 of a 4x5 int array: ints 6 7 8, 11 12 13
+    int sizes[2] = {4, 5}, subsizes[2] = {2, 3}, starts[2] = {1, 1};
+    MPI_Datatype type;
+    MPI_Type_create_subarray(2, sizes, subsizes, starts, MPI_ORDER_C, MPI_INT, &type);
+    return Derived(type);
+}
+
+TypedBuffer typed(void* base, int count, MPI_Datatype type) {
+    TypedBuffer buffer;
+    buffer.base = base;
+    buffer.count = count;
+    buffer.type = type;
+    EXPECT_TRUE(describe_datatype(type, &buffer.layout));
+    return buffer;
+}
+
+std::vector<int> counting(std::size_t n) {
+    std::vector<int> values(n);
+    std::iota(values.begin(), values.end(), 0);
+    return values;
+}
+
+// `n` ints, zero but at `indexes`, which hold `values` in order.
+std::vector<int> placed(std::size_t n, const std::vector<int>& indexes, const std::vector<int>& values) {
+    std::vector<int> out(n, 0);
+    for (std::size_t i = 0; i < indexes.size(); ++i) out[static_cast<std::size_t>(indexes[i])] = values[i];
+    return out;
+}
+
+// All of `buffer`, packed (a datatype of ints).
+std::vector<int> packed_ints(const TypedBuffer& buffer) {
+    std::vector<int> out(buffer.bytes() / sizeof(int), -1);
+    pack(buffer, reinterpret_cast<char*>(out.data()));
+    return out;
+}
+
+TEST(Datatype, ContiguousPacksAsAMemcpy) {
+    std::vector<int> from = counting(5), to(5, 0);
+    TypedBuffer buffer = typed(from.data(), 5, MPI_INT);
+    EXPECT_TRUE(buffer.layout.contiguous);
+    EXPECT_EQ(buffer.bytes(), 5 * sizeof(int));
+    std::vector<int> packed = packed_ints(buffer);
+    EXPECT_EQ(packed, from);
+    unpack(reinterpret_cast<const char*>(packed.data()), 5 * sizeof(int), typed(to.data(), 5, MPI_INT));
+    EXPECT_EQ(to, from);
+}
+
+TEST(Datatype, ContiguousWithALowerBoundStartsAtItsFirstDataByte) {
+    // 3 ints 8 bytes into each element: an element is ints 2 3 4, the next 5 6 7.
+    int length = 3;
+    MPI_Aint displacement = 2 * sizeof(int);
+    MPI_Datatype raw;
+    MPI_Type_create_hindexed(1, &length, &displacement, MPI_INT, &raw);
+    Derived type(raw);
+    std::vector<int> from = counting(8);
+    TypedBuffer buffer = typed(from.data(), 2, type);
+    EXPECT_TRUE(buffer.layout.contiguous);
+    EXPECT_EQ(packed_ints(buffer), (std::vector<int>{2, 3, 4, 5, 6, 7}));
+}
+
+TEST(Datatype, VectorPacksTheSelectedElementsInOrder) {
+    Derived type = vector_type();
+    std::vector<int> from = counting(20);
+    TypedBuffer buffer = typed(from.data(), 2, type);  // the second element starts at int 10
+    EXPECT_FALSE(buffer.layout.contiguous);
+    EXPECT_EQ(buffer.bytes(), 12 * sizeof(int));
+    std::vector<int> packed = packed_ints(buffer);
+    EXPECT_EQ(packed, (std::vector<int>{0, 1, 4, 5, 8, 9, 10, 11, 14, 15, 18, 19}));
+
+    std::vector<int> to(20, 0);
+    unpack(reinterpret_cast<const char*>(packed.data()), buffer.bytes(), typed(to.data(), 2, type));
+    EXPECT_EQ(to, placed(20, {0, 1, 4, 5, 8, 9, 10, 11, 14, 15, 18, 19}, {0, 1, 4, 5, 8, 9, 10, 11, 14, 15, 18, 19}));
+}
+
+TEST(Datatype, SubarrayPacksItsBlock) {
+    Derived type = subarray_type();
+    std::vector<int> from = counting(20);
+    TypedBuffer buffer = typed(from.data(), 1, type);
+    EXPECT_FALSE(buffer.layout.contiguous);
+    EXPECT_EQ(packed_ints(buffer), (std::vector<int>{6, 7, 8, 11, 12, 13}));
+}
+
+TEST(Datatype, StructWithAGapPacksWithoutIt) {
+    struct Pair {
+        char c;
+        double d;
+    };
+    int lengths[2] = {1, 1};
+    MPI_Aint displacements[2] = {offsetof(Pair, c), offsetof(Pair, d)};
+    MPI_Datatype types[2] = {MPI_CHAR, MPI_DOUBLE}, raw;
+    MPI_Type_create_struct(2, lengths, displacements, types, &raw);
+    Derived type(raw);
+    Pair from[2] = {{'a', 1.5}, {'b', -2.25}};
+    TypedBuffer buffer = typed(from, 2, type);
+    EXPECT_FALSE(buffer.layout.contiguous);
+    ASSERT_EQ(buffer.bytes(), 2 * (1 + sizeof(double)));
+    std::vector<char> packed(buffer.bytes());
+    pack(buffer, packed.data());
+    double d0, d1;
+    std::memcpy(&d0, packed.data() + 1, sizeof d0);
+    std::memcpy(&d1, packed.data() + 10, sizeof d1);
+    EXPECT_EQ(packed[0], 'a');
+    EXPECT_EQ(d0, 1.5);
+    EXPECT_EQ(packed[9], 'b');
+    EXPECT_EQ(d1, -2.25);
+
+    Pair to[2] = {};
+    unpack(packed.data(), packed.size(), typed(to, 2, type));
+    EXPECT_EQ(to[0].c, 'a');
+    EXPECT_EQ(to[0].d, 1.5);
+    EXPECT_EQ(to[1].c, 'b');
+    EXPECT_EQ(to[1].d, -2.25);
+}
+
+// Without gaps, but with its blocks in the other order: not a memcpy.
+TEST(Datatype, StructWithBlocksOutOfOrderIsNotContiguous) {
+    int lengths[2] = {1, 1};
+    MPI_Aint displacements[2] = {sizeof(int), 0};
+    MPI_Datatype types[2] = {MPI_INT, MPI_INT}, raw;
+    MPI_Type_create_struct(2, lengths, displacements, types, &raw);
+    Derived type(raw);
+    std::vector<int> from = {10, 20, 30, 40};
+    TypedBuffer buffer = typed(from.data(), 2, type);
+    EXPECT_FALSE(buffer.layout.contiguous);
+    EXPECT_EQ(packed_ints(buffer), (std::vector<int>{20, 10, 40, 30}));
+}
+
+TEST(Datatype, CopyBetweenLayoutsOfOneSignature) {
+    Derived vector = vector_type(), subarray = subarray_type();
+    std::vector<int> source = counting(20);
+    const std::vector<int> picked = {0, 1, 4, 5, 8, 9};  // what the vector selects, in order
+
+    std::vector<int> contiguous(6, 0);  // non-contiguous to contiguous: a pack
+    copy(typed(source.data(), 1, vector), typed(contiguous.data(), 6, MPI_INT));
+    EXPECT_EQ(contiguous, picked);
+
+    std::vector<int> scattered(20, 0);  // contiguous to non-contiguous: an unpack
+    copy(typed(contiguous.data(), 6, MPI_INT), typed(scattered.data(), 1, vector));
+    EXPECT_EQ(scattered, placed(20, picked, picked));
+
+    std::vector<int> block(20, 0);  // both non-contiguous: through a staging buffer
+    copy(typed(source.data(), 1, vector), typed(block.data(), 1, subarray));
+    EXPECT_EQ(block, placed(20, {6, 7, 8, 11, 12, 13}, picked));
+}
+
+TEST(Datatype, AMessageEndingInsideAnElementFillsItsFirstBytes) {
+    Derived type = vector_type();
+    std::vector<int> packed = {1, 2, 3, 4, 5, 6, 7, 8, 9};  // one element and a half
+    std::vector<int> to(20, 0);
+    unpack(reinterpret_cast<const char*>(packed.data()), packed.size() * sizeof(int), typed(to.data(), 2, type));
+    EXPECT_EQ(to, placed(20, {0, 1, 4, 5, 8, 9, 10, 11, 14}, packed));
+}
+
+TEST(Datatype, ZeroElementsMoveNothing) {
+    Derived vector = vector_type();
+    std::vector<int> untouched(20, 7);
+    for (MPI_Datatype type : {static_cast<MPI_Datatype>(MPI_INT), static_cast<MPI_Datatype>(vector)}) {
+        TypedBuffer none = typed(nullptr, 0, type);
+        EXPECT_EQ(none.bytes(), 0u);
+        pack(none, reinterpret_cast<char*>(untouched.data()));
+        unpack(nullptr, 0, typed(untouched.data(), 2, type));
+        copy(none, typed(untouched.data(), 2, type));
+        copy(typed(untouched.data(), 0, type), none);
+    }
+    EXPECT_EQ(untouched, std::vector<int>(20, 7));
+}
+
+}  // namespace
+}  // namespace bamboo
