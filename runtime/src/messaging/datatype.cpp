@@ -35,13 +35,13 @@ int checked_int(std::size_t bytes) {
 
 // Where each byte of one packed element comes from, as offsets from the element's first
 // data byte: an element whose every byte holds a digit of its own offset is packed once
-// per digit. (A datatype without gaps may still list its blocks out of order.)
+// per digit. (A datatype without gaps may still list its blocks out of order.) The caller
+// holds the MPI lock.
 std::vector<std::uint32_t> packed_byte_offsets(MPI_Datatype type, const TypeLayout& layout) {
     std::size_t span = static_cast<std::size_t>(layout.true_extent), size = layout.size;
     std::vector<unsigned char> element(span), packed(size);
     std::vector<std::uint32_t> offsets(size, 0);
     void* base = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(element.data()) - layout.true_lb);
-    MpiGuard guard;
     for (unsigned shift = 0; shift < 32 && (span - 1) >> shift; shift += 8) {
         for (std::size_t i = 0; i < span; ++i) element[i] = static_cast<unsigned char>(i >> shift);
         int position = 0;
@@ -54,26 +54,43 @@ std::vector<std::uint32_t> packed_byte_offsets(MPI_Datatype type, const TypeLayo
 bool query_layout(MPI_Datatype type, TypeLayout* layout) {
     int size = 0, integers, addresses, datatypes, combiner;
     MPI_Aint lb, extent, true_lb, true_extent;
-    {
-        MpiGuard guard;
-        if (MPI_Type_size(type, &size) != MPI_SUCCESS ||
-            MPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS ||
-            MPI_Type_get_true_extent(type, &true_lb, &true_extent) != MPI_SUCCESS ||
-            MPI_Type_get_envelope(type, &integers, &addresses, &datatypes, &combiner) != MPI_SUCCESS)
-            return false;
-    }
+    MpiGuard guard;
+    if (MPI_Type_size(type, &size) != MPI_SUCCESS || MPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS ||
+        MPI_Type_get_true_extent(type, &true_lb, &true_extent) != MPI_SUCCESS ||
+        MPI_Type_get_envelope(type, &integers, &addresses, &datatypes, &combiner) != MPI_SUCCESS)
+        return false;
     layout->size = static_cast<std::size_t>(size);
     layout->true_lb = true_lb;
     layout->extent = extent;
     layout->true_extent = true_extent;
+    layout->map = nullptr;
     // Without gaps, and (for a derived datatype) with its bytes in order.
     layout->contiguous = size == 0 || (true_extent == size && extent == size);
-    if (layout->contiguous && size > 0 && combiner != MPI_COMBINER_NAMED) {
-        std::vector<std::uint32_t> offsets = packed_byte_offsets(type, *layout);
-        for (std::size_t j = 0; j < offsets.size() && layout->contiguous; ++j)
-            layout->contiguous = offsets[j] == j;
+    if (size == 0 || combiner == MPI_COMBINER_NAMED) return true;
+    std::shared_ptr<const TypeMap> map = decode_type_map(type);
+    if (!map) {
+        if (layout->contiguous) {
+            std::vector<std::uint32_t> offsets = packed_byte_offsets(type, *layout);
+            for (std::size_t j = 0; j < offsets.size() && layout->contiguous; ++j)
+                layout->contiguous = offsets[j] == j;
+        }
+        return true;
     }
+    const StridedPiece& first = map->pieces.front();
+    layout->contiguous = layout->contiguous && map->pieces.size() == 1 && first.loops.empty() &&
+                         first.offset == true_lb && first.run == layout->size;
+    if (!layout->contiguous) layout->map = std::move(map);
     return true;
+}
+
+// A run's bytes from `from` to `to`; most runs of a face are one element long.
+inline void move_run(char* to, const char* from, std::size_t bytes) {
+    switch (bytes) {
+        case 8: std::memcpy(to, from, 8); break;
+        case 4: std::memcpy(to, from, 4); break;
+        case 16: std::memcpy(to, from, 16); break;
+        default: std::memcpy(to, from, bytes);
+    }
 }
 
 }  // namespace
@@ -97,7 +114,7 @@ bool describe_datatype(MPI_Datatype type, TypeLayout* layout) {
     for (const KnownType& known : known_types) {
         if (known.type == type) {
             MPI_Aint size = static_cast<MPI_Aint>(known.size);
-            *layout = TypeLayout{known.size, 0, size, size, true};
+            *layout = TypeLayout{known.size, 0, size, size, true, nullptr};
             return true;
         }
     }
@@ -144,6 +161,14 @@ void pack(const TypedBuffer& from, char* to) {
         if (bytes) std::memcpy(to, from.data(), bytes);
         return;
     }
+    if (from.layout.map) {
+        for_each_run(*from.layout.map, static_cast<char*>(from.base), from.count, from.layout.extent,
+                     [&to](char* run, std::size_t n) {
+                         move_run(to, run, n);
+                         to += n;
+                     });
+        return;
+    }
     MpiGuard guard;
     int position = 0;
     MPI_Pack(from.base, from.count, from.type, to, checked_int(bytes), &position, MPI_COMM_SELF);
@@ -155,13 +180,32 @@ void unpack(const char* from, std::size_t bytes, const TypedBuffer& to) {
         std::memcpy(to.data(), from, bytes);
         return;
     }
-    std::size_t whole = bytes / to.layout.size, rest = bytes % to.layout.size;
-    {
-        MpiGuard guard;
-        int position = 0;
-        MPI_Unpack(from, checked_int(bytes), &position, to.base, static_cast<int>(whole), to.type,
-                   MPI_COMM_SELF);
+    if (to.layout.map) {
+        // Whole elements first, then, when the message ends inside one, that element's first
+        // bytes in packing order, as MPI does.
+        const std::size_t whole = bytes / to.layout.size;
+        std::size_t rest = bytes - whole * to.layout.size;
+        auto move_in = [&from](char* run, std::size_t n) {
+            move_run(run, from, n);
+            from += n;
+        };
+        for_each_run(*to.layout.map, static_cast<char*>(to.base), static_cast<int>(whole), to.layout.extent, move_in);
+        char* partial = static_cast<char*>(to.base) + static_cast<MPI_Aint>(whole) * to.layout.extent;
+        for (const StridedPiece& piece : to.layout.map->pieces) {
+            if (rest == 0) break;
+            for_each_run(piece, partial, [&](char* run, std::size_t n) {
+                std::size_t take = n < rest ? n : rest;
+                std::memcpy(run, from, take);
+                from += take;
+                rest -= take;
+            });
+        }
+        return;
     }
+    std::size_t whole = bytes / to.layout.size, rest = bytes % to.layout.size;
+    MpiGuard guard;
+    int position = 0;
+    MPI_Unpack(from, checked_int(bytes), &position, to.base, static_cast<int>(whole), to.type, MPI_COMM_SELF);
     if (rest == 0) return;
     // A shorter message ends inside an element: as MPI does, fill the bytes it has, each at
     // its place in the element.
@@ -176,6 +220,19 @@ void copy(const TypedBuffer& from, const TypedBuffer& to) {
         pack(from, to.data());
     } else if (from.layout.contiguous) {
         unpack(from.data(), from.bytes(), to);
+    } else if (from.layout.map && to.layout.map && from.count == to.count &&
+               from.layout.map->same_shape(*to.layout.map)) {
+        // The same runs on both sides: each moves once, straight across.
+        const std::vector<StridedPiece>& to_pieces = to.layout.map->pieces;
+        for (int element = 0; element < from.count; ++element) {
+            char* from_base = static_cast<char*>(from.base) + static_cast<MPI_Aint>(element) * from.layout.extent;
+            char* to_base = static_cast<char*>(to.base) + static_cast<MPI_Aint>(element) * to.layout.extent;
+            for (std::size_t k = 0; k < to_pieces.size(); ++k) {
+                const StridedPiece& piece = from.layout.map->pieces[k];
+                const std::ptrdiff_t shift = (to_base + to_pieces[k].offset) - (from_base + piece.offset);
+                for_each_run(piece, from_base, [shift](char* run, std::size_t n) { move_run(run + shift, run, n); });
+            }
+        }
     } else {
         std::unique_ptr<char[]> staging(new char[from.bytes()]);
         pack(from, staging.get());

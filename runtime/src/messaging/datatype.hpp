@@ -1,13 +1,18 @@
 // User buffers as MPI describes them: `count` elements of an MPI datatype.
 //
-// Messages travel as packed bytes. For contiguous datatypes packing is a memcpy; for any
-// other datatype the MPI library's own engine (MPI_Pack / MPI_Unpack) does the work.
-// Assumes a homogeneous machine (the same packed format in every process).
+// Messages travel as packed bytes. For contiguous datatypes packing is a memcpy; derived
+// datatypes that decode into strided runs (messaging/type_map.hpp) are moved by loops over
+// their runs, and between two buffers of one shape in one pass; any other datatype is left
+// to the MPI library's own engine (MPI_Pack / MPI_Unpack). Assumes a homogeneous machine
+// (the same packed format in every process).
 #pragma once
 
 #include <mpi.h>
 
 #include <cstddef>
+#include <memory>
+
+#include "messaging/type_map.hpp"
 
 namespace bamboo {
 
@@ -17,6 +22,7 @@ struct TypeLayout {
     MPI_Aint extent = 0;       // the stride between elements
     MPI_Aint true_extent = 0;  // from the first to one past the last byte of an element's data
     bool contiguous = true;    // elements are gap-free and abut: a memcpy moves them
+    std::shared_ptr<const TypeMap> map;  // not contiguous: its runs, unless MPI must move it
 
     // Bytes from the first data byte of element 0 to one past the last of element count-1.
     std::size_t span(int count) const {
@@ -68,8 +74,8 @@ void pack(const TypedBuffer& from, char* to);
 // an element fills that element's first bytes, as MPI does.
 void unpack(const char* from, std::size_t bytes, const TypedBuffer& to);
 
-// Moves all of `from` into `to` (from.bytes() <= to.bytes()) with at most one pass over the
-// data when either side is contiguous.
+// Moves all of `from` into `to` (from.bytes() <= to.bytes()) with one pass over the data when
+// either side is contiguous or both have mapped datatypes of the same shape.
 void copy(const TypedBuffer& from, const TypedBuffer& to);
 
 }  // namespace bamboo

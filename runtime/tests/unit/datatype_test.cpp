@@ -9,7 +9,9 @@
 
 #include <cstddef>
 #include <cstring>
+#include <functional>
 #include <numeric>
+#include <string>
 #include <vector>
 
 namespace bamboo {
@@ -204,5 +206,133 @@ TEST(Datatype, ZeroElementsMoveNothing) {
     EXPECT_EQ(untouched, std::vector<int>(20, 7));
 }
 
+// Datatypes the runtime moves by their decoded runs (messaging/type_map.hpp), each built by
+// `make`, with how many elements to move: packing, unpacking and copying must give what the
+// MPI library's own engine gives, byte for byte.
+struct MappedCase {
+    std::string name;
+    std::function<MPI_Datatype()> make;
+    int count;
+};
+
+MPI_Datatype subarray3d(int axis, int order) {  // one face of a 6x5x4 block of doubles with a ghost layer
+    int sizes[3] = {6, 5, 4}, subsizes[3] = {4, 3, 2}, starts[3] = {1, 1, 1};
+    subsizes[axis] = 1;
+    MPI_Datatype type;
+    MPI_Type_create_subarray(3, sizes, subsizes, starts, order, MPI_DOUBLE, &type);
+    return type;
+}
+
+std::vector<MappedCase> mapped_cases() {
+    return {
+        {"vector of ints", [] { MPI_Datatype t; MPI_Type_vector(3, 2, 4, MPI_INT, &t); return t; }, 2},
+        {"hvector of doubles", [] { MPI_Datatype t; MPI_Type_create_hvector(4, 1, 24, MPI_DOUBLE, &t); return t; }, 3},
+        {"vector of vectors (three nested loops)", [] {
+             MPI_Datatype inner, t;
+             MPI_Type_vector(2, 1, 3, MPI_INT, &inner);
+             MPI_Type_vector(3, 2, 4, inner, &t);
+             MPI_Type_free(&inner);
+             return t;
+         }, 2},
+        {"4D subarray (three nested loops)", [] {
+             int sizes[4] = {3, 4, 5, 2}, subsizes[4] = {2, 2, 3, 1}, starts[4] = {1, 0, 2, 1};
+             MPI_Datatype t;
+             MPI_Type_create_subarray(4, sizes, subsizes, starts, MPI_ORDER_C, MPI_INT, &t);
+             return t;
+         }, 1},
+        {"x face, C order", [] { return subarray3d(2, MPI_ORDER_C); }, 1},
+        {"y face, C order", [] { return subarray3d(1, MPI_ORDER_C); }, 1},
+        {"z face, C order", [] { return subarray3d(0, MPI_ORDER_C); }, 1},
+        {"face, Fortran order", [] { return subarray3d(0, MPI_ORDER_FORTRAN); }, 1},
+        {"indexed", [] {
+             int lengths[3] = {2, 1, 3}, displacements[3] = {5, 0, 9};
+             MPI_Datatype t;
+             MPI_Type_indexed(3, lengths, displacements, MPI_INT, &t);
+             return t;
+         }, 2},
+        {"indexed block", [] {
+             int displacements[3] = {4, 1, 7};
+             MPI_Datatype t;
+             MPI_Type_create_indexed_block(3, 2, displacements, MPI_SHORT, &t);
+             return t;
+         }, 2},
+        {"struct with a gap", [] {
+             int lengths[2] = {1, 2};
+             MPI_Aint displacements[2] = {0, 8};
+             MPI_Datatype types[2] = {MPI_CHAR, MPI_DOUBLE}, t;
+             MPI_Type_create_struct(2, lengths, displacements, types, &t);
+             return t;
+         }, 3},
+        {"resized vector", [] {
+             MPI_Datatype inner, t;
+             MPI_Type_vector(2, 1, 3, MPI_FLOAT, &inner);
+             MPI_Type_create_resized(inner, 0, 5 * sizeof(float), &t);
+             MPI_Type_free(&inner);
+             return t;
+         }, 4},
+    };
+}
+
+TEST(Datatype, DecodedRunsMoveWhatTheMpiLibraryMoves) {
+    for (const MappedCase& c : mapped_cases()) {
+        SCOPED_TRACE(c.name);
+        Derived type(c.make());
+        std::vector<unsigned char> source(2048), mpi_packed(1024), ours(1024);
+        for (std::size_t i = 0; i < source.size(); ++i) source[i] = static_cast<unsigned char>(i * 7 + 3);
+        TypedBuffer from = typed(source.data(), c.count, type);
+        ASSERT_FALSE(from.layout.contiguous);
+        ASSERT_TRUE(from.layout.map) << "not decoded: the test would not exercise the runs";
+        ASSERT_LE(from.bytes(), mpi_packed.size());
+        int position = 0;
+        MPI_Pack(source.data(), c.count, type, mpi_packed.data(), static_cast<int>(mpi_packed.size()), &position,
+                 MPI_COMM_SELF);
+        ASSERT_EQ(static_cast<std::size_t>(position), from.bytes());
+        pack(from, reinterpret_cast<char*>(ours.data()));
+        EXPECT_EQ(0, std::memcmp(ours.data(), mpi_packed.data(), from.bytes())) << "pack";
+
+        std::vector<unsigned char> by_mpi(2048, 0), by_us(2048, 0);
+        position = 0;
+        MPI_Unpack(mpi_packed.data(), static_cast<int>(from.bytes()), &position, by_mpi.data(), c.count, type,
+                   MPI_COMM_SELF);
+        unpack(reinterpret_cast<const char*>(mpi_packed.data()), from.bytes(), typed(by_us.data(), c.count, type));
+        EXPECT_EQ(by_us, by_mpi) << "unpack";
+
+        std::vector<unsigned char> copied(2048, 0);  // the same shape on both sides: one pass
+        copy(from, typed(copied.data() + 64, c.count, type));
+        EXPECT_EQ(0, std::memcmp(copied.data() + 64, by_mpi.data(), 2048 - 64)) << "copy";
+    }
+}
+
+TEST(Datatype, FacesOfOneBlockShapeDecodeIntoFewLongRuns) {
+    Derived z_face(subarray3d(0, MPI_ORDER_C)), x_face(subarray3d(2, MPI_ORDER_C));
+    std::vector<double> grid(6 * 5 * 4);
+    TypedBuffer z = typed(grid.data(), 1, z_face), x = typed(grid.data(), 1, x_face);
+    ASSERT_TRUE(z.layout.map && x.layout.map);
+    // The z face: 3 rows of 2 doubles; the x face: 4 x 3 single doubles, rows of a plane
+    // folded into one loop.
+    ASSERT_EQ(z.layout.map->pieces.size(), 1u);
+    EXPECT_EQ(z.layout.map->pieces[0].run, 2 * sizeof(double));
+    EXPECT_EQ(z.layout.map->pieces[0].runs(), 3u);
+    ASSERT_EQ(x.layout.map->pieces.size(), 1u);
+    EXPECT_EQ(x.layout.map->pieces[0].run, sizeof(double));
+    EXPECT_EQ(x.layout.map->pieces[0].runs(), 12u);
+    EXPECT_FALSE(z.layout.map->same_shape(*x.layout.map));
+}
+
+TEST(Datatype, AMessageEndingInsideAMappedElementFillsItsFirstRuns) {
+    Derived type(subarray3d(2, MPI_ORDER_C));
+    std::vector<double> packed(12 + 5);
+    std::iota(packed.begin(), packed.end(), 1.0);
+    std::vector<double> by_mpi(2 * 120, 0), by_us(2 * 120, 0);
+    int position = 0;
+    MPI_Unpack(packed.data(), static_cast<int>(12 * sizeof(double)), &position, by_mpi.data(), 1, type, MPI_COMM_SELF);
+    // The rest of the message goes into the next element's first five runs, in packing order.
+    TypedBuffer one = typed(by_mpi.data() + 120, 1, type);
+    unpack(reinterpret_cast<const char*>(packed.data() + 12), 5 * sizeof(double), one);
+    unpack(reinterpret_cast<const char*>(packed.data()), packed.size() * sizeof(double), typed(by_us.data(), 2, type));
+    EXPECT_EQ(by_us, by_mpi);
+}
+
 }  // namespace
 }  // namespace bamboo
+
