@@ -79,6 +79,7 @@ Task* Worker::next_task() {
     auto idle_since = std::chrono::steady_clock::now();
     auto spin_end = idle_since + kSpin;
     for (;;) {
+        if (duties_.free_waiting_tasks) duties_.free_waiting_tasks(*this, /*all=*/false);
         bool in_transit = duties_.poll_when_idle && duties_.poll_when_idle();
         if (Task* task = take_runnable()) {
             idle_ += std::chrono::steady_clock::now() - idle_since;
@@ -88,11 +89,17 @@ Task* Worker::next_task() {
         if (in_transit) spin_end = now + kSpin;
         if (now < spin_end || duties_.never_sleeps) {
             spin.pause();
-        } else if (duties_.naps) {
-            std::this_thread::sleep_for(kNap);
-        } else {
-            wait_for_work();
+            continue;
         }
+        if (duties_.free_waiting_tasks) {
+            duties_.free_waiting_tasks(*this, /*all=*/true);
+            if (Task* task = take_runnable()) {
+                idle_ += std::chrono::steady_clock::now() - idle_since;
+                return task;
+            }
+        }
+        if (duties_.naps) std::this_thread::sleep_for(kNap);
+        else wait_for_work();
     }
 }
 

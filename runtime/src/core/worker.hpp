@@ -26,6 +26,7 @@
 namespace bamboo {
 
 class Task;
+class Worker;
 
 // What a worker does besides running its tasks.
 struct WorkerDuties {
@@ -33,6 +34,10 @@ struct WorkerDuties {
     // transit, which need polling to complete: the worker then keeps spinning.
     std::function<bool()> poll_when_idle;
     std::function<void()> poll_between_tasks;  // at most every few microseconds between tasks
+    // While nothing is runnable: frees this worker's tasks that wait for nothing but others of
+    // its tasks (sends lent between them, messaging/delivery.hpp) once they have waited a
+    // while, or all of them (`all`) before the worker sleeps or naps.
+    std::function<void(const Worker&, bool all)> free_waiting_tasks;
     bool naps = false;  // idle: nap between polls rather than sleep until woken, because no
                         // other thread would notice an arriving message or a deadlock
     bool never_sleeps = false;  // idle: keep polling (single-thread mode: under SimGrid SMPI

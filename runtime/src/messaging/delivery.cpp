@@ -1,5 +1,7 @@
 #include "messaging/delivery.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <memory>
 #include <mutex>
 
@@ -7,6 +9,7 @@
 #include "messaging/reports.hpp"
 #include "messaging/routes.hpp"
 #include "util/errors.hpp"
+#include "util/spin.hpp"
 
 namespace bamboo {
 namespace {
@@ -15,7 +18,13 @@ namespace {
 // locking a second time, and short enough not to hold up the mailbox's other users.
 constexpr std::size_t kCopyUnderLockBytes = 4096;
 
-Message copied_message(const Envelope& e, const TypedBuffer& data, BufferCharge charge) {
+// Which process `receive`'s message came from, as --bamboo-stats counts it.
+MessageKind::Scope scope_of(const Request& receive, const Envelope& e) {
+    const Routes& routes = static_cast<const Rank*>(receive.owner)->routes();
+    return routes.local(receive.comm->vrank_of(e.source)) ? MessageKind::same_process : MessageKind::other_process;
+}
+
+Message copied_message(const Routes& routes, const Envelope& e, const TypedBuffer& data, BufferCharge charge) {
     Message message;
     message.envelope = e;
     message.bytes = data.bytes();
@@ -23,6 +32,7 @@ Message copied_message(const Envelope& e, const TypedBuffer& data, BufferCharge 
     message.data = message.storage.get();
     message.charge = std::move(charge);
     pack(data, message.storage.get());
+    routes.copies.copied(MessageKind::origin_of(e.comm), MessageKind::same_process, message.bytes);
     return message;
 }
 
@@ -35,6 +45,7 @@ void queue_unexpected(Rank& dest, std::unique_lock<SpinLock>& lock, Message&& me
 
 void complete_send(Request& send) {
     Task* owner = send.owner;
+    if (send.lent) static_cast<Rank*>(owner)->routes().lent_sends.fetch_sub(1, std::memory_order_relaxed);
     send.complete.store(true);  // from here on the owner may reuse or discard `send`
     owner->wake();
 }
@@ -49,8 +60,52 @@ void fill(Request& receive, Message&& message) {
     }
     if (message.lender) copy(message.lender->target, receive.target);
     else unpack(message.data, message.bytes, receive.target);
+    static_cast<Rank*>(receive.owner)->routes().copies.copied(MessageKind::origin_of(message.envelope.comm),
+                                                              scope_of(receive, message.envelope), message.bytes);
     complete_receive(receive, message.envelope, message.bytes);
     if (message.lender) complete_send(*message.lender);
+}
+
+// Leaves `send`'s data with it, as a message lent to `dest` (locked, open).
+void lend(Rank& dest, std::unique_lock<SpinLock>& lock, const Envelope& e, Request& send, bool within_budget) {
+    Message lent;
+    lent.envelope = e;
+    lent.bytes = send.target.bytes();
+    lent.lender = &send;
+    if (within_budget) {
+        send.lent = true;
+        send.lent_at = std::chrono::steady_clock::now();
+        Rank& sender = *static_cast<Rank*>(send.owner);
+        sender.lent_sends.push_back(&send);
+        sender.routes().lent_sends.fetch_add(1, std::memory_order_relaxed);
+    } else {
+        send.awaits_receive = true;
+    }
+    queue_unexpected(dest, lock, std::move(lent));
+}
+
+// The sender takes back the data of `send`, lent and not yet received: it is buffered after
+// all, and the send completes. False if a receive has taken it meanwhile.
+bool buy_back(Request& send) {
+    Rank& dest = *static_cast<Rank*>(send.owner)->routes().local(send.peer);
+    const Routes& routes = dest.routes();
+    std::size_t bytes = send.target.bytes();
+    {
+        // Copied under the lock: the receive must not take the message half bought back. Only
+        // an idle or polling worker gets here.
+        std::lock_guard<SpinLock> lock(dest.mailbox().mutex());
+        Message* message = dest.mailbox().lent_by(&send);
+        if (!message) return false;
+        routes.budget->force_reserve_local(buffer_cost(bytes));
+        message->charge = BufferCharge(routes.budget.get(), -1, buffer_cost(bytes));
+        message->storage.reset(new char[bytes]);
+        message->data = message->storage.get();
+        pack(send.target, message->storage.get());
+        message->lender = nullptr;
+    }
+    routes.copies.copied(MessageKind::point_to_point, MessageKind::same_process, bytes);
+    complete_send(send);
+    return true;
 }
 
 }  // namespace
@@ -74,6 +129,7 @@ void check_fits(const Request& r, const Envelope& e, std::size_t bytes) {
 
 void complete_receive(Request& r, const Envelope& e, std::size_t bytes) {
     Task* owner = r.owner;
+    static_cast<Rank*>(owner)->routes().copies.delivered(MessageKind::origin_of(e.comm), scope_of(r, e), bytes);
     r.source = e.source;
     r.tag = e.tag;
     r.bytes = bytes;
@@ -81,8 +137,10 @@ void complete_receive(Request& r, const Envelope& e, std::size_t bytes) {
     owner->wake();
 }
 
-bool deliver_from_buffer(Rank& dest, const Envelope& e, const TypedBuffer& data, Request* lender) {
-    BufferBudget& budget = *dest.routes().budget;
+bool deliver_from_buffer(Rank& dest, const Envelope& e, const TypedBuffer& data, Request* sender,
+                         Lending lending) {
+    const Routes& routes = dest.routes();
+    BufferBudget& budget = *routes.budget;
     std::size_t cost = buffer_cost(data.bytes());
     Mailbox& mailbox = dest.mailbox();
     std::unique_lock<SpinLock> lock(mailbox.mutex());
@@ -96,30 +154,56 @@ bool deliver_from_buffer(Rank& dest, const Envelope& e, const TypedBuffer& data,
         Request& receive = static_cast<Request&>(*posted);
         check_fits(receive, e, data.bytes());
         copy(data, receive.target);
+        routes.copies.copied(MessageKind::origin_of(e.comm), MessageKind::same_process, data.bytes());
         complete_receive(receive, e, data.bytes());
         return false;
     }
-    if (!lender) {
-        budget.force_reserve_local(cost);
-    } else if (!budget.reserve_local(cost)) {
-        Message lent;
-        lent.envelope = e;
-        lent.bytes = data.bytes();
-        lent.lender = lender;
-        lender->awaits_receive = true;
-        queue_unexpected(dest, lock, std::move(lent));
-        return true;
+    switch (lending) {
+        case Lending::always:
+            lend(dest, lock, e, *sender, /*within_budget=*/true);
+            return true;
+        case Lending::beyond_budget:
+            if (budget.reserve_local(cost)) break;
+            lend(dest, lock, e, *sender, /*within_budget=*/false);
+            return true;
+        case Lending::never:
+            budget.force_reserve_local(cost);
+            break;
     }
     BufferCharge charge(&budget, -1, cost);
     if (data.bytes() <= kCopyUnderLockBytes) {
-        queue_unexpected(dest, lock, copied_message(e, data, std::move(charge)));
+        queue_unexpected(dest, lock, copied_message(routes, e, data, std::move(charge)));
         return false;
     }
     lock.unlock();
     // No receive waits for it: copy it outside the lock, then deliver it as an owned
     // message (which looks for a posted receive again: one may have come meanwhile).
-    deliver_message(dest, copied_message(e, data, std::move(charge)));
+    deliver_message(dest, copied_message(routes, e, data, std::move(charge)));
     return false;
+}
+
+void buy_back_lent_sends(const Routes& routes, const Worker& worker, bool all) {
+    if (routes.lent_sends.load(std::memory_order_relaxed) == 0) return;
+    const auto lent_before = std::chrono::steady_clock::now() - kLendPatience;
+    for (const auto& rank : routes.ranks) {
+        if (&rank->worker() != &worker) continue;
+        for (Request* send : rank->lent_sends)
+            if (!send->complete.load() && (all || send->lent_at < lent_before)) buy_back(*send);
+    }
+}
+
+void buy_back_all(Rank& rank) {
+    for (Request* send : rank.lent_sends) {
+        if (send->complete.load() || buy_back(*send)) continue;
+        // A receive took it and is copying from the buffer, which must outlive the copy.
+        PoliteSpin spin;
+        while (!send->complete.load()) spin.pause();
+    }
+}
+
+void forget_lent(Rank& rank, const Request& send) {
+    auto& lent = rank.lent_sends;
+    lent.erase(std::find(lent.begin(), lent.end(), &send));
 }
 
 void deliver_message(Rank& dest, Message&& message) {

@@ -5,9 +5,20 @@
 // fields, then sets `complete`, then wakes its task (see Task::wait_until).
 //
 // A message's data is usually buffered (owned by the message); beyond the buffer budget it
-// stays with its sender (messaging/buffer_budget.hpp) and moves once a receive takes the message.
+// stays with its sender (messaging/buffer_budget.hpp) and moves once a receive takes the
+// message.
+//
+// A nonblocking send to a rank of this process lends its buffer instead: MPI leaves the
+// buffer to the send until the program waits for it, so the receive copies the data straight
+// from it, one copy in all, where buffering would take two. Behind a firing rule every
+// receive comes after its message, so this is the usual way between tasks of a process. A
+// lent send completes when a receive takes it, so a program that waits for its send before it
+// receives (unsafe in MPI, common where MPI buffers small messages) would wait for ever: its
+// worker buys the data back (buffers it after all) once it has nothing else to run for a
+// while, or once a task only polls (MPI_Test, MPI_Iprobe) for a while.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 
 #include "messaging/datatype.hpp"
@@ -17,13 +28,35 @@
 namespace bamboo {
 
 class Rank;
+class Worker;
+struct Routes;
+
+// How a send to a rank of this process may leave its data with the sender when no receive
+// is posted for it yet.
+enum class Lending {
+    never,          // buffered (collectives: their algorithms send before they receive)
+    beyond_budget,  // buffered within the buffer budget, lent beyond it (blocking sends)
+    always,         // lent (nonblocking sends)
+};
 
 // From a user's send buffer to a task of this process: copied straight into a matching
-// posted receive (one copy, no allocation), else into a new buffered message. With a
-// `lender` (the send's request, which its task waits for), beyond the buffer budget the
-// message is lent instead: the receive copies from the sender's buffer, then completes
-// `lender`. Returns true if lent.
-bool deliver_from_buffer(Rank& dest, const Envelope& envelope, const TypedBuffer& data, Request* lender);
+// posted receive (one copy, no allocation), else buffered or lent as `lending` says. Lent,
+// the receive copies from the sender's buffer, then completes `sender` (the send's request,
+// owned by the sending rank). Returns true if lent.
+bool deliver_from_buffer(Rank& dest, const Envelope& envelope, const TypedBuffer& data, Request* sender,
+                         Lending lending);
+
+// How long a send stays lent while nothing but waiting or polling happens on its worker.
+constexpr std::chrono::microseconds kLendPatience{50};
+
+// The ranks of `worker` buy back their sends lent to ranks of this process: those lent for
+// longer than kLendPatience, or all of them when `all`. Runs on the worker's own thread,
+// between tasks or from a polling task.
+void buy_back_lent_sends(const Routes& routes, const Worker& worker, bool all);
+
+// `rank` buys back all its lent sends (it is finishing), or forgets `send`, retired.
+void buy_back_all(Rank& rank);
+void forget_lent(Rank& rank, const Request& send);
 
 // A message from another process: its bytes, or its announcement.
 void deliver_message(Rank& dest, Message&& message);

@@ -73,6 +73,13 @@ const Message* Mailbox::find_unexpected(const Pattern& p) const {
     return it == unexpected_.end() ? nullptr : &it->second.front().message;
 }
 
+Message* Mailbox::lent_by(const Request* lender) {
+    for (auto& [envelope, queue] : unexpected_)
+        for (Queued& q : queue)
+            if (q.message.lender == lender) return &q.message;
+    return nullptr;
+}
+
 bool Mailbox::arm_rule(const std::vector<Expectation>& rule) {
     rule_ = rule;  // a copy into storage kept from earlier rules: no allocation after the first
     bool satisfied = true;

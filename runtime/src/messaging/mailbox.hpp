@@ -127,6 +127,10 @@ public:
     // The earliest unexpected message that `p` accepts, left in place; nullptr if none.
     const Message* find_unexpected(const Pattern& p) const;
 
+    // The unexpected message whose data the send `lender` still holds, left in place;
+    // nullptr once a receive has taken it.
+    Message* lent_by(const Request* lender);
+
     std::size_t unexpected_count() const { return unexpected_count_; }
 
     // Arms a copy of a firing rule (distinct patterns with their counts). Returns true,

@@ -20,24 +20,12 @@
 #include "core/random_state.hpp"
 #include "core/task.hpp"
 #include "messaging/mailbox.hpp"
+#include "messaging/message_stats.hpp"
 #include "messaging/requests.hpp"
 
 namespace bamboo {
 
 struct Routes;
-
-// Messages a rank sent, by what sent them and where they went (--bamboo-stats).
-struct MessageCounts {
-    enum Origin { point_to_point, collective };
-    enum Scope { same_process, other_process };
-    std::uint64_t messages[2][2] = {};
-    std::uint64_t bytes[2][2] = {};
-
-    void count(Origin origin, Scope scope, std::size_t size) {
-        ++messages[origin][scope];
-        bytes[origin][scope] += size;
-    }
-};
 
 // What a waiting rank waits for; read by the deadlock report.
 struct WaitInfo {
@@ -100,6 +88,8 @@ public:
     // The context the next communicator made with this rank may take (see comm/communicator.hpp).
     int next_context = kFirstFreeContext;
     MessageCounts sent;
+    // Its nonblocking sends lent to ranks of this process, until retired (messaging/delivery.hpp).
+    std::vector<Request*> lent_sends;
 
 private:
     int run() override;

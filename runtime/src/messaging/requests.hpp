@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -30,6 +31,10 @@ struct Request : PostedReceive {
     MPI_Datatype held_type = MPI_DATATYPE_NULL;  // target.type, owned (hold_datatype)
     int peer = 0;          // a send's destination vrank (for reports)
     bool awaits_receive = false;  // a send beyond the buffer budget: its data waits for the receive
+    // A nonblocking send to a rank of this process whose data stays in the sender's buffer
+    // until the receive copies it from there, or the sender buys it back (messaging/delivery.hpp).
+    bool lent = false;
+    std::chrono::steady_clock::time_point lent_at{};
     const Communicator* comm = nullptr;  // for reports
     // What the MPI_Status of the completed operation reports.
     int source = 0;

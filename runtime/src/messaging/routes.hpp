@@ -4,11 +4,13 @@
 // buffer budget.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
 #include "comm/communicator.hpp"
 #include "messaging/buffer_budget.hpp"
+#include "messaging/message_stats.hpp"
 #include "messaging/datatype.hpp"
 #include "messaging/mailbox.hpp"
 #include "messaging/rank.hpp"
@@ -39,6 +41,9 @@ struct Routes {
     std::shared_ptr<const Communicator> world;  // the ranks' MPI_COMM_WORLD
     std::vector<std::unique_ptr<Rank>> ranks;   // this process's, by vrank
     ProcessLink* link = nullptr;                // to the other processes
+    CopyCounts copies;                          // --bamboo-stats
+    // Nonblocking sends lent to ranks of this process and not yet taken (messaging/delivery.hpp).
+    std::atomic<int> lent_sends{0};
 
     int process_of(int vrank) const { return vrank / vf; }
     // The rank `vrank` if it lives in this process, else nullptr. Asked on every send, so it

@@ -20,7 +20,7 @@ void set_up(Request& request, Request::Kind kind, Rank& owner, const TypedBuffer
 
 }  // namespace
 
-bool start_send(Rank& self, MessageCounts::Origin origin, const CommView& from, int dest, int tag,
+bool start_send(Rank& self, MessageKind::Origin origin, bool nonblocking, const CommView& from, int dest, int tag,
                 const TypedBuffer& data, Request& request, const char* call, bamboo_site at) {
     set_up(request, Request::Kind::send, self, data, *from.comm, call, at);
     if (dest == MPI_PROC_NULL) return false;
@@ -31,7 +31,8 @@ bool start_send(Rank& self, MessageCounts::Origin origin, const CommView& from, 
     const Routes& routes = self.routes();
     if (Rank* local = routes.local(dest_vrank)) {
         self.sent.count(origin, MessageCounts::same_process, data.bytes());
-        return deliver_from_buffer(*local, envelope, data, point_to_point ? &request : nullptr);
+        Lending lending = !point_to_point ? Lending::never : nonblocking ? Lending::always : Lending::beyond_budget;
+        return deliver_from_buffer(*local, envelope, data, &request, lending);
     }
     self.sent.count(origin, MessageCounts::other_process, data.bytes());
     return routes.link->send(envelope, dest_vrank, data, &request, /*may_wait_for_receiver=*/point_to_point);

@@ -22,9 +22,10 @@ namespace bamboo {
 
 // Starts `self`'s send of `data` to rank `dest` of `from` (MPI_PROC_NULL: to nobody) with
 // `tag`: point-to-point on the communicator's own context, or a collective's message on its
-// collective context. `request` is set up here and names `call` at `at` in reports. Returns
-// true if `request` completes later; the data must stay untouched until then.
-bool start_send(Rank& self, MessageCounts::Origin origin, const CommView& from, int dest, int tag,
+// collective context. A `nonblocking` point-to-point send to a rank of this process lends its
+// buffer (messaging/delivery.hpp). `request` is set up here and names `call` at `at` in
+// reports. Returns true if `request` completes later; the data must stay untouched until then.
+bool start_send(Rank& self, MessageKind::Origin origin, bool nonblocking, const CommView& from, int dest, int tag,
                 const TypedBuffer& data, Request& request, const char* call, bamboo_site at);
 
 // Starts `self`'s receive into `target` of the message on `comm` that `pattern` accepts

@@ -7,6 +7,8 @@
 
 #include "bamboo.h"
 #include "messaging/datatype.hpp"
+#include "messaging/delivery.hpp"
+#include "messaging/routes.hpp"
 #include "messaging/rank.hpp"
 #include "messaging/send_receive.hpp"
 #include "mpi/api.hpp"
@@ -31,12 +33,13 @@ MPI_Status* status_at(MPI_Status statuses[], int i) {
 // Returns true if `request` has yet to complete: until then the user's buffer must stay
 // untouched.
 bool start_send_call(Rank& self, const char* call, bamboo_site at, const void* buf, int count,
-                     MPI_Datatype type, int dest, int tag, MPI_Comm comm, Request& request) {
+                     MPI_Datatype type, int dest, int tag, MPI_Comm comm, Request& request,
+                     bool nonblocking = false) {
     CommView view = resolve_comm(self, comm, call, at);
     TypedBuffer data = typed_buffer(self, buf, count, type, call, at);
     check_destination(self, view, dest, call, at);
     if (tag < 0) task_error(self.vrank(), call, at, "the tag %d is negative", tag);
-    return start_send(self, MessageCounts::point_to_point, view, dest, tag, data, request, call, at);
+    return start_send(self, MessageKind::point_to_point, nonblocking, view, dest, tag, data, request, call, at);
 }
 
 // Checks an MPI call's receive arguments, then starts the receive; it completes at once for
@@ -78,8 +81,17 @@ std::vector<Request*> find_requests(Rank& self, int count, MPI_Request handles[]
 // Reports a completed request's status, frees it and nulls the user's handle.
 void retire(Rank& self, MPI_Request* handle, const Request& request, MPI_Status* status) {
     set_request_status(status, request);
+    if (request.lent) forget_lent(self, request);
     if (request.held_type != MPI_DATATYPE_NULL) release_datatype(request.held_type);
     self.requests().release(handle);
+}
+
+// A poll that found nothing: the other tasks of this worker run first (a polling loop must
+// not starve them), and sends lent long enough are bought back, for a loop that polls
+// until they complete would wait for ever if their receivers wait for it.
+void poll_again_later(Rank& self) {
+    buy_back_lent_sends(self.routes(), self.worker(), /*all=*/false);
+    self.yield();
 }
 
 }  // namespace
@@ -167,7 +179,7 @@ int bamboo_isend(bamboo_site at, const void* buf, int count, MPI_Datatype type, 
     Rank& self = calling_rank("MPI_Isend", at);
     check_not_null(self, request, "the request pointer", "MPI_Isend", at);
     Request* r = self.requests().allocate(request);
-    if (!start_send_call(self, "MPI_Isend", at, buf, count, type, dest, tag, comm, *r))
+    if (!start_send_call(self, "MPI_Isend", at, buf, count, type, dest, tag, comm, *r, /*nonblocking=*/true))
         r->complete.store(true);
     return MPI_SUCCESS;
 }
@@ -285,7 +297,7 @@ int bamboo_test(bamboo_site at, MPI_Request* request, int* flag, MPI_Status* sta
         return MPI_SUCCESS;
     }
     *flag = 0;
-    self.yield();  // a polling loop must not starve the other tasks of this worker
+    poll_again_later(self);
     return MPI_SUCCESS;
 }
 
@@ -296,7 +308,7 @@ int bamboo_testall(bamboo_site at, int count, MPI_Request requests[], int* flag,
     for (const Request* r : found) {
         if (r && !r->complete.load()) {
             *flag = 0;
-            self.yield();
+            poll_again_later(self);
             return MPI_SUCCESS;
         }
     }
@@ -353,7 +365,7 @@ int bamboo_iprobe(bamboo_site at, int source, int tag, MPI_Comm comm, int* flag,
     }
     *flag = found;
     if (found) set_status(status, envelope.source, envelope.tag, bytes);
-    else self.yield();
+    else poll_again_later(self);
     return MPI_SUCCESS;
 }
 

@@ -23,6 +23,7 @@
 #include "core/worker.hpp"
 #include "messaging/buffer_budget.hpp"
 #include "messaging/datatype.hpp"
+#include "messaging/delivery.hpp"
 #include "messaging/rank.hpp"
 #include "process/deadlock_watch.hpp"
 #include "transport/comm_engine.hpp"
@@ -59,8 +60,9 @@ std::string profile_path(const Options& options, const char* program) {
 }
 
 // What the workers do besides running tasks, as `plan` says.
-WorkerDuties worker_duties(const ThreadPlan& plan, CommEngine& engine, DeadlockWatch& watch) {
+WorkerDuties worker_duties(const ThreadPlan& plan, CommEngine& engine, DeadlockWatch& watch, const Routes& routes) {
     WorkerDuties duties;
+    duties.free_waiting_tasks = [&routes](const Worker& worker, bool all) { buy_back_lent_sends(routes, worker, all); };
     if (plan.idle_polls_engine || plan.idle_runs_watch) {
         duties.poll_when_idle = [&engine, &watch, polls = plan.idle_polls_engine, watches = plan.idle_runs_watch,
                                  spins = plan.spins_while_in_transit] {
@@ -198,7 +200,7 @@ bool Runtime::start(int& argc, char** argv, int provided, int* exit_code) {
                          engine_->has_network_peers(), machine);
     if (plan_.shares_core) spin_yield_interval = std::chrono::microseconds(0);
     watch_ = std::make_unique<DeadlockWatch>(routes_, *engine_, options_.deadlock_timeout);
-    WorkerDuties duties = worker_duties(plan_, *engine_, *watch_);
+    WorkerDuties duties = worker_duties(plan_, *engine_, *watch_, routes_);
     for (int w = 0; w < plan_.workers; ++w) workers_.push_back(std::make_unique<Worker>(duties));
     create_ranks(argc, argv);
     install_fault_handlers();
@@ -258,11 +260,29 @@ void Runtime::report_message_counts() const {
                std::to_string(m[MessageCounts::other_process]) + " (" +
                std::to_string(b[MessageCounts::other_process]) + " B) to other processes";
     };
+    // Bytes the runtime copied per byte it delivered into a receive, by where messages came from.
+    auto copies = [&](const char* what, MessageKind::Origin origin) {
+        std::string text = what;
+        for (auto scope : {MessageKind::same_process, MessageKind::other_process}) {
+            std::uint64_t delivered = routes_.copies.delivered_bytes(origin, scope);
+            char ratio[32] = "-";
+            if (delivered)
+                std::snprintf(ratio, sizeof ratio, "%.2f",
+                              static_cast<double>(routes_.copies.copied_bytes(origin, scope)) / delivered);
+            text += std::string(scope == MessageKind::same_process ? " " : ", ") + ratio +
+                    (scope == MessageKind::same_process ? " within the process (" : " from other processes (") +
+                    std::to_string(delivered) + " B delivered, " +
+                    std::to_string(routes_.copies.copied_bytes(origin, scope)) + " B copied)";
+        }
+        return text;
+    };
     std::string line = "bamboo: stats: process " + std::to_string(routes_.process) + " sent " +
                        part("point-to-point", MessageCounts::point_to_point) + "; " +
                        part("collectives", MessageCounts::collective) + "; at most " +
                        std::to_string(engine_->peak_requests_to_one_process()) +
-                       " MPI requests in flight to one process\n";
+                       " MPI requests in flight to one process; bytes copied per byte delivered: " +
+                       copies("point-to-point", MessageKind::point_to_point) + "; " +
+                       copies("collectives", MessageKind::collective) + "\n";
     std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
