@@ -3,11 +3,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import analysis, entry, explain as explain_mod, firing_rule, frontend
+from .analysis import slicer as firing_rule, summaries as analysis
 from .diagnostics import Diagnostics, NOTE
-from .edits import EditBuffer
-from .privatize import Privatizer
-from .regions import RegionBuilder
+from .emit import explain as explain_mod
+from .emit.edits import EditBuffer
+from .frontend import load as frontend
+from .transforms import rename_main as entry
+from .transforms.privatize import Privatizer
+from .transforms.regions import RegionBuilder
 
 
 @dataclass

@@ -1,4 +1,4 @@
-from bamboo import directives as dirs
+from bamboo.frontend import directives as dirs
 from bamboo.diagnostics import Diagnostics
 from bamboo.source import SourceFile
 

@@ -1,4 +1,4 @@
-from bamboo.edits import EditBuffer, apply_rewrites
+from bamboo.emit.edits import EditBuffer, apply_rewrites
 from bamboo.source import SourceFile, blank_comments
 
 

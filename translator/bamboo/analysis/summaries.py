@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import mpi_api
-from .cx import CK, TK
-from .model import Function, MPICall, Program
+from .. import mpi_api
+from ..frontend.cx import CK, TK
+from ..frontend.model import Function, MPICall, Program
 
 # Library functions known to have no side effects and to read nothing but their arguments.
 PURE_LIBRARY = {

@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .diagnostics import Diagnostics
-from .source import LINE_CONTINUATION, SourceFile
+from ..diagnostics import Diagnostics
+from ..source import LINE_CONTINUATION, SourceFile
 
 OLAP, SEND, RECEIVE, DIMENSION, PRIORITY = "olap", "send", "receive", "dimension", "priority"
 KINDS = (OLAP, SEND, RECEIVE, DIMENSION, PRIORITY)

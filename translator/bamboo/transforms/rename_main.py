@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from . import cx
-from .cx import CK, TK
-from .edits import EditBuffer
-from .model import Program
+from ..frontend import cx
+from ..frontend.cx import CK, TK
+from ..emit.edits import EditBuffer
+from ..frontend.model import Program
 
 
 @dataclass

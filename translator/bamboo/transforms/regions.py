@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import directives as dirs, mpi_api
-from .analysis import LONG_JUMPS, call_chain_to, is_assignment
-from .cx import CK, TK
-from .edits import EditBuffer, apply_rewrites
-from .firing_rule import WINDOW, SliceAnalysis, window_c
-from .frontend import _base_var_node, request_variable
-from .model import LOOPS, Function, Node, Program
-from .source import LINE_CONTINUATION
+from .. import mpi_api
+from ..frontend import directives as dirs
+from ..analysis.summaries import LONG_JUMPS, call_chain_to, is_assignment
+from ..frontend.cx import CK, TK
+from ..emit.edits import EditBuffer, apply_rewrites
+from ..analysis.slicer import WINDOW, SliceAnalysis, window_c
+from ..frontend.lvalues import base_variable_node, request_variable
+from ..frontend.model import LOOPS, Function, Node, Program
+from ..source import LINE_CONTINUATION
 
 # What makes a receive block one: a call that receives or completes a receive.
 _RECEIVING = {mpi_api.RECEIVE, mpi_api.SENDRECV, mpi_api.WAIT, mpi_api.COLLECTIVE}
@@ -293,7 +294,7 @@ class RegionBuilder:
             a = arg.strip()
             if a.kind == CK.UNARY_OPERATOR and a.op == "&":
                 a = a.children[0]
-            b = _base_var_node(a)
+            b = base_variable_node(a)
             if b is None:
                 s = a.strip()
                 while s.kind in (CK.ARRAY_SUBSCRIPT_EXPR, CK.MEMBER_REF_EXPR, CK.UNARY_OPERATOR,

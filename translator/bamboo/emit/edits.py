@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 
-from .source import SourceFile
+from ..source import SourceFile
 
 
 UTF8_BOM = "\xef\xbb\xbf"  # as read one character per byte (source.ENCODING)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 
-from . import cx, directives as dirs, mpi_api
+from .. import mpi_api
+from . import cx, directives as dirs
 from .cx import CK
-from .diagnostics import Diagnostics
+from ..diagnostics import Diagnostics
+from .lvalues import base_variable_node
 from .model import Function, MacroUse, MPICall, Node, Program, build_tree
-from .source import SourceFile
+from ..source import SourceFile
 
 _SEVERITY = {2: "warning", 3: "error", 4: "error"}
 
@@ -108,36 +110,6 @@ def _find_quiet_header_functions(prog: Program):
     prog.quiet_header_functions = quiet
 
 
-def _base_var_node(n: Node):
-    """The variable an lvalue designates as a whole (a, a[i], a.f, (a)) -> DECL_REF of a."""
-    n = n.strip()
-    while True:
-        if n.kind == CK.ARRAY_SUBSCRIPT_EXPR and n.children:
-            base = n.children[0].strip()
-            if base.kind == CK.DECL_REF_EXPR and base.type.get_canonical().kind in (
-                    cx.TK.CONSTANTARRAY, cx.TK.INCOMPLETEARRAY, cx.TK.VARIABLEARRAY):
-                n = base
-                continue
-            return None
-        if n.kind == CK.MEMBER_REF_EXPR and n.children:
-            base = n.children[0].strip()
-            if base.type.get_canonical().kind == cx.TK.RECORD:  # s.f (not p->f)
-                n = base
-                continue
-            return None
-        break
-    return n if n.kind == CK.DECL_REF_EXPR else None
-
-
-def request_variable(prog: Program, arg: Node | None):
-    """The variable behind an MPI_Request argument: `reqs`, `&reqs[i]` or `&r`, or None."""
-    if arg is None:
-        return None
-    a = arg.strip()
-    base = _base_var_node(a.children[0] if a.kind == CK.UNARY_OPERATOR and a.op == "&" else arg)
-    return prog.var_of_ref(base) if base is not None else None
-
-
 def _collect_vars(prog: Program, fn: Function):
     for n in fn.node.walk():
         if n.kind in (CK.PARM_DECL, CK.VAR_DECL):
@@ -146,7 +118,7 @@ def _collect_vars(prog: Program, fn: Function):
                 fn.vars[v.key] = v
     for n in fn.node.walk():
         if n.kind == CK.UNARY_OPERATOR and n.op == "&" and n.children:
-            b = _base_var_node(n.children[0])
+            b = base_variable_node(n.children[0])
             v = prog.var_of_ref(b) if b is not None else None
             if v is not None:
                 v.address_taken = True

@@ -28,11 +28,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from . import cx, mpi_api
-from .analysis import PURE_LIBRARY, is_assignment
-from .cx import CK, TK
-from .edits import apply_rewrites
-from .model import LOOPS, Function, MPICall, Node, Program
+from .. import mpi_api
+from ..frontend import cx
+from .summaries import PURE_LIBRARY, is_assignment
+from ..frontend.cx import CK, TK
+from ..emit.edits import apply_rewrites
+from ..frontend.lvalues import base_variable_node, request_variable
+from ..frontend.model import LOOPS, Function, MPICall, Node, Program
 
 WINDOW, HELPER = "window", "helper"
 _CHARLIKE = {"char", "signed char", "unsigned char", "void"}
@@ -423,8 +425,7 @@ class SliceAnalysis:
         return st
 
     def _write_lvalue(self, lhs: Node, st: State, why: str) -> State:
-        from .frontend import _base_var_node
-        b = _base_var_node(lhs)
+        b = base_variable_node(lhs)
         v = self.prog.var_of_ref(b) if b is not None else None
         if v is not None:
             return self._taint(st, v, why)
@@ -597,8 +598,6 @@ class SliceAnalysis:
     def _waited(self, mc: MPICall) -> bool:
         """Is the request of this MPI_Irecv completed by an MPI_Wait/MPI_Waitall that
         certainly runs after it, with no send in between?"""
-        from .frontend import request_variable
-
         req = mc.arg(mc.spec.request)
         if req is None:
             return False

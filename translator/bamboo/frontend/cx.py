@@ -11,8 +11,8 @@ import threading
 
 import clang.cindex as ci
 
-from . import toolchain
-from .source import ENCODING
+from .. import toolchain
+from ..source import ENCODING
 
 CK = ci.CursorKind
 TK = ci.TypeKind

@@ -10,10 +10,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from . import cx, mpi_api
+from .. import mpi_api
+from . import cx
 from .cx import CK, TK
-from .diagnostics import Diagnostics
-from .source import SourceFile
+from ..diagnostics import Diagnostics
+from ..source import SourceFile
 
 STMT_CONTAINERS = {CK.IF_STMT, CK.FOR_STMT, CK.WHILE_STMT, CK.DO_STMT, CK.SWITCH_STMT,
                    CK.CASE_STMT, CK.DEFAULT_STMT, CK.LABEL_STMT}

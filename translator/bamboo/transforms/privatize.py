@@ -19,10 +19,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from . import cx
-from .cx import CK
-from .edits import EditBuffer
-from .model import Program, ids_under
+from ..frontend import cx
+from ..frontend.cx import CK
+from ..emit.edits import EditBuffer, apply_rewrites
+from ..frontend.model import Program, ids_under
 
 
 @dataclass
@@ -381,7 +381,6 @@ class Privatizer:
                 pv = self.vars[vd.cursor.get_usr()]
                 _, _, _, off = cx.file_location(vd.cursor.location)
                 renames[off] = (off + len(pv.name), f"bamboo_initial_{pv.mangled}")
-            from .edits import apply_rewrites
             text = apply_rewrites(src.no_comments, 0, renames, stmt.start, stmt.stmt_end())
             text = " ".join(text.split())
             offs = " ".join(f"static size_t bamboo_offset_{pv.mangled};" for pv in pvs)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from .firing_rule import to_text as _rule_lines
+from ..analysis.slicer import to_text as _rule_lines
 
 _PRIVATE_USE = re.compile(r"BAMBOO_PRIVATE\((\w+)\)")
 

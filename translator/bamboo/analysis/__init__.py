@@ -1,0 +1,1 @@
+"""Analyses of the program model: function summaries and the firing-rule slicer."""

@@ -1,0 +1,1 @@
+"""The transformations the translator applies to the user's file."""
