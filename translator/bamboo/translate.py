@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from .analysis import slicer as firing_rule, summaries as analysis
 from .diagnostics import Diagnostics, NOTE
 from .emit import explain as explain_mod
-from .emit.edits import EditBuffer
+from .emit.edits import EditBuffer, EditOrder
 from .frontend import load as frontend
 from .transforms import rename_main as entry
 from .transforms.privatize import Privatizer
@@ -108,5 +108,5 @@ def _companions(prog, helpers, buf, used):
         decls = [c for c in prog.declared_functions.get(h.fn.name, []) if prog.in_main(c)]
         first = min((c.extent.start.offset for c in decls), default=h.fn.node.start)
         buf.insert(prog.src.line_start(first), h.prototype() + "  /* bamboo: firing rule of "
-                   f"{h.fn.name}(), defined after it */\n", order=-30)
-        buf.insert(h.fn.node.end, "\n" + h.definition(), order=0)
+                   f"{h.fn.name}(), defined after it */\n", EditOrder.COMPANION_PROTOTYPE)
+        buf.insert(h.fn.node.end, "\n" + h.definition(), EditOrder.COMPANION_DEFINITION)

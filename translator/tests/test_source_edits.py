@@ -1,4 +1,4 @@
-from bamboo.emit.edits import EditBuffer, apply_rewrites
+from bamboo.emit.edits import EditBuffer, EditOrder, apply_rewrites
 from bamboo.source import SourceFile, blank_comments
 
 
@@ -35,7 +35,7 @@ def test_replace_keeps_lines():
 def test_insert_lines_restores_mapping():
     src = SourceFile("f.c", text="a;\nb;\nc;\n")
     b = EditBuffer(src)
-    b.insert(3, "/* one */\n/* two */\n")
+    b.insert(3, "/* one */\n/* two */\n", EditOrder.FIRING_RULE)
     out = _lines(b.output())
     assert out[2:7] == ["a;", "/* one */", "/* two */", f'#line 2 "{src.path}"', "b;"]
 
@@ -53,8 +53,8 @@ def test_move_emits_line_directives():
 def test_insert_order_and_append():
     src = SourceFile("f.c", text="x;\n")
     b = EditBuffer(src)
-    b.insert(0, "B", order=2)
-    b.insert(0, "A", order=1)
+    b.insert(0, "B", EditOrder.CLOSE_BRACE)
+    b.insert(0, "A", EditOrder.OPEN_BRACE)
     b.append("/* end */\n")
     out = b.output()
     assert "ABx;\n/* end */\n" in out

@@ -4,9 +4,9 @@ Edits are recorded against offsets of the original text and applied all at once:
 
 * ``replace(start, end, text)``: replace a range (ranges never overlap);
 * ``insert(offset, text, order)``: insert generated text at a point (several insertions at
-  one point come out by ``order``, then in the order they were made);
+  one point come out by their ``EditOrder``, then in the order they were made);
 * ``move(start, end, dest, order)``: emit the original range (with the edits inside it) at
-  ``dest`` instead of where it stands (block reordering);
+  ``dest`` instead of where it stands (block reordering), ordered like an insertion;
 * ``append(text)``: generated text at the end of the file.
 
 The output starts with ``#include "bamboo.h"`` and ``#line 1 "<file>"``.  Whenever the next
@@ -17,11 +17,48 @@ compiler messages and debuggers point at the user's file.
 from __future__ import annotations
 
 import bisect
+from enum import IntEnum, auto
 
 from ..source import SourceFile
 
 
 UTF8_BOM = "\xef\xbb\xbf"  # as read one character per byte (source.ENCODING)
+
+
+class EditOrder(IntEnum):
+    """Where an insertion goes among others at the same offset (first member first)."""
+
+    # A brace that turns a single statement (the body of an if or a loop) into a block opens
+    # before anything else inserted there, so the firing rule and a moved send block land
+    # inside the block with the statement.
+    OPEN_BRACE = auto()
+    # A companion's prototype is a line of its own, at the start of the line where its helper
+    # is first declared: before anything privatization inserts at a function's start.
+    COMPANION_PROTOTYPE = auto()
+    # The template of a function's privatized static locals moves to file scope right before
+    # the function (inline text, on the function's first line, so lines keep their numbers).
+    LOCAL_STATIC_TEMPLATE = auto()
+    # A privatized variable declared only in a header gets its template and offset declared
+    # on a line of their own before the first top-level declaration that uses it.
+    HEADER_VARIABLE_DECLARATION = auto()
+    # The offset of a privatized variable is declared right after the ';' of the variable's
+    # declaration, so it is in scope wherever the variable is.
+    OFFSET_DECLARATION = auto()
+    # A send block moved before the receive blocks it passes (where a firing rule may also go:
+    # see FIRING_RULE).
+    MOVED_BLOCK = auto()
+    # A companion's definition follows the helper's definition (the helper's parameter
+    # types are declared by then).
+    COMPANION_DEFINITION = auto()
+    # A window's firing rule comes after the send blocks moved to the same place, so that the
+    # sends leave before the task waits, and stands right before the window's first block.
+    FIRING_RULE = auto()
+    # main's added 'return 0;' comes before a brace that closes a block the translator
+    # opened around main's last statement, so that it stays inside main.
+    IMPLICIT_RETURN = auto()
+    # A brace closing a block the translator opened comes after everything inserted at the
+    # end of the statement it encloses.
+    CLOSE_BRACE = auto()
 
 
 class EditConflict(Exception):
@@ -38,8 +75,8 @@ class EditBuffer:
         self.src = src
         self._replaces = []   # (start, end, text), sorted by start
         self._replace_starts = []
-        self._inserts = []    # (offset, order, seq, text)
-        self._moves = []      # (start, end, dest, order, seq)
+        self._inserts = []    # (offset, EditOrder, seq, text)
+        self._moves = []      # (start, end, dest, EditOrder, seq)
         self._appends = []
         self._seq = 0
         if src.text.startswith(UTF8_BOM):
@@ -67,7 +104,7 @@ class EditBuffer:
         self._replace_starts.insert(i, start)
         self._replaces.insert(i, (start, end, text))
 
-    def insert(self, offset: int, text: str, order: int = 0):
+    def insert(self, offset: int, text: str, order: EditOrder):
         i = bisect.bisect_left(self._replace_starts, offset) - 1
         if i >= 0:
             s, e, _ = self._replaces[i]
@@ -75,7 +112,7 @@ class EditBuffer:
                 raise EditConflict(f"insertion at {offset} inside a replaced range {s}-{e}")
         self._inserts.append((offset, order, self._next(), text))
 
-    def move(self, start: int, end: int, dest: int, order: int = 0):
+    def move(self, start: int, end: int, dest: int, order: EditOrder = EditOrder.MOVED_BLOCK):
         if start <= dest < end:
             raise EditConflict("a range cannot move inside itself")
         self._moves.append((start, end, dest, order, self._next()))

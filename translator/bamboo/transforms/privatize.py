@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from ..frontend import cx
 from ..frontend.cx import CK
-from ..emit.edits import EditBuffer, apply_rewrites
+from ..emit.edits import EditBuffer, EditOrder, apply_rewrites
 from ..frontend.model import Program, ids_under
 
 
@@ -369,9 +369,11 @@ class Privatizer:
                     buf.insert(src.line_start(top),
                                f"extern __typeof__({pv.name}) bamboo_initial_{pv.mangled}; "
                                f"extern size_t bamboo_offset_{pv.mangled};  /* bamboo: privatized "
-                               f"'{pv.name}', declared in a header */\n", order=-10)
+                               f"'{pv.name}', declared in a header */\n",
+                               EditOrder.HEADER_VARIABLE_DECLARATION)
         for off, decls in after_decl.items():
-            buf.insert(off, " " + " ".join(decls) + "  /* bamboo: privatized */", order=-5)
+            buf.insert(off, " " + " ".join(decls) + "  /* bamboo: privatized */",
+                       EditOrder.OFFSET_DECLARATION)
         # function-local statics: the template moves before the function
         for stmt, fn, pvs in self._local_moves:
             renames = {}
@@ -386,7 +388,7 @@ class Privatizer:
             offs = " ".join(f"static size_t bamboo_offset_{pv.mangled};" for pv in pvs)
             names = ", ".join(pv.name for pv in pvs)
             buf.insert(fn.node.start, f"{text} {offs} /* bamboo: privatized static of {fn.name}() */ ",
-                       order=-20)
+                       EditOrder.LOCAL_STATIC_TEMPLATE)
             nl = src.text.count("\n", stmt.start, stmt.stmt_end())
             buf.replace(stmt.start, stmt.stmt_end(),
                         f"/* bamboo: static {names} privatized (template before {fn.name}()) */"

@@ -15,7 +15,7 @@ from .. import mpi_api
 from ..frontend import directives as dirs
 from ..analysis.summaries import LONG_JUMPS, call_chain_to, is_assignment
 from ..frontend.cx import CK, TK
-from ..emit.edits import EditBuffer, apply_rewrites
+from ..emit.edits import EditBuffer, EditOrder, apply_rewrites
 from ..analysis.slicer import WINDOW, SliceAnalysis, window_c
 from ..frontend.lvalues import base_variable_node, request_variable
 from ..frontend.model import LOOPS, Function, Node, Program
@@ -463,7 +463,7 @@ class RegionBuilder:
                     self._replace_directive(buf, d, f"/* bamboo: send block{note} */")
                     if m:
                         s, e = self._unit(b)
-                        buf.move(s, e, self._item_start(m.dest), order=0)
+                        buf.move(s, e, self._item_start(m.dest))
                 else:
                     w = first_of_window.get(id(b))
                     if w is None:
@@ -478,10 +478,10 @@ class RegionBuilder:
                     text = window_c(w.analysis, indent)
                     wrap = self._needs_braces(it.stmt)
                     if wrap:
-                        buf.insert(w.insert_at, "{ ", order=-100)
-                        buf.insert(it.stmt.stmt_end(), " }", order=100)
+                        buf.insert(w.insert_at, "{ ", EditOrder.OPEN_BRACE)
+                        buf.insert(it.stmt.stmt_end(), " }", EditOrder.CLOSE_BRACE)
                     if text:
-                        buf.insert(w.insert_at, text, order=10)
+                        buf.insert(w.insert_at, text, EditOrder.FIRING_RULE)
             d = r.directive
             handled.add(id(d))
             what = ("olap region: each iteration is an evaluation point" if r.is_loop
@@ -500,7 +500,7 @@ class RegionBuilder:
                 self._replace_directive(buf, d, ("{ " if wrap else "") +
                                         f"bamboo_set_priority(({expr}));  /* bamboo: priority */")
                 if wrap:
-                    buf.insert(d.stmt.stmt_end(), " }", order=100)
+                    buf.insert(d.stmt.stmt_end(), " }", EditOrder.CLOSE_BRACE)
             elif d.kind in (dirs.SEND, dirs.RECEIVE, dirs.OLAP):
                 self._replace_directive(buf, d, f"/* bamboo: {d.kind} (ignored) */")
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..frontend import cx
 from ..frontend.cx import CK, TK
-from ..emit.edits import EditBuffer
+from ..emit.edits import EditBuffer, EditOrder
 from ..frontend.model import Program
 
 
@@ -66,7 +66,8 @@ def rename_main(prog: Program, buf: EditBuffer | None) -> MainRename | None:
         else:
             prog.error(off, "main is named through a macro; cannot rename it")
     if implicit:
-        buf.insert(body.end - 1, "return 0; /* bamboo: main's implicit return */ ", order=50)
+        buf.insert(body.end - 1, "return 0; /* bamboo: main's implicit return */ ",
+                   EditOrder.IMPLICIT_RETURN)
     if wrapper:
         buf.append("\n/* bamboo: the runtime calls bamboo_main(argc, argv) in each task; this "
                    "program's main takes no arguments */\n"
