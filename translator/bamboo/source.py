@@ -1,9 +1,11 @@
-"""The user's source text: offsets <-> lines, and a copy with comments blanked out."""
+"""The user's source text: offsets <-> lines, a copy with comments blanked out, and the one
+way generated text spells the user's code (``NameRewrites``)."""
 from __future__ import annotations
 
 import bisect
 import os
 import re
+from types import MappingProxyType
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 LINE_CONTINUATION = re.compile(r"\\\r?\n")
@@ -117,3 +119,42 @@ class SourceFile:
         if m and (offset == 0 or not (self.text[offset - 1].isalnum() or self.text[offset - 1] == "_")):
             return m.group(0)
         return None
+
+
+class NameRewrites:
+    """Identifiers of one file rewritten by offset (privatized variables become
+    ``BAMBOO_PRIVATE(name)``): the one way generated text spells the user's code, in firing
+    rules, companions and priority expressions alike.  Frozen once made; ``NameRewrites(src)``
+    rewrites nothing, which spells the code as the user wrote it (--explain, notes)."""
+
+    def __init__(self, src: SourceFile, rewrites=None):
+        self.src = src
+        self._rewrites = MappingProxyType(dict(rewrites or {}))  # offset -> (end, replacement)
+        self._offsets = sorted(self._rewrites)
+
+    def items(self):
+        return self._rewrites.items()
+
+    def _apply(self, text: str, start: int, end: int) -> str:
+        out = []
+        pos = start
+        for off in self._offsets[bisect.bisect_left(self._offsets, start):]:
+            if off >= end:
+                break
+            e, replacement = self._rewrites[off]
+            if e > end or off < pos:
+                continue
+            out.append(text[pos:off])
+            out.append(replacement)
+            pos = e
+        out.append(text[pos:end])
+        return "".join(out)
+
+    def text(self, start: int, end: int) -> str:
+        """The text of [start, end) as written, comments included."""
+        return self._apply(self.src.text, start, end)
+
+    def code(self, start: int, end: int) -> str:
+        """The code of [start, end) without comments, on one line if it spans several."""
+        text = self._apply(self.src.no_comments, start, end)
+        return " ".join(text.split()) if "\n" in text else text

@@ -4,11 +4,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .analysis import slicer as firing_rule, summaries as analysis
-from .diagnostics import Diagnostics, NOTE
+from .diagnostics import Diagnostics
 from .emit import explain as explain_mod
-from .emit.edits import EditBuffer, EditOrder
+from .emit.edits import EditBuffer
 from .frontend import load as frontend
 from .transforms import rename_main as entry
+from .transforms.companions import add_companions
 from .transforms.privatize import Privatizer
 from .transforms.regions import RegionBuilder
 
@@ -80,7 +81,7 @@ def _translate(path, compiler_args, display, explain, diags) -> TranslationResul
         return TranslationResult(None, diags.sorted())
     sums = analysis.summarize(prog)
     priv = Privatizer(prog).run()
-    helpers = firing_rule.analyse_helpers(prog, sums, priv.rewrites)
+    helpers = firing_rule.analyse_helpers(prog, sums)
     regions = RegionBuilder(prog, sums, helpers, priv.rewrites).run()
     entry.rename_main(prog, None)  # checks main's signature; renamed below, if all is well
     used = _used_helpers(regions, helpers)
@@ -91,7 +92,7 @@ def _translate(path, compiler_args, display, explain, diags) -> TranslationResul
     priv.apply(buf)
     main_info = entry.rename_main(prog, buf)
     regions.apply(buf)
-    _companions(prog, helpers, buf, used)
+    add_companions(prog, helpers, buf, used, priv.rewrites)
     explanation = ""
     if explain:
         explanation = explain_mod.explain(prog, regions, priv, main_info, helpers, used)
@@ -99,14 +100,3 @@ def _translate(path, compiler_args, display, explain, diags) -> TranslationResul
         return TranslationResult(None, diags.sorted(), explanation)
     return TranslationResult(buf.output(), diags.sorted(), explanation)
 
-
-def _companions(prog, helpers, buf, used):
-    """Prototype before the helper's first declaration, definition right after it."""
-    for h in helpers.values():
-        if not h.possible or h.analysis is None or h.fn.name not in used:
-            continue
-        decls = [c for c in prog.declared_functions.get(h.fn.name, []) if prog.in_main(c)]
-        first = min((c.extent.start.offset for c in decls), default=h.fn.node.start)
-        buf.insert(prog.src.line_start(first), h.prototype() + "  /* bamboo: firing rule of "
-                   f"{h.fn.name}(), defined after it */\n", EditOrder.COMPANION_PROTOTYPE)
-        buf.insert(h.fn.node.end, "\n" + h.definition(), EditOrder.COMPANION_DEFINITION)

@@ -1,5 +1,5 @@
-from bamboo.emit.edits import EditBuffer, EditOrder, apply_rewrites
-from bamboo.source import SourceFile, blank_comments
+from bamboo.emit.edits import EditBuffer, EditOrder
+from bamboo.source import NameRewrites, SourceFile, blank_comments
 
 
 def test_blank_comments_keeps_offsets():
@@ -60,7 +60,20 @@ def test_insert_order_and_append():
     assert "ABx;\n/* end */\n" in out
 
 
-def test_apply_rewrites():
-    t = "a + b + a"
-    assert apply_rewrites(t, 0, {0: (1, "P(a)"), 8: (9, "P(a)")}, 0, len(t)) == "P(a) + b + P(a)"
-    assert apply_rewrites(t, 0, {0: (1, "P(a)")}, 4, len(t)) == "b + a"
+def test_name_rewrites():
+    src = SourceFile("f.c", text="a + b /* c */ + a;\nx = (a +\n  b);\n")
+    rewrites = NameRewrites(src, {0: (1, "P(a)"), 16: (17, "P(a)"), 24: (25, "P(a)")})
+    assert rewrites.text(0, 17) == "P(a) + b /* c */ + P(a)"
+    assert rewrites.code(0, 17) == "P(a) + b         + P(a)"
+    assert rewrites.text(4, 17) == "b /* c */ + P(a)"
+    # a range over several lines comes out on one
+    assert rewrites.code(23, 32) == "(P(a) + b)"
+    assert NameRewrites(src).code(23, 32) == "(a + b)"
+
+
+def test_name_rewrites_are_frozen():
+    mapping = {0: (1, "P(a)")}
+    rewrites = NameRewrites(SourceFile("f.c", text="a;\n"), mapping)
+    mapping[0] = (1, "Q(a)")
+    assert rewrites.text(0, 2) == "P(a);"
+    assert not hasattr(rewrites, "__setitem__")

@@ -20,21 +20,23 @@ Soundness comes first: the rule must never expect a message the code will not re
 A receive whose guard or arguments are not reproducible at its point is *left out* of the
 rule (it then waits on its own at run time, which is always correct) with a reason.
 
-The result is a tree of ``Rule`` nodes, printed as C (``to_c``) or for --explain
-(``to_text``).  Helper functions defined in the file that receive get a companion
+The result is a tree of rule nodes (rules.py), written as C or for --explain by
+emit/rule_writers.py.  Helper functions defined in the file that receive get a companion
 ``bamboo_expect_<fn>()`` built by the same analysis over their body.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from .. import mpi_api
 from ..frontend import cx
 from .summaries import PURE_LIBRARY, is_assignment
 from ..frontend.cx import CK, TK
-from ..emit.edits import apply_rewrites
 from ..frontend.lvalues import base_variable_node, request_variable
 from ..frontend.model import LOOPS, Function, MPICall, Node, Program
+from ..source import NameRewrites
+from .rules import (Assignment, Block, Code, CollectiveExpect, CompanionCall, Declaration, DoWhile,
+                    Expect, For, If, Jump, While, announcements, walk_rules)
 
 WINDOW, HELPER = "window", "helper"
 _CHARLIKE = {"char", "signed char", "unsigned char", "void"}
@@ -92,98 +94,6 @@ class Decision:
 
 
 # ---------------------------------------------------------------------------------------------
-# Rule tree
-
-@dataclass
-class Rule:
-    kind: str                     # expect, call, collective, if, for, while, do, block, stmt
-    node: Node | None = None
-    text: str = ""                # condition / header / statement text
-    args: tuple = ()              # expect: (source, tag, comm); call: (name, args);
-                                  # collective: (bamboo_collective, root, op, comm),
-                                  # root and op None where the collective has none
-    body: list = field(default_factory=list)
-    orelse: list = field(default_factory=list)
-    essential: bool = False       # contains an expect or a call
-
-
-def to_c(rules, indent: str) -> list:
-    lines = []
-    for r in rules:
-        if r.kind == "expect":
-            lines.append(f"{indent}bamboo_expect({r.args[0]}, {r.args[1]}, {r.args[2]});")
-        elif r.kind == "call":
-            lines.append(f"{indent}bamboo_expect_{r.args[0]}({r.args[1]});")
-        elif r.kind == "collective":
-            kind, root, op, comm = r.args
-            lines.append(f"{indent}bamboo_expect_collective({kind}, {root or '0'}, "
-                         f"{op or 'MPI_OP_NULL'}, {comm});")
-        elif r.kind == "stmt":
-            lines.append(f"{indent}{r.text}")
-        elif r.kind == "block":
-            lines.append(f"{indent}{{")
-            lines += to_c(r.body, indent + "    ")
-            lines.append(f"{indent}}}")
-        elif r.kind in ("if", "for", "while"):
-            lines.append(f"{indent}{r.kind} ({r.text}) {{")
-            lines += to_c(r.body, indent + "    ")
-            if r.orelse:  # if only
-                lines.append(f"{indent}}} else {{")
-                lines += to_c(r.orelse, indent + "    ")
-            lines.append(f"{indent}}}")
-        elif r.kind == "do":
-            lines.append(f"{indent}do {{")
-            lines += to_c(r.body, indent + "    ")
-            lines.append(f"{indent}}} while ({r.text});")
-    return lines
-
-
-def to_text(rules, indent: str = "") -> list:
-    """Readable form for --explain: ``if (up >= 0): message from up, tag 0, MPI_COMM_WORLD``."""
-    lines = []
-    for r in rules:
-        if r.kind == "expect":
-            lines.append(f"{indent}message from {r.args[0]}, tag {r.args[1]}, {r.args[2]}"
-                         f"  [line {r.node.line}]")
-        elif r.kind == "call":
-            lines.append(f"{indent}messages of {r.args[0]}({r.args[1]})  [line {r.node.line}]")
-        elif r.kind == "collective":
-            _, root, op, comm = r.args
-            details = "".join(f", {what} {value}" for what, value in (("root", root), ("op", op))
-                              if value is not None)
-            lines.append(f"{indent}first messages of {r.node.callee_name} on {comm}{details}"
-                         f"  [line {r.node.line}]")
-        elif r.kind == "stmt":
-            lines.append(f"{indent}{r.text}")
-        elif r.kind == "block":
-            lines += to_text(r.body, indent)
-        elif r.kind in ("if", "for", "while"):
-            head = f"{r.kind} ({r.text}):"
-            sub = to_text(r.body, indent + "  ")
-            if len(sub) == 1 and r.kind == "if" and not r.orelse:
-                lines.append(f"{indent}{head} {sub[0].strip()}")
-            else:
-                lines.append(f"{indent}{head}")
-                lines += sub
-            if r.orelse:
-                lines.append(f"{indent}else:")
-                lines += to_text(r.orelse, indent + "  ")
-        elif r.kind == "do":
-            lines.append(f"{indent}do while ({r.text}):")
-            lines += to_text(r.body, indent + "  ")
-    return lines
-
-
-def rule_expects(rules) -> int:
-    n = 0
-    for r in rules:
-        if r.kind in ("expect", "call", "collective"):
-            n += 1
-        n += rule_expects(r.body) + rule_expects(r.orelse)
-    return n
-
-
-# ---------------------------------------------------------------------------------------------
 # The analysis
 
 class Unreproducible(Exception):
@@ -199,13 +109,13 @@ class SliceAnalysis:
     """
 
     def __init__(self, prog: Program, fn: Function, sums: dict, mode: str, items: list,
-                 rewrites: dict, helpers: dict, sequence: list | None = None):
+                 helpers: dict, sequence: list | None = None):
         self.prog = prog
         self.fn = fn
         self.sums = sums
         self.mode = mode
         self.items = items
-        self.rewrites = rewrites
+        self.user_code = NameRewrites(prog.src)  # the code as written, for reasons
         self.helpers = helpers          # name -> HelperRule (companions), may be partial
         self.sequence = sequence
         self.decisions: dict = {}       # id(node) -> Decision
@@ -240,16 +150,17 @@ class SliceAnalysis:
     def left_out(self):
         return [d for d in self.order if not d.included]
 
+    @property
+    def reads(self) -> set:
+        """Keys of the variables the rule reads."""
+        return self._reads
+
     # -- helpers -----------------------------------------------------------------------------
     def line(self, n: Node) -> int:
         return n.line
 
-    def render(self, start: int, end: int) -> str:
-        text = apply_rewrites(self.prog.src.no_comments, 0, self.rewrites, start, end)
-        return " ".join(text.split()) if "\n" in text else text
-
     def render_node(self, n: Node) -> str:
-        return self.render(n.start, n.end)
+        return self.user_code.code(n.start, n.end)
 
     def _taint(self, st: State, v, why: str) -> State:
         self.taint_why.setdefault(v.key, why)
@@ -934,9 +845,9 @@ class SliceAnalysis:
             needed = needed | self._reads
         if self.mode == HELPER:
             # a return that ends the function decides nothing
-            while rules and rules[-1].kind == "stmt" and rules[-1].text == "return;":
+            while rules and isinstance(rules[-1], Jump) and rules[-1].keyword == "return":
                 rules.pop()
-        if not rule_expects(rules):
+        if not announcements(rules):
             rules = []
         self.rules = rules
         if self.mode == WINDOW:
@@ -952,16 +863,14 @@ class SliceAnalysis:
     def _slice(self, n: Node, top=False) -> list:
         """Rules for statement ``n`` (empty when nothing of it belongs to the rule)."""
         k = n.kind
-        d = self.decisions.get(id(n))
         if k == CK.COMPOUND_STMT:
             body = []
             for c in n.children:
                 body += self._slice(c)
             if not body:
                 return []
-            ess = any(r.essential for r in body)
-            if any(r.kind == "stmt" and r.node is not None and r.node.kind == CK.VAR_DECL for r in body):
-                return [Rule("block", n, body=body, essential=ess)]
+            if any(isinstance(r, Declaration) for r in body):
+                return [Block(n, body)]
             return body
         if k == CK.DECL_STMT:
             out = []
@@ -973,12 +882,11 @@ class SliceAnalysis:
                 v = self.prog.var(c.cursor)
                 if v is not None and v.key in self._needed and val and val[0] == "decl":
                     init = c.children[-1] if (val[2] and c.children and c.children[-1].is_expr) else None
-                    text = f"{v.type.spelling} {v.name}"
                     if init is not None:
-                        text += " = " + self.render_node(init)
                         self._note_reads(init)
                     self._writes.add(v.key)
-                    out.append(Rule("stmt", c, text=text + ";", essential=True))
+                    out.append(Declaration(c, v.type.spelling, v.name,
+                                           Code.of(init) if init is not None else None))
             return out
         if k == CK.IF_STMT:
             then = self._slice(n.children[1])
@@ -989,8 +897,7 @@ class SliceAnalysis:
             self._note_reads(n.children[0])
             if not then:
                 then = []
-            return calls + [Rule("if", n, text=self.render_node(n.children[0]), body=then,
-                                 orelse=els, essential=any(r.essential for r in then + els))]
+            return calls + [If(n, Code.of(n.children[0]), then, els)]
         if k in LOOPS:
             if k == CK.FOR_STMT:
                 init, cond, inc, body, ho, hc = n.for_parts()
@@ -1002,25 +909,23 @@ class SliceAnalysis:
             if not any(r.essential for r in b):
                 return []
             if k == CK.FOR_STMT:
-                header = self.render(ho + 1, hc)
                 for part in (init, cond, inc):
                     if part is not None:
                         self._note_reads(part)
                 for part in (init, inc):
                     if part is not None:
                         self._note_writes(part)
-                return [Rule("for", n, text=header, body=b, essential=True)]
+                return [For(n, Code(ho + 1, hc), b)]
             self._note_reads(cond)
-            return [Rule("while" if k == CK.WHILE_STMT else "do", n, text=self.render_node(cond),
-                         body=b, essential=True)]
+            return [(While if k == CK.WHILE_STMT else DoWhile)(n, Code.of(cond), b)]
         if k in (CK.BREAK_STMT, CK.CONTINUE_STMT):
             if self.repro.get(id(n)):
-                return [Rule("stmt", n, text="break;" if k == CK.BREAK_STMT else "continue;")]
+                return [Jump(n, "break" if k == CK.BREAK_STMT else "continue")]
             return []
         if k == CK.RETURN_STMT:
             out = self._calls_in(n)
             if self.mode == HELPER and self.repro.get(id(n)):
-                out.append(Rule("stmt", n, text="return;", essential=True))
+                out.append(Jump(n, "return"))
             return out
         if k in (CK.CASE_STMT, CK.DEFAULT_STMT, CK.LABEL_STMT, CK.SWITCH_STMT):
             return self._calls_in(n)
@@ -1031,8 +936,7 @@ class SliceAnalysis:
                 s = n.strip()
                 self._note_reads(s)
                 self._writes.add(val[1])
-                out.append(Rule("stmt", n, text=self.render(n.start, n.stmt_end()).rstrip(";") + ";",
-                                essential=True))
+                out.append(Assignment(n, Code(n.start, n.stmt_end())))
             return out
         return self._calls_in(n)
 
@@ -1056,23 +960,23 @@ class SliceAnalysis:
                 continue
             if d.call is not None and d.call.spec.kind == mpi_api.COLLECTIVE:
                 spec = d.call.spec
-                args = [spec.collective]
-                for i in (spec.root, spec.op, spec.comm):
-                    args.append(None if i is None else self.render_node(d.call.arg(i)))
-                    if i is not None:
-                        self._note_reads(d.call.arg(i))
-                out.append(Rule("collective", c, args=tuple(args), essential=True))
+                root, op, comm = (None if i is None else d.call.arg(i)
+                                  for i in (spec.root, spec.op, spec.comm))
+                for arg in (root, op, comm):
+                    if arg is not None:
+                        self._note_reads(arg)
+                out.append(CollectiveExpect(c, spec.collective, root and Code.of(root),
+                                            op and Code.of(op), Code.of(comm)))
             elif d.call is not None:
                 spec = d.call.spec
-                args = tuple(self.render_node(d.call.arg(i)) for i in (spec.source, spec.tag, spec.comm))
-                for i in (spec.source, spec.tag, spec.comm):
-                    self._note_reads(d.call.arg(i))
-                out.append(Rule("expect", c, args=args, essential=True))
+                source, tag, comm = (d.call.arg(i) for i in (spec.source, spec.tag, spec.comm))
+                for arg in (source, tag, comm):
+                    self._note_reads(arg)
+                out.append(Expect(c, Code.of(source), Code.of(tag), Code.of(comm)))
             else:
-                argtext = ", ".join(self.render_node(a) for a in c.args)
                 for a in c.args:
                     self._note_reads(a)
-                out.append(Rule("call", c, args=(d.helper.name, argtext), essential=True))
+                out.append(CompanionCall(c, d.helper.name, tuple(Code.of(a) for a in c.args)))
         return out
 
     def _expr_calls(self, n: Node):
@@ -1120,48 +1024,21 @@ class SliceAnalysis:
                 return tv is not None and tv.key == v.key and not mentions(s.children[1])
             return False
 
-        for r in self._flat(self.rules):
-            if r.kind == "stmt" and r.node is not None and r.node.is_expr and mentions(r.node):
+        # the rule's statements in the order they run, into blocks but not into branches or
+        # loops: the first that mentions v decides
+        for r in walk_rules(self.rules, into=lambda r: isinstance(r, Block)):
+            if isinstance(r, Block):
+                continue
+            if isinstance(r, Assignment) and mentions(r.node):
                 return not plain_assign(r.node)
-            if r.kind == "for":
+            if isinstance(r, For):
                 init = r.node.for_parts()[0]
                 if init is not None and init.is_expr and plain_assign(init):
                     return False
                 return True
-            if r.node is not None and mentions(r.node):
+            if mentions(r.node):
                 return True
         return True
-
-    def _flat(self, rules):
-        for r in rules:
-            if r.kind == "block":
-                yield from self._flat(r.body)
-            else:
-                yield r
-
-
-def window_c(analysis: SliceAnalysis, indent: str) -> str:
-    """The C text inserted before an input window (empty if nothing is expected)."""
-    if not analysis.rules:
-        return ""
-    lines = [f"{indent}/* bamboo: firing rule of the receive blocks below: announce every message "
-             "they will take (evaluated without side effects) */",
-             f"{indent}{{"]
-    inner = indent + "    "
-    copies = [name for name, copy in analysis.shadows if copy]
-    if copies:
-        for name in copies:
-            lines.append(f"{inner}__typeof__({name}) bamboo_saved_{name} = {name};")
-        lines.append(f"{inner}{{")
-        inner += "    "
-    for name, copy in analysis.shadows:
-        init = f" = bamboo_saved_{name}" if copy else ""
-        lines.append(f"{inner}__typeof__({name}) {name}{init};  /* bamboo: the rule's own copy */")
-    lines += to_c(analysis.rules, inner)
-    if copies:
-        lines.append(f"{indent}    }}")
-    lines.append(f"{indent}}}")
-    return "\n".join(lines) + "\n"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1179,29 +1056,6 @@ class HelperRule:
     def name(self):
         return f"bamboo_expect_{self.fn.name}"
 
-    def params_text(self) -> str:
-        src = self.fn.node.prog.src.text
-        ps = [src[p.start:p.end] for p in self.fn.params]
-        return ", ".join(ps) if ps else "void"
-
-    def prototype(self) -> str:
-        return f"static void {self.name}({self.params_text()}) __attribute__((unused));"
-
-    def definition(self) -> str:
-        a = self.analysis
-        lines = [f"/* bamboo: firing rule of {self.fn.name}(): announces the messages it will "
-                 "receive, without side effects */",
-                 f"static void {self.name}({self.params_text()})", "{"]
-        reads = a._reads if a is not None else set()
-        for p in self.fn.params:
-            v = self.fn.node.prog.var(p.cursor)
-            if p.spelling and (v is None or v.key not in reads):
-                lines.append(f"    (void){p.spelling};")
-        if a is not None:
-            lines += to_c(a.rules, "    ")
-        lines.append("}")
-        return "\n".join(lines)
-
 
 def _old_style_parameters(prog: Program, fn: Function) -> bool:
     """Whether ``fn`` is defined as ``f(a, b) int a; double *b; {...}``: its parameters are
@@ -1212,7 +1066,7 @@ def _old_style_parameters(prog: Program, fn: Function) -> bool:
     return ")" in prog.src.blanked[name_offset:fn.params[0].start]
 
 
-def analyse_helpers(prog: Program, sums: dict, rewrites: dict) -> dict:
+def analyse_helpers(prog: Program, sums: dict) -> dict:
     """Companions for every function defined in the file that receives."""
     helpers = {}
     for fn in prog.function_order:
@@ -1239,9 +1093,10 @@ def analyse_helpers(prog: Program, sums: dict, rewrites: dict) -> dict:
         for h in helpers.values():
             if not h.possible:
                 continue
-            a = SliceAnalysis(prog, h.fn, sums, HELPER, [h.fn.body], rewrites, helpers).run()
+            a = SliceAnalysis(prog, h.fn, sums, HELPER, [h.fn.body], helpers).run()
             reads = a.reads_memory or any(
-                r.kind == "call" and helpers[r.args[0]].reads_memory for r in a._flat_all())
+                isinstance(r, CompanionCall) and helpers[r.helper].reads_memory
+                for r in walk_rules(a.rules))
             if h.analysis is None or reads != h.reads_memory:
                 changed = True
             h.analysis = a
@@ -1250,14 +1105,3 @@ def analyse_helpers(prog: Program, sums: dict, rewrites: dict) -> dict:
             break
     return helpers
 
-
-def _flat_all(self):
-    stack = list(self.rules)
-    while stack:
-        r = stack.pop()
-        yield r
-        stack.extend(r.body)
-        stack.extend(r.orelse)
-
-
-SliceAnalysis._flat_all = _flat_all

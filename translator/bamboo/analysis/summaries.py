@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from .. import mpi_api
 from ..frontend.cx import CK, TK
-from ..frontend.model import Function, MPICall, Program
+from ..frontend.model import Function, Program
 
 # Library functions known to have no side effects and to read nothing but their arguments.
 PURE_LIBRARY = {

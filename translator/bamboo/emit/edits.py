@@ -208,20 +208,3 @@ class EditBuffer:
             out += "\n"
         return out
 
-
-def apply_rewrites(text: str, base: int, rewrites: dict, start: int, end: int) -> str:
-    """The original text of [start, end) with token rewrites applied.
-
-    ``rewrites`` maps an offset to (end offset, replacement); ``text`` is the whole file
-    and ``base`` must be 0 (kept for clarity at call sites)."""
-    out = []
-    pos = start
-    for off in sorted(o for o in rewrites if start <= o < end):
-        e, rep = rewrites[off]
-        if e > end or off < pos:
-            continue
-        out.append(text[pos:off])
-        out.append(rep)
-        pos = e
-    out.append(text[pos:end])
-    return "".join(out)

@@ -1,19 +1,8 @@
 """``--explain``: what the translator did to a file, in words."""
 from __future__ import annotations
 
-import re
-
-from ..analysis.slicer import to_text as _rule_lines
-
-_PRIVATE_USE = re.compile(r"BAMBOO_PRIVATE\((\w+)\)")
-
-
-def to_text(rules, indent, user_names):
-    """The rule as the user wrote its expressions: privatized variables by their own names
-    (`user_names` maps the name inside BAMBOO_PRIVATE() to the user's)."""
-    def user_name(match):
-        return user_names.get(match.group(1), match.group(1))
-    return [_PRIVATE_USE.sub(user_name, line) for line in _rule_lines(rules, indent)]
+from ..source import NameRewrites
+from .rule_writers import TextRuleWriter
 
 
 def _loc(prog, offset):
@@ -28,7 +17,8 @@ def explain(prog, regions, privatizer, main_info, helpers, used_helpers) -> str:
         out.append(f"dimension: {dims[0].dimension} (embedding geometry of the layouts)")
     out.append("main: " + (main_info.describe() if main_info else "no main in this file"))
     pvs = list(privatizer.vars.values()) if privatizer else []
-    user_names = {pv.mangled: pv.name for pv in pvs}
+    # the rules as the user wrote them: privatized variables by their own names
+    rules_text = TextRuleWriter(NameRewrites(prog.src))
     if pvs:
         out.append("privatized variables (one copy per task):")
         for pv in pvs:
@@ -66,7 +56,7 @@ def explain(prog, regions, privatizer, main_info, helpers, used_helpers) -> str:
             a = w.analysis
             if a.rules:
                 out.append("    firing rule:")
-                out += to_text(a.rules, "      ", user_names)
+                out += rules_text.lines(a.rules, "      ")
                 if a.shadows:
                     out.append("    (the rule works on its own copies of: " +
                                ", ".join(n for n, _ in a.shadows) + ")")
@@ -82,7 +72,7 @@ def explain(prog, regions, privatizer, main_info, helpers, used_helpers) -> str:
         for h in hs:
             out.append(f"  {h.name}() for {h.fn.name}():")
             if h.analysis is not None and h.analysis.rules:
-                out += to_text(h.analysis.rules, "    ", user_names)
+                out += rules_text.lines(h.analysis.rules, "    ")
             else:
                 out.append("    (empty)")
             if h.analysis is not None:

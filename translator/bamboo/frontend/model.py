@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from .. import mpi_api
 from . import cx
-from .cx import CK, TK
+from .cx import CK
 from ..diagnostics import Diagnostics
 from ..source import SourceFile
 

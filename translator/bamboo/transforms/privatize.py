@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 
 from ..frontend import cx
 from ..frontend.cx import CK
-from ..emit.edits import EditBuffer, EditOrder, apply_rewrites
+from ..emit.edits import EditBuffer, EditOrder
 from ..frontend.model import Program, ids_under
+from ..source import NameRewrites
 
 
 @dataclass
@@ -53,16 +54,18 @@ class Privatizer:
     def __init__(self, prog: Program):
         self.prog = prog
         self.vars: dict[str, PrivateVar] = {}
-        self.rewrites: dict = {}   # offset -> (end, replacement): uses and declaration names
-        self._macro_rewrites: dict = {}
+        self._rewrites: dict = {}  # offset -> (end, replacement): uses and declaration names
+        self.rewrites = NameRewrites(prog.src)  # _rewrites, frozen once complete
         self._local_moves = []     # (decl_stmt Node, Function, [PrivateVar])
+        self._offset_declarations = {}  # offset after a declaration -> [declaration]
 
     # -- discovery --------------------------------------------------------------------------
     def run(self):
-        prog = self.prog
         self._collect()
         self._find_uses()
         self._check_initializers()
+        self._rename_declarations()
+        self.rewrites = NameRewrites(self.prog.src, self._rewrites)
         return self
 
     def _is_candidate(self, c) -> bool:
@@ -214,9 +217,9 @@ class Privatizer:
                     pv.uses.append(n)
                     if id(n) in in_sizeof:
                         # sizeof/_Alignof: the template has the same type, and stays constant
-                        self.rewrites[off] = (off + len(pv.name), f"bamboo_initial_{pv.mangled}")
+                        self._rewrites[off] = (off + len(pv.name), f"bamboo_initial_{pv.mangled}")
                     else:
-                        self.rewrites[off] = (off + len(pv.name), f"BAMBOO_PRIVATE({pv.mangled})")
+                        self._rewrites[off] = (off + len(pv.name), f"BAMBOO_PRIVATE({pv.mangled})")
                     continue
                 # inside the body of a macro
                 m = prog.macro_at(n.start)
@@ -243,7 +246,7 @@ class Privatizer:
                                               "the expression itself")
                     continue
                 pv.uses.append(ref)
-                self.rewrites[ref.start] = (ref.start + len(ref.name),
+                self._rewrites[ref.start] = (ref.start + len(ref.name),
                                             f"BAMBOO_PRIVATE({pv.mangled})")
         # rewrite the bodies of this file's macros that name privatized variables
         if macro_names_needed:
@@ -289,7 +292,7 @@ class Privatizer:
                     t.spelling not in params and (prev is None or prev.spelling not in (".", "->")):
                 pv = by_name[t.spelling]
                 off = t.extent.start.offset
-                self.rewrites[off] = (off + len(pv.name), f"BAMBOO_PRIVATE({pv.mangled})")
+                self._rewrites[off] = (off + len(pv.name), f"BAMBOO_PRIVATE({pv.mangled})")
                 found[pv.key] = True
             prev = t
 
@@ -315,7 +318,7 @@ class Privatizer:
                                     "copy); set the pointer at run time instead")
                 # do not rewrite it: the error stops the translation anyway
                 fname, _, _, off = cx.file_location(n.cursor.location)
-                self.rewrites.pop(off, None)
+                self._rewrites.pop(off, None)
 
     # -- edits -------------------------------------------------------------------------------------
     def _decl_end(self, c) -> int:
@@ -334,31 +337,43 @@ class Privatizer:
             j += 1
         return c.extent.end.offset
 
-    def apply(self, buf: EditBuffer):
+    def _rename_declarations(self):
+        """Each declaration's name becomes the template's, ``bamboo_initial_<name>``; the
+        offset is declared after each declaration outside functions."""
         prog = self.prog
-        src = prog.src
-        moved_keys = {pv.key for _, _, pvs in self._local_moves for pv in pvs}
-        local_stmt_ranges = [(n.start, n.end) for n, _, _ in self._local_moves]
-        # directives are replaced as a whole (priority expressions: see _find_uses)
-        directive_ranges = [(d.start, d.end) for d in prog.directives]
-        after_decl = {}   # offset -> [text]
+        for stmt, _, pvs in self._local_moves:
+            for vd in stmt.children:
+                if vd.kind == CK.VAR_DECL:
+                    pv = self.vars[vd.cursor.get_usr()]
+                    _, _, _, off = cx.file_location(vd.cursor.location)
+                    self._rewrites[off] = (off + len(pv.name), f"bamboo_initial_{pv.mangled}")
         for pv in self.vars.values():
-            if pv.key in moved_keys or pv.linkage == "local":
+            if pv.linkage == "local":
                 continue
             for c in pv.decls:
-                fname, _, _, off = cx.file_location(c.location)
-                if src.identifier_at(off) != pv.name:
+                _, _, _, off = cx.file_location(c.location)
+                if prog.src.identifier_at(off) != pv.name:
                     prog.error(c.extent.start.offset, f"'{pv.name}' is declared by a macro and "
                                                       "cannot be privatized")
                     continue
-                self.rewrites[off] = (off + len(pv.name), f"bamboo_initial_{pv.mangled}")
+                self._rewrites[off] = (off + len(pv.name), f"bamboo_initial_{pv.mangled}")
                 if pv.linkage == "internal":
                     decl = f"static size_t bamboo_offset_{pv.mangled};"
                 elif self._defines(c):
                     decl = f"size_t bamboo_offset_{pv.mangled};"
                 else:
                     decl = f"extern size_t bamboo_offset_{pv.mangled};"
-                after_decl.setdefault(self._decl_end(c), []).append(decl)
+                self._offset_declarations.setdefault(self._decl_end(c), []).append(decl)
+
+    def apply(self, buf: EditBuffer):
+        prog = self.prog
+        src = prog.src
+        local_stmt_ranges = [(n.start, n.end) for n, _, _ in self._local_moves]
+        # directives are replaced as a whole (priority expressions: see _find_uses)
+        directive_ranges = [(d.start, d.end) for d in prog.directives]
+        for pv in self.vars.values():
+            if pv.linkage == "local":
+                continue
             # a use before any declaration in this file: declare the template from the header's
             # declaration
             if pv.uses:
@@ -371,20 +386,12 @@ class Privatizer:
                                f"extern size_t bamboo_offset_{pv.mangled};  /* bamboo: privatized "
                                f"'{pv.name}', declared in a header */\n",
                                EditOrder.HEADER_VARIABLE_DECLARATION)
-        for off, decls in after_decl.items():
+        for off, decls in self._offset_declarations.items():
             buf.insert(off, " " + " ".join(decls) + "  /* bamboo: privatized */",
                        EditOrder.OFFSET_DECLARATION)
         # function-local statics: the template moves before the function
         for stmt, fn, pvs in self._local_moves:
-            renames = {}
-            for vd in stmt.children:
-                if vd.kind != CK.VAR_DECL:
-                    continue
-                pv = self.vars[vd.cursor.get_usr()]
-                _, _, _, off = cx.file_location(vd.cursor.location)
-                renames[off] = (off + len(pv.name), f"bamboo_initial_{pv.mangled}")
-            text = apply_rewrites(src.no_comments, 0, renames, stmt.start, stmt.stmt_end())
-            text = " ".join(text.split())
+            text = " ".join(self.rewrites.code(stmt.start, stmt.stmt_end()).split())
             offs = " ".join(f"static size_t bamboo_offset_{pv.mangled};" for pv in pvs)
             names = ", ".join(pv.name for pv in pvs)
             buf.insert(fn.node.start, f"{text} {offs} /* bamboo: privatized static of {fn.name}() */ ",

@@ -15,11 +15,12 @@ from .. import mpi_api
 from ..frontend import directives as dirs
 from ..analysis.summaries import LONG_JUMPS, call_chain_to, is_assignment
 from ..frontend.cx import CK, TK
-from ..emit.edits import EditBuffer, EditOrder, apply_rewrites
-from ..analysis.slicer import WINDOW, SliceAnalysis, window_c
+from ..emit.edits import EditBuffer, EditOrder
+from ..emit.rule_writers import C_INDENT, CRuleWriter
+from ..analysis.slicer import WINDOW, SliceAnalysis
 from ..frontend.lvalues import base_variable_node, request_variable
 from ..frontend.model import LOOPS, Function, Node, Program
-from ..source import LINE_CONTINUATION
+from ..source import LINE_CONTINUATION, NameRewrites
 
 # What makes a receive block one: a call that receives or completes a receive.
 _RECEIVING = {mpi_api.RECEIVE, mpi_api.SENDRECV, mpi_api.WAIT, mpi_api.COLLECTIVE}
@@ -77,7 +78,7 @@ class Region:
 
 
 class RegionBuilder:
-    def __init__(self, prog: Program, sums: dict, helpers: dict, rewrites: dict):
+    def __init__(self, prog: Program, sums: dict, helpers: dict, rewrites: NameRewrites):
         self.prog = prog
         self.sums = sums
         self.helpers = helpers
@@ -349,7 +350,6 @@ class RegionBuilder:
                 if t.kind == CK.DECL_REF_EXPR:
                     lhs_ids.add(id(t))
         # walk in source order; a plain assignment kills the variable for later reads
-        pending = []
         for n in sorted(stmt.walk(), key=lambda x: x.start):
             if n.kind != CK.DECL_REF_EXPR:
                 continue
@@ -419,7 +419,7 @@ class RegionBuilder:
             if run:
                 w = Window([x.block for x in run])
                 w.analysis = SliceAnalysis(self.prog, r.fn, self.sums, WINDOW,
-                                           [x.stmt for x in run], self.rewrites, self.helpers,
+                                           [x.stmt for x in run], self.helpers,
                                            sequence=sequence).run()
                 w.insert_at = self._item_start(run[0])
                 r.windows.append(w)
@@ -475,7 +475,7 @@ class RegionBuilder:
                         if w.analysis.rules else
                         "bamboo_fire(BAMBOO_AT);  /* bamboo: evaluation point; receive block */")
                     indent = src.indent_at(it.stmt.start)
-                    text = window_c(w.analysis, indent)
+                    text = self._window_c(w.analysis, indent)
                     wrap = self._needs_braces(it.stmt)
                     if wrap:
                         buf.insert(w.insert_at, "{ ", EditOrder.OPEN_BRACE)
@@ -506,8 +506,31 @@ class RegionBuilder:
 
     def _priority_expr(self, d) -> str:
         """The expression as written, on one line, privatized variables rewritten."""
-        text = apply_rewrites(self.prog.src.text, 0, self.rewrites, d.expr_offset, d.end)
-        return LINE_CONTINUATION.sub(" ", text)
+        return LINE_CONTINUATION.sub(" ", self.rewrites.text(d.expr_offset, d.end))
+
+    def _window_c(self, analysis: SliceAnalysis, indent: str) -> str:
+        """The C text inserted before an input window (empty if nothing is expected)."""
+        if not analysis.rules:
+            return ""
+        lines = [f"{indent}/* bamboo: firing rule of the receive blocks below: announce every "
+                 "message they will take (evaluated without side effects) */",
+                 f"{indent}{{"]
+        inner = indent + C_INDENT
+        copies = [name for name, copy in analysis.shadows if copy]
+        if copies:
+            for name in copies:
+                lines.append(f"{inner}__typeof__({name}) bamboo_saved_{name} = {name};")
+            lines.append(f"{inner}{{")
+            inner += C_INDENT
+        for name, copy in analysis.shadows:
+            init = f" = bamboo_saved_{name}" if copy else ""
+            lines.append(f"{inner}__typeof__({name}) {name}{init};  /* bamboo: the rule's own "
+                         "copy */")
+        lines += CRuleWriter(self.rewrites).lines(analysis.rules, inner)
+        if copies:
+            lines.append(f"{indent}{C_INDENT}}}")
+        lines.append(f"{indent}}}")
+        return "\n".join(lines) + "\n"
 
     def _replace_directive(self, buf, d, text):
         buf.replace(d.start, d.end, text + "\n" * (d.lines - 1))

@@ -2,7 +2,6 @@
 starts one task per virtual rank, each running bamboo_main)."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 from ..frontend import cx
