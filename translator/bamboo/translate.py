@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .analysis import slicer as firing_rule, summaries as analysis
+from .analysis import summaries as analysis
+from .analysis.companions import analyse_helpers
 from .diagnostics import Diagnostics
 from .emit import explain as explain_mod
 from .emit.edits import EditBuffer
@@ -81,7 +82,7 @@ def _translate(path, compiler_args, display, explain, diags) -> TranslationResul
         return TranslationResult(None, diags.sorted())
     sums = analysis.summarize(prog)
     priv = Privatizer(prog).run()
-    helpers = firing_rule.analyse_helpers(prog, sums)
+    helpers = analyse_helpers(prog, sums)
     regions = RegionBuilder(prog, sums, helpers, priv.rewrites).run()
     entry.rename_main(prog, None)  # checks main's signature; renamed below, if all is well
     used = _used_helpers(regions, helpers)

@@ -334,6 +334,10 @@ class Program:
             self._var_cache[key] = v
         return v
 
+    def var_by_key(self, key: str) -> Var | None:
+        """The Var already made for the variable with this key, if any."""
+        return self._var_cache.get(key)
+
     def var_of_ref(self, node: Node) -> Var | None:
         if node.kind != CK.DECL_REF_EXPR:
             return None

@@ -17,7 +17,7 @@ from ..analysis.summaries import LONG_JUMPS, call_chain_to, is_assignment
 from ..frontend.cx import CK, TK
 from ..emit.edits import EditBuffer, EditOrder
 from ..emit.rule_writers import C_INDENT, CRuleWriter
-from ..analysis.slicer import WINDOW, SliceAnalysis
+from ..analysis.slicer import SliceAnalysis
 from ..frontend.lvalues import base_variable_node, request_variable
 from ..frontend.model import LOOPS, Function, Node, Program
 from ..source import LINE_CONTINUATION, NameRewrites
@@ -418,9 +418,8 @@ class RegionBuilder:
                 continue
             if run:
                 w = Window([x.block for x in run])
-                w.analysis = SliceAnalysis(self.prog, r.fn, self.sums, WINDOW,
-                                           [x.stmt for x in run], self.helpers,
-                                           sequence=sequence).run()
+                w.analysis = SliceAnalysis(self.prog, self.sums, [x.stmt for x in run],
+                                           self.helpers, sequence=sequence).run()
                 w.insert_at = self._item_start(run[0])
                 r.windows.append(w)
                 run = []
