@@ -25,6 +25,11 @@ class Diagnostic:
         return f"bamboo: {self.severity}: {self.message}"
 
 
+class InternalError(Exception):
+    """A bug of the translator found by the translator itself (an analysis that did not
+    settle, say); translate_file reports it as an internal error, with the file."""
+
+
 class TranslationAborted(Exception):
     """Raised to stop translation after fatal errors (the diagnostics are already recorded)."""
 

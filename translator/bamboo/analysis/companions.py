@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..diagnostics import InternalError
 from ..frontend import cx
 from ..frontend.cx import TK
 from ..frontend.model import Function, Program
@@ -59,12 +60,26 @@ def analyse_helpers(prog: Program, sums: dict) -> dict:
             continue
         why = _why_impossible(prog, fn)
         helpers[fn.name] = HelperRule(fn, possible=not why, why=why)
-    # iterate: a companion's memory reads depend on the companions it calls
-    for _ in range(4):
+    _settle(prog, sums, helpers)
+    return helpers
+
+
+def _settle(prog: Program, sums: dict, helpers: dict):
+    """Analyse the companions until their reads_memory flags are a fixpoint.
+
+    A companion reads memory if its own expressions do (which does not depend on the other
+    flags) or if it calls a companion that does.  A call of companion g joins the rule
+    unless g reads memory and memory may have changed before the call; so the calls of g
+    that count are those where memory did not change, whatever g's flag: the flags are a
+    monotone function of each other.  Starting from all false, each round that is not the
+    last makes at least one flag true for good (the first round also makes the analyses),
+    so with H companions at most H + 2 rounds run.  More would mean a flag went back to
+    false: a bug, reported as such."""
+    possible = [h for h in helpers.values() if h.possible]
+    rounds = len(possible) + 2
+    for _ in range(rounds):
         changed = False
-        for h in helpers.values():
-            if not h.possible:
-                continue
+        for h in possible:
             a = SliceAnalysis(prog, sums, [h.fn.body], helpers, helper_body=h.fn.body).run()
             reads = a.reads_memory or any(
                 isinstance(r, CompanionCall) and helpers[r.helper].reads_memory
@@ -74,5 +89,6 @@ def analyse_helpers(prog: Program, sums: dict) -> dict:
             h.analysis = a
             h.reads_memory = reads
         if not changed:
-            break
-    return helpers
+            return
+    raise InternalError(f"the memory reads of {len(possible)} helper companions did not settle "
+                        f"in {rounds} rounds")
