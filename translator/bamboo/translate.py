@@ -1,18 +1,26 @@
-"""The translation pipeline: one input file in, generated C (or diagnostics) out."""
+"""The translation pipeline: one input file in, generated C (or diagnostics) out.
+
+load (frontend/) -> analyse (analysis/: summaries, helper companions, regions) -> check
+every transformation (transforms/) -> if no error, apply each to one EditBuffer -> write
+the output (emit/), and the explanation if asked.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .analysis import summaries as analysis
 from .analysis.companions import analyse_helpers
+from .analysis.regions import RegionFinder
+from .analysis.summaries import summarize
 from .diagnostics import Diagnostics
-from .emit import explain as explain_mod
 from .emit.edits import EditBuffer
-from .frontend import load as frontend
-from .transforms import rename_main as entry
-from .transforms.companions import add_companions
-from .transforms.privatize import Privatizer
-from .transforms.regions import RegionBuilder
+from .emit.explain import explain as explain_text
+from .frontend.load import load
+from .transforms.companions import AddHelperCompanions
+from .transforms.firing_rules import InsertFiringRules
+from .transforms.lower_directives import LowerDirectives
+from .transforms.privatize import PrivatizeGlobals
+from .transforms.rename_main import RenameMain
+from .transforms.reorder_blocks import ReorderBlocks
 
 
 @dataclass
@@ -24,39 +32,6 @@ class TranslationResult:
     @property
     def ok(self) -> bool:
         return self.text is not None and not any(d.severity == "error" for d in self.diagnostics)
-
-
-def _used_helpers(regions, helpers) -> set:
-    """Helpers whose companion a firing rule calls, directly or through other companions."""
-    used = set()
-    stack = []
-    for r in regions.regions:
-        for w in r.windows:
-            stack += [d.helper.name for d in w.analysis.included if d.helper is not None]
-    while stack:
-        name = stack.pop()
-        if name in used:
-            continue
-        used.add(name)
-        h = helpers.get(name)
-        if h is not None and h.analysis is not None:
-            stack += [d.helper.name for d in h.analysis.included if d.helper is not None]
-    return used
-
-
-def _notes(prog, regions, helpers, used):
-    for r in regions.regions:
-        for w in r.windows:
-            for d in w.analysis.left_out:
-                prog.note(d.node.start, f"{d.what} is left out of the firing rule and waits on "
-                                        f"its own: {d.reason}")
-    for name in sorted(used):
-        h = helpers[name]
-        if h.analysis is None:
-            continue
-        for d in h.analysis.left_out:
-            prog.note(d.node.start, f"{d.what} is left out of the firing rule of {name}() and "
-                                    f"waits on its own: {d.reason}")
 
 
 def translate_file(path: str, compiler_args=(), display: str | None = None,
@@ -77,27 +52,30 @@ def translate_file(path: str, compiler_args=(), display: str | None = None,
 
 
 def _translate(path, compiler_args, display, explain, diags) -> TranslationResult:
-    prog = frontend.load(path, list(compiler_args), diags, display=display)
+    prog = load(path, list(compiler_args), diags, display=display)
     if prog is None:
         return TranslationResult(None, diags.sorted())
-    sums = analysis.summarize(prog)
-    priv = Privatizer(prog).run()
-    helpers = analyse_helpers(prog, sums)
-    regions = RegionBuilder(prog, sums, helpers, priv.rewrites).run()
-    entry.rename_main(prog, None)  # checks main's signature; renamed below, if all is well
-    used = _used_helpers(regions, helpers)
+    sums = summarize(prog)
+    companions = analyse_helpers(prog, sums)
+    regions = RegionFinder(prog).run()
+    # in this order: later checks use what earlier ones planned (the firing rules the
+    # reordered blocks, the companions the firing rules), and privatization's name rewrites
+    # are complete once it is checked
+    privatize = PrivatizeGlobals(prog)
+    rename_main = RenameMain(prog)
+    firing_rules = InsertFiringRules(prog, sums, regions, companions, privatize)
+    add_companions = AddHelperCompanions(prog, regions, companions, privatize)
+    transformations = [privatize, rename_main, ReorderBlocks(prog, sums, regions), firing_rules,
+                       add_companions, LowerDirectives(prog, privatize)]
+    for t in transformations:
+        t.check()
     if diags.has_errors:
         return TranslationResult(None, diags.sorted())
-    _notes(prog, regions, helpers, used)
     buf = EditBuffer(prog.src)
-    priv.apply(buf)
-    main_info = entry.rename_main(prog, buf)
-    regions.apply(buf)
-    add_companions(prog, helpers, buf, used, priv.rewrites)
+    for t in transformations:
+        t.apply(buf)
     explanation = ""
     if explain:
-        explanation = explain_mod.explain(prog, regions, priv, main_info, helpers, used)
-    if diags.has_errors:
-        return TranslationResult(None, diags.sorted(), explanation)
+        explanation = explain_text(prog, regions, privatize, rename_main.info,
+                                   add_companions.used_companions())
     return TranslationResult(buf.output(), diags.sorted(), explanation)
-

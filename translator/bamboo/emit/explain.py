@@ -10,13 +10,14 @@ def _loc(prog, offset):
     return f"{f}:{l}:{c}"
 
 
-def explain(prog, regions, privatizer, main_info, helpers, used_helpers) -> str:
+def explain(prog, regions, privatize, main_info, companions) -> str:
+    """``companions``: the HelperRules of the companions written."""
     out = [f"bamboo: {prog.src.display}"]
     dims = [d for d in prog.directives if d.kind == "dimension" and d.valid]
     if dims:
         out.append(f"dimension: {dims[0].dimension} (embedding geometry of the layouts)")
     out.append("main: " + (main_info.describe() if main_info else "no main in this file"))
-    pvs = list(privatizer.vars.values()) if privatizer else []
+    pvs = list(privatize.vars.values())
     # the rules as the user wrote them: privatized variables by their own names
     rules_text = TextRuleWriter(NameRewrites(prog.src))
     if pvs:
@@ -27,7 +28,7 @@ def explain(prog, regions, privatizer, main_info, helpers, used_helpers) -> str:
                        f"BAMBOO_PRIVATE({pv.mangled})")
     else:
         out.append("privatized variables: none")
-    for r in (regions.regions if regions else []):
+    for r in regions:
         kind = (f"{r.stmt.kind.name.lower().replace('_stmt', '')} loop: each iteration is an "
                 "evaluation point") if r.is_loop else "statement: one evaluation point"
         out.append("")
@@ -65,11 +66,10 @@ def explain(prog, regions, privatizer, main_info, helpers, used_helpers) -> str:
             for d in a.left_out:
                 out.append(f"    left out, waits on its own: {d.what} at line {d.node.line}: "
                            f"{d.reason}")
-    hs = [h for h in helpers.values() if h.fn.name in used_helpers]
-    if hs:
+    if companions:
         out.append("")
         out.append("helper firing rules:")
-        for h in hs:
+        for h in companions:
             out.append(f"  {h.name}() for {h.fn.name}():")
             if h.analysis is not None and h.analysis.rules:
                 out += rules_text.lines(h.analysis.rules, "    ")

@@ -1,12 +1,63 @@
 """Firing-rule companions of helper functions: ``bamboo_expect_<fn>()``, a side-effect-free
 function that announces the messages ``fn`` will receive, called from the firing rules of
 the windows (and companions) that call ``fn``.  Its prototype goes before the helper's first
-declaration, its definition right after the helper's."""
+declaration, its definition right after the helper's.  Only the companions some rule calls
+are written (analysis/companions.py analysed every receiving helper)."""
 from __future__ import annotations
 
 from ..emit.edits import EditBuffer, EditOrder
 from ..emit.rule_writers import C_INDENT, CRuleWriter
+from ..frontend.model import Program
 from ..source import NameRewrites
+from .base import Transformation
+
+
+class AddHelperCompanions(Transformation):
+    """Needs the windows InsertFiringRules.check() analysed; spells the companions with the
+    privatized names of ``privatize`` (complete once it is checked)."""
+
+    def __init__(self, prog: Program, regions: list, companions: dict, privatize):
+        self.prog = prog
+        self.regions = regions
+        self.companions = companions   # helper name -> HelperRule
+        self.privatize = privatize
+        self.used: set = set()         # helpers whose companion a rule calls
+
+    def check(self):
+        """The helpers whose companion a firing rule calls, directly or through other
+        companions."""
+        pending = [name for r in self.regions for w in r.windows
+                   for name in _called_companions(w.analysis)]
+        while pending:
+            name = pending.pop()
+            if name not in self.used:
+                self.used.add(name)
+                pending += _called_companions(self.companions[name].analysis)
+
+    def used_companions(self) -> list:
+        """The HelperRules of the written companions, in the order of their helpers."""
+        return [h for h in self.companions.values() if h.fn.name in self.used]
+
+    def apply(self, buf: EditBuffer):
+        prog = self.prog
+        for name in sorted(self.used):
+            for d in self.companions[name].analysis.left_out:
+                prog.note(d.node.start, f"{d.what} is left out of the firing rule of {name}() "
+                                        f"and waits on its own: {d.reason}")
+        rewrites = self.privatize.rewrites
+        for h in self.used_companions():
+            decls = [c for c in prog.declared_functions.get(h.fn.name, []) if prog.in_main(c)]
+            first = min((c.extent.start.offset for c in decls), default=h.fn.node.start)
+            buf.insert(prog.src.line_start(first),
+                       f"{_prototype(h, rewrites)}  /* bamboo: firing rule of {h.fn.name}(), "
+                       "defined after it */\n", EditOrder.COMPANION_PROTOTYPE)
+            buf.insert(h.fn.node.end, "\n" + _definition(h, rewrites),
+                       EditOrder.COMPANION_DEFINITION)
+
+
+def _called_companions(analysis) -> list:
+    """The helpers whose calls the analysed rule announces."""
+    return [d.helper.name for d in analysis.included if d.helper is not None]
 
 
 def _parameters(helper, rewrites: NameRewrites) -> str:
@@ -14,11 +65,11 @@ def _parameters(helper, rewrites: NameRewrites) -> str:
     return ", ".join(params) if params else "void"
 
 
-def prototype(helper, rewrites: NameRewrites) -> str:
+def _prototype(helper, rewrites: NameRewrites) -> str:
     return f"static void {helper.name}({_parameters(helper, rewrites)}) __attribute__((unused));"
 
 
-def definition(helper, rewrites: NameRewrites) -> str:
+def _definition(helper, rewrites: NameRewrites) -> str:
     fn = helper.fn
     lines = [f"/* bamboo: firing rule of {fn.name}(): announces the messages it will receive, "
              "without side effects */",
@@ -30,15 +81,3 @@ def definition(helper, rewrites: NameRewrites) -> str:
     lines += CRuleWriter(rewrites).lines(helper.analysis.rules, C_INDENT)
     lines.append("}")
     return "\n".join(lines)
-
-
-def add_companions(prog, helpers, buf: EditBuffer, used, rewrites: NameRewrites):
-    """Prototype before the helper's first declaration, definition right after it."""
-    for h in helpers.values():
-        if not h.possible or h.analysis is None or h.fn.name not in used:
-            continue
-        decls = [c for c in prog.declared_functions.get(h.fn.name, []) if prog.in_main(c)]
-        first = min((c.extent.start.offset for c in decls), default=h.fn.node.start)
-        buf.insert(prog.src.line_start(first), prototype(h, rewrites) + "  /* bamboo: firing rule "
-                   f"of {h.fn.name}(), defined after it */\n", EditOrder.COMPANION_PROTOTYPE)
-        buf.insert(h.fn.node.end, "\n" + definition(h, rewrites), EditOrder.COMPANION_DEFINITION)

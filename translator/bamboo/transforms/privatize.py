@@ -24,6 +24,7 @@ from ..frontend.cx import CK
 from ..emit.edits import EditBuffer, EditOrder
 from ..frontend.model import Program, ids_under
 from ..source import NameRewrites
+from .base import Transformation
 
 
 @dataclass
@@ -50,7 +51,10 @@ class PrivateVar:
         return f"{self.name} ({where}, {self.type_spelling})"
 
 
-class Privatizer:
+class PrivatizeGlobals(Transformation):
+    """``rewrites``: the rewrites of privatized names, frozen, complete once checked; the
+    other transformations spell the user's code with them."""
+
     def __init__(self, prog: Program):
         self.prog = prog
         self.vars: dict[str, PrivateVar] = {}
@@ -60,13 +64,12 @@ class Privatizer:
         self._offset_declarations = {}  # offset after a declaration -> [declaration]
 
     # -- discovery --------------------------------------------------------------------------
-    def run(self):
+    def check(self):
         self._collect()
         self._find_uses()
         self._check_initializers()
         self._rename_declarations()
         self.rewrites = NameRewrites(self.prog.src, self._rewrites)
-        return self
 
     def _is_candidate(self, c) -> bool:
         if c.kind != CK.VAR_DECL:

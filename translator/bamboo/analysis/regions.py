@@ -1,0 +1,187 @@
+"""Olap regions and their send and receive blocks, as the directives lay them out, with the
+checks of that layout: blocks stand directly in a region, regions do not nest, a region
+holds a block and is entered at its start only.
+
+A region's body is the loop body (each iteration is an evaluation point) or the statement;
+its *items* are the body's statements, some of them blocks.  The transformations fill in
+the rest: the order after moving send blocks (transforms/reorder_blocks.py) and the input
+windows with their firing rules (transforms/firing_rules.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..frontend import directives as dirs
+from ..frontend.cx import CK
+from ..frontend.model import LOOPS, Function, Node, Program
+from .slicer import SliceAnalysis
+
+
+@dataclass
+class Block:
+    kind: str                # 'send' | 'receive'
+    directive: object
+    stmt: Node
+
+    @property
+    def line(self):
+        return self.directive.line
+
+
+@dataclass
+class Item:
+    """A statement of a region's body, with the directives before it."""
+    stmt: Node
+    block: Block | None = None
+    directives: list = field(default_factory=list)
+
+    @property
+    def line_start(self) -> int:
+        """Where the item's first line (its first directive's, if any) starts."""
+        src = self.stmt.prog.src
+        return src.line_start(min([d.start for d in self.directives] + [self.stmt.start]))
+
+
+@dataclass
+class Move:
+    send: Block
+    passed: list             # receive Blocks it moved past
+    dest: Item
+
+
+@dataclass
+class Window:
+    """A run of receive blocks after reordering, and its firing rule."""
+    blocks: list
+    analysis: SliceAnalysis
+    insert_at: int           # where the firing rule goes
+
+
+@dataclass
+class Region:
+    directive: object
+    stmt: Node
+    fn: Function
+    is_loop: bool
+    items: list = field(default_factory=list)
+    order: list = field(default_factory=list)     # the items after reordering
+    moves: list = field(default_factory=list)     # Moves of send blocks
+    windows: list = field(default_factory=list)
+
+    @property
+    def blocks(self):
+        return [it.block for it in self.items if it.block is not None]
+
+
+def _body_statements(stmt: Node, stmt_dirs: dict) -> list:
+    if stmt.kind in LOOPS:
+        if stmt.kind == CK.FOR_STMT:
+            body = stmt.for_parts()[3]
+        elif stmt.kind == CK.WHILE_STMT:
+            body = stmt.children[1]
+        else:
+            body = stmt.children[0]
+        return body.children if body.kind == CK.COMPOUND_STMT else [body]
+    if stmt.kind == CK.COMPOUND_STMT and not any(
+            x.kind in (dirs.SEND, dirs.RECEIVE) for x in stmt_dirs.get(id(stmt), [])):
+        return stmt.children
+    return [stmt]
+
+
+class RegionFinder:
+    def __init__(self, prog: Program):
+        self.prog = prog
+        self.regions: list[Region] = []
+
+    def run(self) -> list:
+        """The regions, with errors for directives that do not lay one out."""
+        prog = self.prog
+        stmt_dirs = {}
+        for d in prog.directives:
+            if d.kind and d.stmt is not None:
+                stmt_dirs.setdefault(id(d.stmt), []).append(d)
+        nested = []   # regions inside another one: reported, their blocks not orphans
+        for d in prog.directives:
+            if d.kind != dirs.OLAP or d.stmt is None:
+                continue
+            same = next((r for r in self.regions if r.stmt is d.stmt), None)
+            if same is not None:
+                prog.error(d.start, "duplicate olap directive: the statement after it is already "
+                                    f"an olap region (directive at line {same.directive.line}); "
+                                    "remove one of them")
+                continue
+            region = self._region(d, stmt_dirs)
+            outer = next((r for r in self.regions
+                          if any(a is r.stmt for a in d.stmt.ancestors())), None)
+            if outer is not None:
+                prog.error(d.start, "an olap region cannot be nested inside another olap region "
+                                    f"(the region at line {outer.directive.line}); remove one "
+                                    "of the two directives")
+                nested.append(region)
+                continue
+            self.regions.append(region)
+        # every send/receive directive must be a block of some region
+        owned = {id(x) for r in self.regions + nested for it in r.items for x in it.directives}
+        orphans = []
+        for d in prog.directives:
+            if d.kind in (dirs.SEND, dirs.RECEIVE) and id(d) not in owned and d.stmt is not None:
+                orphans.append(d)
+                prog.error(d.start, f"a {d.kind} block must be directly inside an olap region "
+                                    "(a statement of the region's body)")
+        reported_inside = orphans + [r.directive for r in nested]
+        for r in self.regions:
+            self._check_entries(r)
+            if not r.blocks and not any(r.stmt.start <= d.start < r.stmt.end
+                                        for d in reported_inside):
+                prog.error(r.directive.start, "an olap region must contain at least one send or "
+                                              "receive block")
+        return self.regions
+
+    def _region(self, d, stmt_dirs) -> Region:
+        stmt = d.stmt
+        fn = next((self.prog.functions[a.spelling] for a in stmt.ancestors()
+                   if a.kind == CK.FUNCTION_DECL), None)
+        r = Region(d, stmt, fn, stmt.kind in LOOPS)
+        for s in _body_statements(stmt, stmt_dirs):
+            it = Item(s, None, stmt_dirs.get(id(s), []))
+            blocks = [x for x in it.directives if x.kind in (dirs.SEND, dirs.RECEIVE)]
+            if len(blocks) > 1:
+                self.prog.error(blocks[1].start, "a statement can be only one send or receive "
+                                                 "block")
+            if blocks:
+                it.block = Block(blocks[0].kind, blocks[0], s)
+            r.items.append(it)
+        return r
+
+    def _check_entries(self, r: Region):
+        """A region is entered at its start only: no goto from outside it to a label in it,
+        no case label in it of a switch outside it."""
+        prog = self.prog
+        inside = {id(n) for n in r.stmt.walk()}
+        labels = {}   # start offset -> LABEL_STMT in the region
+        for n in r.stmt.walk():
+            if n.kind == CK.LABEL_STMT:
+                labels[n.start] = n
+            elif n.kind in (CK.CASE_STMT, CK.DEFAULT_STMT):
+                switch = next((a for a in n.ancestors() if a.kind == CK.SWITCH_STMT), None)
+                if switch is not None and id(switch) not in inside:
+                    word = "case" if n.kind == CK.CASE_STMT else "default"
+                    prog.error(n.start, f"'{word}' label of the switch at line {switch.line} "
+                                        f"stands inside the olap region at line "
+                                        f"{r.directive.line}: the switch would jump into the "
+                                        "region, which is entered at its start only; keep the "
+                                        "region within one case")
+        if not labels or r.fn is None:
+            return
+        for n in r.fn.body.walk():
+            if id(n) in inside or n.kind not in (CK.GOTO_STMT, CK.ADDR_LABEL_EXPR):
+                continue
+            target = next((c.ref for c in n.children if c.kind == CK.LABEL_REF), None)
+            label = labels.get(target.extent.start.offset) if target is not None else None
+            if label is None:
+                continue
+            what = (f"'goto {label.spelling}' jumps" if n.kind == CK.GOTO_STMT else
+                    f"'&&{label.spelling}' lets a computed goto jump")
+            prog.error(n.start, f"{what} into the olap region at line {r.directive.line} (label "
+                                f"at line {label.line}); a region is entered at its start only: "
+                                "put the label before the '#pragma bamboo olap' line")
