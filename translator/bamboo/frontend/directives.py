@@ -66,6 +66,7 @@ class Directive:
     line: int
     col: int
     text: str                # the directive's words after 'bamboo', continuation lines joined
+    lines: int = 1           # how many physical lines it spans (line continuations)
     layouts: list = field(default_factory=list)
     dimension: int | None = None
     expr: str | None = None  # priority expression
@@ -73,11 +74,6 @@ class Directive:
     expr_refs: list = field(default_factory=list)  # VariableRefs of the priority expression
     stmt: object = None      # the statement Node it applies to (set by the model)
     valid: bool = True
-
-    @property
-    def lines(self) -> int:
-        """How many physical lines the directive spans (line continuations)."""
-        return self._nlines
 
     def __str__(self):
         return f"#pragma bamboo {self.text}"
@@ -117,8 +113,8 @@ def scan(src: SourceFile, diags: Diagnostics, skipped=()) -> list:
             end -= 1
         line, col = src.line_col(hash_off)
         text = " ".join(t for t, _ in tokens)
-        d = Directive(kind="", start=hash_off, end=end, line=line, col=col, text=text)
-        d._nlines = src.text.count("\n", hash_off, end) + 1
+        d = Directive(kind="", start=hash_off, end=end, line=line, col=col, text=text,
+                      lines=src.text.count("\n", hash_off, end) + 1)
         _parse(d, tokens, src, diags)
         result.append(d)
     _check_dimension(result, src, diags)

@@ -372,6 +372,10 @@ class Program:
         return True
 
     # -- calls -----------------------------------------------------------------------------
+    def add_mpi_call(self, mc: MPICall):
+        self.mpi_calls.append(mc)
+        self._calls_by_node[id(mc.node)] = mc
+
     def mpi_call(self, node: Node) -> MPICall | None:
         return self._calls_by_node.get(id(node))
 

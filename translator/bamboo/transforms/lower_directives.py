@@ -20,7 +20,7 @@ class LowerDirectives(Transformation):
 
     def check(self):
         """Nothing left to check: the front end checked the directives, priority expressions
-        included (frontend/load.py)."""
+        included (frontend/priority.py)."""
 
     def apply(self, buf: EditBuffer):
         for d in self.prog.directives:
