@@ -1,1 +1,2 @@
-"""Analyses of the program model: function summaries and the firing-rule slicer."""
+"""Analyses of the program model: function summaries, olap regions, and the firing-rule
+slicer (slicer.py) with its parts and the helper companions' fixpoint."""

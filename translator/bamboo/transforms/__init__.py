@@ -1,1 +1,2 @@
-"""The transformations the translator applies to the user's file."""
+"""The transformations the translator makes to the user's file, each a ``Transformation``
+(base.py) that is checked first and applied only if no check found an error."""
