@@ -58,7 +58,7 @@ class IrecvCompletion:
             s = self.sums[fn.name]
             return s.may_communicate and bool(s.mpi_kinds & mpi_api.ANSWERED_BY_PEERS or
                                               s.calls_unknown)
-        return call.callee_name is not None and not self.prog.function_is_quiet(call.callee_name)
+        return call.callee_name is not None and not self.prog.function_is_system(call.callee_name)
 
     def _scan(self, stmts, req: Node):
         """_FOUND (a statement completes the request), _STOP (something may send first) or

@@ -119,7 +119,7 @@ class Effects:
                 st = self.updates.block(st, n, f"the call to '{name}' at line {line}, which "
                                                "communicates")
             return st
-        if name is not None and self.prog.function_is_quiet(name):
+        if name is not None and self.prog.function_is_system(name):
             if name in PURE_LIBRARY:
                 return st
             st = self.updates.dirty(st, None, f"the call to '{name}' at line {line}")

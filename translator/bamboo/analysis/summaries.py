@@ -1,8 +1,9 @@
 """Per-function facts used by the checks and by firing rules.
 
-For each function defined in the file: which MPI operations it performs (directly or
-through other functions defined here), whether it calls functions defined elsewhere,
-whether it writes or reads memory beyond its own locals, and so whether it is pure.
+For each function defined in the file or in one of the user's headers: which MPI operations
+it performs (directly or through other functions defined there), whether it calls functions
+defined elsewhere, whether it writes or reads memory beyond its own locals, and so whether
+it is pure.
 """
 from __future__ import annotations
 
@@ -82,7 +83,7 @@ def _base_is_local(prog: Program, fn: Function, lhs) -> bool:
 
 def summarize(prog: Program) -> dict:
     sums = {}
-    for fn in prog.function_order:
+    for fn in prog.functions.values():
         s = Summary(fn.name)
         for n in fn.body.walk():
             if n.kind == CK.CALL_EXPR:
@@ -99,7 +100,7 @@ def summarize(prog: Program) -> dict:
                     s.calls_unknown.append("a function pointer")
                 elif name in prog.functions:
                     s.callees.add(name)
-                elif prog.function_is_quiet(name):
+                elif prog.function_is_system(name):
                     if name not in PURE_LIBRARY:
                         s.impure_library = True
                 else:
@@ -123,7 +124,8 @@ def summarize(prog: Program) -> dict:
                 s.writes_memory = True
                 s.impure_library = True
         sums[fn.name] = s
-    # propagate through calls between functions of this file
+    # propagate through the calls between defined functions: every fact only goes from
+    # false to true (a set only grows), so the loop ends
     changed = True
     while changed:
         changed = False

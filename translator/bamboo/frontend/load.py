@@ -1,9 +1,11 @@
-"""From a C file to a Program: parse with libclang, report C errors, build the Node trees,
-find the directives and attach them (priority expressions: priority.py), and check every
-MPI function the file references."""
+"""From a C file to a Program: parse with libclang, report C errors, build the Node trees
+(of the file's code and of the functions the user's headers define), find the directives and
+attach them (priority expressions: priority.py), and check every MPI function the file
+references."""
 from __future__ import annotations
 
 import os
+import re
 
 from .. import mpi_api
 from ..diagnostics import Diagnostics
@@ -34,8 +36,9 @@ def load(path: str, compiler_args, diags: Diagnostics, display: str | None = Non
     if failed:
         return None
     _collect(prog)
+    _collect_includes(prog)
+    _collect_undefined_macros(prog)
     _check_declaration_bodies(prog)
-    _find_quiet_header_functions(prog)
     prog.directives = dirs.scan(src, diags, cx.skipped_ranges(tu, src.path))
     _attach_directives(prog)
     check_priority_expressions(prog, compiler_args)
@@ -45,69 +48,85 @@ def load(path: str, compiler_args, diags: Diagnostics, display: str | None = Non
 
 
 def _collect(prog: Program):
-    for c in prog.tu.cursor.get_children():
+    src = prog.src
+    for order, c in enumerate(prog.tu.cursor.get_children()):
         k = c.kind
-        if k == CK.MACRO_INSTANTIATION:
-            if prog.in_main(c):
-                prog.macro_uses.append(MacroUse(c.extent.start.offset, c.extent.end.offset,
-                                                c.spelling, c.referenced))
-            continue
         if k == CK.MACRO_DEFINITION:
-            if prog.in_main(c):
+            prog.macro_definitions.setdefault(c.spelling, []).append(order)
+        if k in (CK.MACRO_INSTANTIATION, CK.MACRO_DEFINITION, CK.INCLUSION_DIRECTIVE) or \
+                c.location.file is None:
+            if k == CK.MACRO_INSTANTIATION and c.location.file is not None:
+                _note_macro_use(prog, c, order)
+            elif k == CK.MACRO_DEFINITION and prog.in_main(c):
                 prog.macro_defs.append(c)
-            continue
-        if k == CK.INCLUSION_DIRECTIVE or c.location.file is None:
             continue
         if k == CK.FUNCTION_DECL:
             prog.declared_functions.setdefault(c.spelling, []).append(c)
         if not prog.in_main(c):
             if not c.location.is_in_system_header:
                 prog.header_cursors.append(c)
+                if k == CK.FUNCTION_DECL and c.is_definition():
+                    _add_function(prog, c, prog.source(c.location.file.name))
             continue
         if k == CK.FUNCTION_DECL and c.is_definition():
-            node = build_tree(c, None, prog)
-            body = next((ch for ch in node.children if ch.kind == CK.COMPOUND_STMT), None)
-            if body is None:
-                continue
-            params = [ch for ch in node.children if ch.kind == CK.PARM_DECL]
-            fn = Function(c.spelling, c, node, body, params)
-            prog.functions[fn.name] = fn
-            prog.function_order.append(fn)
-            _collect_vars(prog, fn)
+            _add_function(prog, c, src)
         elif k == CK.VAR_DECL:
-            prog.file_vars.append(build_tree(c, None, prog))
+            prog.file_vars.append(build_tree(c, None, prog, src))
         elif k != CK.FUNCTION_DECL:
-            prog.other_trees.append(build_tree(c, None, prog))
+            prog.other_trees.append(build_tree(c, None, prog, src))
     prog.macro_uses.sort(key=lambda m: m.start)
 
 
-def _find_quiet_header_functions(prog: Program):
-    """Functions defined in the user's headers (static inline helpers, say) that call no MPI
-    and nothing unknown, directly or through each other: a call to one cannot communicate."""
-    callees = {}  # header function -> header functions it calls; None if it may communicate
-    for c in prog.header_cursors:
-        if c.kind != CK.FUNCTION_DECL or not c.is_definition():
+def _note_macro_use(prog: Program, c, order: int):
+    use = MacroUse(c.extent.start.offset, c.extent.end.offset, c.spelling, c.referenced, order)
+    if prog.in_main(c):
+        prog.macro_uses.append(use)
+    elif not c.location.is_in_system_header:
+        path = os.path.abspath(c.location.file.name)
+        prog.header_macro_uses.setdefault(path, []).append(use)
+
+
+def _add_function(prog: Program, c, src: SourceFile):
+    node = build_tree(c, None, prog, src)
+    body = next((ch for ch in node.children if ch.kind == CK.COMPOUND_STMT), None)
+    if body is None:
+        return
+    params = [ch for ch in node.children if ch.kind == CK.PARM_DECL]
+    fn = Function(c.spelling, c, node, body, params)
+    prog.functions[fn.name] = fn
+    (prog.header_functions if src is not prog.src else prog.function_order).append(fn)
+    _collect_vars(prog, fn)
+
+
+def _collect_includes(prog: Program):
+    """For each header, where the main file includes it (or the header that includes it)."""
+    included_from = {}   # header path -> (including file's path, offset of the #include)
+    for inclusion in prog.tu.get_includes():
+        if inclusion.source is None:
             continue
-        calls = set()
-        for x in cx.walk_preorder(c):
-            if x.kind != CK.CALL_EXPR:
-                continue
-            d = x.referenced
-            if d is None or d.kind != CK.FUNCTION_DECL or mpi_api.is_mpi_name(d.spelling):
-                calls = None
+        included_from.setdefault(os.path.abspath(inclusion.include.name),
+                                 (os.path.abspath(inclusion.source.name),
+                                  inclusion.location.offset))
+    for header in included_from:
+        path, seen = header, set()
+        while path in included_from and path not in seen:
+            seen.add(path)
+            path, offset = included_from[path]
+            if path == prog.src.path:
+                prog.include_lines[header] = offset
                 break
-            if not prog.function_is_system(d.spelling):
-                calls.add(d.spelling)
-        callees[c.spelling] = calls
-    quiet = {name for name, calls in callees.items() if calls is not None}
-    changed = True
-    while changed:  # a call to anything but a quiet header function may communicate
-        changed = False
-        for name in list(quiet):
-            if any(callee not in quiet for callee in callees[name]):
-                quiet.discard(name)
-                changed = True
-    prog.quiet_header_functions = quiet
+
+
+_UNDEF = re.compile(r"^[ \t]*#[ \t]*undef[ \t]+([A-Za-z_]\w*)", re.M)
+
+
+def _collect_undefined_macros(prog: Program):
+    """The macros the main file and the user's headers #undef."""
+    files = {prog.src.path} | {os.path.abspath(c.location.file.name)
+                               for c in prog.header_cursors}
+    files |= set(prog.header_macro_uses)
+    for path in files:
+        prog.undefined_macros.update(_UNDEF.findall(prog.source(path).blanked))
 
 
 def _collect_vars(prog: Program, fn: Function):
@@ -243,28 +262,39 @@ def _enclosing_function(prog, n: Node):
 def _check_mpi_references(prog: Program):
     trees = [fn.node for fn in prog.function_order] + prog.file_vars + prog.other_trees
     for tree in trees:
-        for n in tree.walk():
-            if n.kind != CK.DECL_REF_EXPR:
-                continue
-            r = n.ref
-            if r is None or r.kind != CK.FUNCTION_DECL or not mpi_api.is_mpi_name(r.spelling):
-                continue
-            name = r.spelling
-            spec = mpi_api.lookup(name)
-            if spec is None:
-                prog.error(n.start, f"{name} is not supported by the Bamboo runtime yet")
-                continue
-            if not _is_direct_callee(n):
-                prog.error(n.start, f"{name} is used other than as a direct call (the Bamboo "
-                                    "runtime replaces MPI calls by macros; call it directly)")
-                continue
-            call = n
-            while call.kind != CK.CALL_EXPR:
-                call = call.parent
-            prog.add_mpi_call(MPICall(call, spec, _enclosing_function(prog, call)))
-    # code in the user's own headers (inline functions, initializers)
+        _mpi_references(prog, tree, report=True)
+    # code in the user's own headers (inline functions, initializers) is checked as the
+    # cursors say; the calls of the functions it defines are noted for their analysis
     for c in prog.header_cursors:
         _check_header_cursor(prog, c)
+    for fn in prog.header_functions:
+        _mpi_references(prog, fn.node, report=False)
+
+
+def _mpi_references(prog: Program, tree: Node, report: bool):
+    """Note the MPI calls in ``tree``; with ``report``, errors for unsupported functions and
+    functions used other than as direct calls."""
+    for n in tree.walk():
+        if n.kind != CK.DECL_REF_EXPR:
+            continue
+        r = n.ref
+        if r is None or r.kind != CK.FUNCTION_DECL or not mpi_api.is_mpi_name(r.spelling):
+            continue
+        name = r.spelling
+        spec = mpi_api.lookup(name)
+        if spec is None:
+            if report:
+                prog.error(n.start, f"{name} is not supported by the Bamboo runtime yet")
+            continue
+        if not _is_direct_callee(n):
+            if report:
+                prog.error(n.start, f"{name} is used other than as a direct call (the Bamboo "
+                                    "runtime replaces MPI calls by macros; call it directly)")
+            continue
+        call = n
+        while call.kind != CK.CALL_EXPR:
+            call = call.parent
+        prog.add_mpi_call(MPICall(call, spec, _enclosing_function(prog, call)))
 
 
 def _check_replaced_libc_definitions(prog: Program):

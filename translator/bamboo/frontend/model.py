@@ -1,9 +1,10 @@
 """The program model: a small tree over libclang's AST plus what the analyses need.
 
-``Node`` wraps one libclang cursor of the main file (kind, offsets, children, parent);
-``Program`` holds the parsed file: its functions, variables, macros, directives and the
-MPI calls found in it.  Offsets are byte offsets into the main file's text (for nodes
-inside macro expansions, the expansion's place).
+``Node`` wraps one libclang cursor (kind, offsets, children, parent) of the main file or of
+a function defined in one of the user's headers; ``Program`` holds the parsed file: its
+functions (and those of the user's headers), variables, macros, directives and the MPI
+calls found in them.  Offsets are byte offsets into the text of the node's file,
+``Node.src`` (for nodes inside macro expansions, the expansion's place).
 """
 from __future__ import annotations
 
@@ -22,16 +23,17 @@ LOOPS = {CK.FOR_STMT, CK.WHILE_STMT, CK.DO_STMT}
 
 
 class Node:
-    """One cursor of the main file's AST, with parent links."""
+    """One cursor of the AST, with parent links."""
 
     __slots__ = ("cursor", "kind", "parent", "children", "start", "end", "_ref", "_op",
-                 "_type", "_spelling", "prog", "_callee", "_for")
+                 "_type", "_spelling", "prog", "src", "_callee", "_for")
 
-    def __init__(self, cursor, parent, prog):
+    def __init__(self, cursor, parent, prog, src: SourceFile):
         self.cursor = cursor
         self.kind = cursor.kind
         self.parent = parent
         self.prog = prog
+        self.src = src          # the file the offsets are in
         ext = cursor.extent
         self.start = ext.start.offset
         self.end = ext.end.offset
@@ -71,11 +73,11 @@ class Node:
 
     @property
     def text(self) -> str:
-        return self.prog.src.text[self.start:self.end]
+        return self.src.text[self.start:self.end]
 
     @property
     def line(self) -> int:
-        return self.prog.src.line_of(self.start)
+        return self.src.line_of(self.start)
 
     @property
     def is_expr(self) -> bool:
@@ -131,7 +133,7 @@ class Node:
     def for_parts(self):
         """(init, cond, inc, body, header_open, header_close) of a FOR_STMT; parts may be None."""
         if self._for is None:
-            blank = self.prog.src.blanked
+            blank = self.src.blanked
             i = blank.find("(", self.start)
             depth, semis, j = 0, [], i
             while j < len(blank):
@@ -148,7 +150,7 @@ class Node:
             close = j
             init = cond = inc = None
             body = self.children[-1] if self.children else None
-            if len(semis) == 2 and self.prog.src.text[self.start:self.start + 3] == "for":
+            if len(semis) == 2 and self.src.text[self.start:self.start + 3] == "for":
                 for c in self.children[:-1]:
                     if c.start < semis[0] or (c.kind == CK.DECL_STMT and c.start < semis[0] + 1):
                         init = c
@@ -164,11 +166,11 @@ class Node:
     def stmt_end(self) -> int:
         """End offset of a statement including its ';' (libclang leaves it out of
         expression statements and of statements ending in one)."""
-        text = self.prog.src.text
+        text = self.src.text
         end = self.end
         if end > 0 and text[end - 1] in ";}":
             return end
-        blank = self.prog.src.blanked
+        blank = self.src.blanked
         j = end
         while j < len(blank) and blank[j] in " \t\r\n":
             j += 1
@@ -177,13 +179,13 @@ class Node:
         return end
 
 
-def build_tree(cursor, parent, prog) -> Node:
-    root = Node(cursor, parent, prog)
+def build_tree(cursor, parent, prog, src: SourceFile) -> Node:
+    root = Node(cursor, parent, prog, src)
     pending = [root]
     while pending:
         node = pending.pop()
         for ch in node.cursor.get_children():
-            child = Node(ch, node, prog)
+            child = Node(ch, node, prog, src)
             node.children.append(child)
             pending.append(child)
     return root
@@ -238,6 +240,15 @@ class Function:
     params: list               # PARM_DECL nodes
     vars: dict = field(default_factory=dict)  # key -> Var (params and locals)
 
+    @property
+    def src(self) -> SourceFile:
+        """The file that defines the function: the main file or one of the user's headers."""
+        return self.node.src
+
+    @property
+    def in_header(self) -> bool:
+        return self.src is not self.node.prog.src
+
 
 @dataclass
 class MPICall:
@@ -262,6 +273,13 @@ class MacroUse:
     end: int
     name: str
     definition: object   # MACRO_DEFINITION cursor or None
+    order: int = 0       # its place in the translation unit's preprocessing record
+
+
+def _display_name(path: str) -> str:
+    """How diagnostics name a header: relative to here if below, else absolute."""
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
 
 
 class Program:
@@ -271,19 +289,24 @@ class Program:
         self.src = src
         self.tu = tu
         self.diags = diags
-        self.functions: dict[str, Function] = {}
-        self.function_order: list[Function] = []
+        self.functions: dict[str, Function] = {}  # defined here or in the user's headers
+        self.function_order: list[Function] = []  # defined here, in order
+        self.header_functions: list[Function] = []  # defined in the user's headers
         self.file_vars: list = []         # file-scope VAR_DECL nodes of the main file
         self.other_trees: list = []       # other file-scope declarations (types, enums, ...)
         self.macro_uses: list[MacroUse] = []
+        self.header_macro_uses: dict = {}  # header path -> [MacroUse]
         self.macro_defs: list = []        # MACRO_DEFINITION cursors of the main file
+        self.macro_definitions: dict = {}  # name -> [order] of every definition in the unit
+        self.undefined_macros: set = set()  # names '#undef'ined in the user's files
+        self.include_lines: dict = {}     # header path -> offset of the #include bringing it
         self.mpi_calls: list[MPICall] = []
         self.directives: list = []
         self.header_cursors: list = []    # top-level cursors from user (non-system) headers
-        self.quiet_header_functions: set = set()  # defined in user headers, never communicate
         self.declared_functions: dict = {}  # name -> [cursor] of all function declarations
         self._var_cache: dict = {}
         self._calls_by_node: dict = {}
+        self._headers: dict = {}          # path -> SourceFile of a user header
 
     # -- locations -----------------------------------------------------------------------------
     def in_main(self, cursor) -> bool:
@@ -303,14 +326,27 @@ class Program:
     def note(self, offset: int, msg: str):
         self.diags.note(*self.where(offset), msg)
 
+    def note_at(self, node: Node, msg: str):
+        """A note at a node of the main file or of a header."""
+        line, col = node.src.line_col(node.start)
+        self.diags.note(node.src.display, line, col, msg)
+
+    def source(self, path: str) -> SourceFile:
+        """The SourceFile of the main file or of one of the user's headers."""
+        path = os.path.abspath(path)
+        if path == self.src.path:
+            return self.src
+        if path not in self._headers:
+            self._headers[path] = SourceFile(path, display=_display_name(path))
+        return self._headers[path]
+
     def cursor_where(self, cursor):
         loc = cursor.location
         f = loc.file
         if f is None:
             return self.src.display, 0, 0
         name = os.path.abspath(f.name)
-        disp = self.src.display if name == self.src.path else os.path.relpath(name) \
-            if not os.path.relpath(name).startswith("..") else name
+        disp = self.src.display if name == self.src.path else _display_name(name)
         return disp, loc.line, loc.column
 
     # -- variables -----------------------------------------------------------------------------
@@ -355,7 +391,9 @@ class Program:
         false for pieces of a macro's body, and for macro arguments whose range is lost."""
         if node.start >= node.end:
             return False
-        for m in self.macro_uses:
+        uses = self.macro_uses if node.src is self.src else \
+            self.header_macro_uses.get(node.src.path, [])
+        for m in uses:
             if m.end <= node.start or m.start >= node.end:
                 continue
             if node.start <= m.start and m.end <= node.end:
@@ -380,17 +418,13 @@ class Program:
         return self._calls_by_node.get(id(node))
 
     def defined_function(self, node: Node) -> Function | None:
-        """The Function defined in this file that a CALL_EXPR calls, if any."""
+        """The Function, defined in this file or in a user header, that a CALL_EXPR calls."""
         d = node.callee_decl
         if d is None:
             return None
         return self.functions.get(d.spelling)
 
-    def function_is_quiet(self, name: str) -> bool:
-        """A function of another file that cannot communicate: from a system header, or
-        defined in one of the user's headers without MPI calls or calls to unknown code."""
-        return self.function_is_system(name) or name in self.quiet_header_functions
-
     def function_is_system(self, name: str) -> bool:
+        """A function of the system's headers (libc, ...): it does not communicate."""
         decls = self.declared_functions.get(name, [])
         return bool(decls) and all(c.location.is_in_system_header for c in decls)

@@ -83,7 +83,7 @@ class InsertFiringRules(Transformation):
                 s = self.sums[fn.name]
                 receives |= bool(s.mpi_kinds & _RECEIVING or s.calls_unknown)
             else:  # code defined elsewhere may receive
-                receives |= n.callee_name is None or not prog.function_is_quiet(n.callee_name)
+                receives |= n.callee_name is None or not prog.function_is_system(n.callee_name)
         if not receives:
             prog.error(b.directive.start, "receive block contains no receive (MPI_Recv, "
                                           "MPI_Irecv, MPI_Sendrecv, a wait or a collective, "

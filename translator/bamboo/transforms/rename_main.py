@@ -35,7 +35,7 @@ class RenameMain(Transformation):
     def check(self):
         prog = self.prog
         fn = prog.functions.get("main")
-        if fn is None:
+        if fn is None or fn.in_header:
             return
         nparams = len(fn.params)
         if fn.cursor.result_type.get_canonical().kind != TK.INT:

@@ -282,10 +282,11 @@ def test_quiet_functions_of_user_headers_do_not_hold_back_receives(translate, tm
     w = window_text(res)
     assert "bamboo_expect(up, 0, MPI_COMM_WORLD);" in w and "bamboo_expect(down, 1, MPI_COMM_WORLD);" in w
     assert "bamboo_expect(up, 2" not in w
+    # the translator reads the header's functions: report() sends
     assert notes(res) == ["t.c:15:2: note: MPI_Recv is left out of the firing rule and waits on its "
-                          "own: the call to 'report' at line 14, defined elsewhere (it may "
-                          "communicate) comes before it in the window (the peer may need that "
-                          "message before it sends this one)"]
+                          "own: the call to 'report' at line 14, which communicates comes before "
+                          "it in the window (the peer may need that message before it sends this "
+                          "one)"]
 
 
 def test_utf8_comments_do_not_shift_the_edits(translate, tmp_path):
