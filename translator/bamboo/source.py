@@ -107,6 +107,22 @@ class SourceFile:
         m = re.match(r"[ \t]*", self.text[s:])
         return m.group(0)
 
+    def logical_line_end(self, offset: int) -> int:
+        """End of the logical line holding ``offset`` (backslash continuations followed, in
+        code: not in comments), before its newline."""
+        text = self.blanked
+        while True:
+            j = text.find("\n", offset)
+            if j < 0:
+                return len(text)
+            k = j - 1
+            if k >= 0 and text[k] == "\r":
+                k -= 1
+            if k >= 0 and text[k] == "\\":
+                offset = j + 1
+                continue
+            return j
+
     def only_space_before(self, offset: int) -> bool:
         """True when only whitespace (or comments) precede ``offset`` on its line."""
         return self.blanked[self.line_start(offset):offset].strip() == ""

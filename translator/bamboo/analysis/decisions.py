@@ -120,6 +120,10 @@ class ReceiveDecisions:
         if reason is None and (h is None or not h.possible):
             reason = (f"'{helper.name}' cannot have a firing-rule companion "
                       f"({h.why if h else 'not analysed'})")
+        if reason is None and not h.usable_at(n):
+            reason = (f"'{helper.name}' is defined in {helper.src.display}, and the firing-rule "
+                      "companions of helpers defined in headers follow the #include at line "
+                      f"{self.prog.src.line_of(h.written_at - 1)}, below this call")
         if reason is None:
             for a in n.args:
                 ok, why = self.check.ok(a, st)

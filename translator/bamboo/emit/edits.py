@@ -32,6 +32,9 @@ class EditOrder(IntEnum):
     # before anything else inserted there, so the firing rule and a moved send block land
     # inside the block with the statement.
     OPEN_BRACE = auto()
+    # The companions of helpers defined in headers go right after the #include of the
+    # headers, before anything inserted for the code that follows (which may call them).
+    HEADER_COMPANIONS = auto()
     # A companion's prototype is a line of its own, at the start of the line where its helper
     # is first declared: before anything privatization inserts at a function's start.
     COMPANION_PROTOTYPE = auto()

@@ -70,9 +70,10 @@ def explain(prog, regions, privatize, main_info, companions) -> str:
         out.append("")
         out.append("helper firing rules:")
         for h in companions:
-            out.append(f"  {h.name}() for {h.fn.name}():")
+            where = f" (defined in {h.fn.src.display})" if h.fn.in_header else ""
+            out.append(f"  {h.name}() for {h.fn.name}(){where}:")
             if h.analysis is not None and h.analysis.rules:
-                out += rules_text.lines(h.analysis.rules, "    ")
+                out += TextRuleWriter(NameRewrites(h.fn.src)).lines(h.analysis.rules, "    ")
             else:
                 out.append("    (empty)")
             if h.analysis is not None:

@@ -116,6 +116,22 @@ def walk_preorder(cursor):
         pending.extend(reversed(list(c.get_children())))
 
 
+def macro_parts(definition) -> tuple:
+    """(parameter names, body tokens) of a MACRO_DEFINITION cursor."""
+    tokens = list(definition.get_tokens())
+    params = set()
+    i = 1
+    if len(tokens) > 1 and tokens[1].spelling == "(" and \
+            ci.conf.lib.clang_Cursor_isMacroFunctionLike(definition):
+        i = 2
+        while i < len(tokens) and tokens[i].spelling != ")":
+            if tokens[i].kind == ci.TokenKind.IDENTIFIER:
+                params.add(tokens[i].spelling)
+            i += 1
+        i += 1
+    return params, tokens[i:]
+
+
 def file_location(loc: ci.SourceLocation):
     """(file name, line, col, offset) of a location, taking macro arguments at the place they
     are written (libclang's expansion location gives the macro's name instead)."""

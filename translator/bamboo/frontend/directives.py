@@ -79,21 +79,6 @@ class Directive:
         return f"#pragma bamboo {self.text}"
 
 
-def _logical_line_end(text: str, pos: int) -> int:
-    """End of the logical line starting at ``pos`` (following backslash continuations)."""
-    while True:
-        j = text.find("\n", pos)
-        if j < 0:
-            return len(text)
-        k = j - 1
-        if k >= 0 and text[k] == "\r":
-            k -= 1
-        if k >= 0 and text[k] == "\\":
-            pos = j + 1
-            continue
-        return j
-
-
 def scan(src: SourceFile, diags: Diagnostics, skipped=()) -> list:
     """Find and parse every ``#pragma bamboo`` line of ``src`` (except in ``skipped``
     ranges: code the preprocessor leaves out)."""
@@ -103,7 +88,7 @@ def scan(src: SourceFile, diags: Diagnostics, skipped=()) -> list:
         hash_off = blank.index("#", m.start())
         if any(a <= hash_off < b for a, b in skipped):
             continue
-        end = _logical_line_end(blank, m.start())
+        end = src.logical_line_end(m.start())
         words_start = m.end()
         # The directive's words, as (text, offset) tokens, from the blanked text (no comments).
         body = blank[words_start:end]

@@ -51,14 +51,10 @@ def _collect(prog: Program):
     src = prog.src
     for order, c in enumerate(prog.tu.cursor.get_children()):
         k = c.kind
-        if k == CK.MACRO_DEFINITION:
-            prog.macro_definitions.setdefault(c.spelling, []).append(order)
-        if k in (CK.MACRO_INSTANTIATION, CK.MACRO_DEFINITION, CK.INCLUSION_DIRECTIVE) or \
-                c.location.file is None:
-            if k == CK.MACRO_INSTANTIATION and c.location.file is not None:
-                _note_macro_use(prog, c, order)
-            elif k == CK.MACRO_DEFINITION and prog.in_main(c):
-                prog.macro_defs.append(c)
+        if k in (CK.MACRO_INSTANTIATION, CK.MACRO_DEFINITION, CK.INCLUSION_DIRECTIVE):
+            _note_preprocessing(prog, c, order)
+            continue
+        if c.location.file is None:
             continue
         if k == CK.FUNCTION_DECL:
             prog.declared_functions.setdefault(c.spelling, []).append(c)
@@ -77,13 +73,26 @@ def _collect(prog: Program):
     prog.macro_uses.sort(key=lambda m: m.start)
 
 
-def _note_macro_use(prog: Program, c, order: int):
-    use = MacroUse(c.extent.start.offset, c.extent.end.offset, c.spelling, c.referenced, order)
+def _note_preprocessing(prog: Program, c, order: int):
+    """An entry of the preprocessing record: a macro definition or use, an #include."""
+    k = c.kind
+    if k == CK.MACRO_DEFINITION:
+        prog.macro_definitions.setdefault(c.spelling, []).append((order, c))
+    elif k == CK.INCLUSION_DIRECTIVE and c.get_included_file() is not None:
+        prog.included_at.setdefault(os.path.abspath(c.get_included_file().name), order)
+    if c.location.file is None:
+        return
+    use = MacroUse(c.extent.start.offset, c.extent.end.offset, c.spelling, c.referenced)
     if prog.in_main(c):
-        prog.macro_uses.append(use)
+        if k == CK.MACRO_INSTANTIATION:
+            prog.macro_uses.append(use)
+        elif k == CK.MACRO_DEFINITION:
+            prog.macro_defs.append(c)
     elif not c.location.is_in_system_header:
         path = os.path.abspath(c.location.file.name)
-        prog.header_macro_uses.setdefault(path, []).append(use)
+        prog.header_records.setdefault(path, []).append((use.start, order))
+        if k == CK.MACRO_INSTANTIATION:
+            prog.header_macro_uses.setdefault(path, []).append(use)
 
 
 def _add_function(prog: Program, c, src: SourceFile):
@@ -124,7 +133,7 @@ def _collect_undefined_macros(prog: Program):
     """The macros the main file and the user's headers #undef."""
     files = {prog.src.path} | {os.path.abspath(c.location.file.name)
                                for c in prog.header_cursors}
-    files |= set(prog.header_macro_uses)
+    files |= set(prog.header_records)
     for path in files:
         prog.undefined_macros.update(_UNDEF.findall(prog.source(path).blanked))
 

@@ -273,7 +273,6 @@ class MacroUse:
     end: int
     name: str
     definition: object   # MACRO_DEFINITION cursor or None
-    order: int = 0       # its place in the translation unit's preprocessing record
 
 
 def _display_name(path: str) -> str:
@@ -297,9 +296,14 @@ class Program:
         self.macro_uses: list[MacroUse] = []
         self.header_macro_uses: dict = {}  # header path -> [MacroUse]
         self.macro_defs: list = []        # MACRO_DEFINITION cursors of the main file
-        self.macro_definitions: dict = {}  # name -> [order] of every definition in the unit
+        # The preprocessing record: its entries (macro definitions and uses, #includes) are
+        # numbered in the order the preprocessor met them ("order").
+        self.macro_definitions: dict = {}  # name -> [(order, MACRO_DEFINITION cursor)]
+        self.header_records: dict = {}    # header path -> [(offset, order)] of its entries
+        self.included_at: dict = {}       # header path -> order of the #include bringing it
         self.undefined_macros: set = set()  # names '#undef'ined in the user's files
-        self.include_lines: dict = {}     # header path -> offset of the #include bringing it
+        self.include_lines: dict = {}     # header path -> offset of the main file's #include
+                                          # that brings it
         self.mpi_calls: list[MPICall] = []
         self.directives: list = []
         self.header_cursors: list = []    # top-level cursors from user (non-system) headers
@@ -330,6 +334,11 @@ class Program:
         """A note at a node of the main file or of a header."""
         line, col = node.src.line_col(node.start)
         self.diags.note(node.src.display, line, col, msg)
+
+    def line_ref(self, node: Node) -> str:
+        """'line N' of a node of the main file, 'line N of header.h' of a header's."""
+        where = "" if node.src is self.src else f" of {node.src.display}"
+        return f"line {node.line}{where}"
 
     def source(self, path: str) -> SourceFile:
         """The SourceFile of the main file or of one of the user's headers."""

@@ -1,8 +1,10 @@
 """Firing-rule companions of helper functions: ``bamboo_expect_<fn>()``, a side-effect-free
 function that announces the messages ``fn`` will receive, called from the firing rules of
-the windows (and companions) that call ``fn``.  Its prototype goes before the helper's first
-declaration, its definition right after the helper's.  Only the companions some rule calls
-are written (analysis/companions.py analysed every receiving helper)."""
+the windows (and companions) that call ``fn``.  For a helper of the translated file, its
+prototype goes before the helper's first declaration, its definition right after the
+helper's; the companions of helpers defined in headers go together, prototypes first,
+after the #include that brings the headers (analysis/companions.py says why).  Only the
+companions some rule calls are written."""
 from __future__ import annotations
 
 from ..emit.edits import EditBuffer, EditOrder
@@ -42,10 +44,14 @@ class AddHelperCompanions(Transformation):
         prog = self.prog
         for name in sorted(self.used):
             for d in self.companions[name].analysis.left_out:
-                prog.note(d.node.start, f"{d.what} is left out of the firing rule of {name}() "
-                                        f"and waits on its own: {d.reason}")
+                prog.note_at(d.node, f"{d.what} is left out of the firing rule of {name}() and "
+                                     f"waits on its own: {d.reason}")
         rewrites = self.privatize.rewrites
+        in_headers = []
         for h in self.used_companions():
+            if h.fn.in_header:
+                in_headers.append(h)
+                continue
             decls = [c for c in prog.declared_functions.get(h.fn.name, []) if prog.in_main(c)]
             first = min((c.extent.start.offset for c in decls), default=h.fn.node.start)
             buf.insert(prog.src.line_start(first),
@@ -53,6 +59,19 @@ class AddHelperCompanions(Transformation):
                        "defined after it */\n", EditOrder.COMPANION_PROTOTYPE)
             buf.insert(h.fn.node.end, "\n" + _definition(h, rewrites),
                        EditOrder.COMPANION_DEFINITION)
+        if in_headers:
+            buf.insert(in_headers[0].written_at, _header_companions(in_headers),
+                       EditOrder.HEADER_COMPANIONS)
+
+
+def _header_companions(helpers) -> str:
+    """The companions of helpers defined in headers, with their code as the headers spell
+    it (no privatized variable can be named there)."""
+    lines = ["/* bamboo: firing rules of helpers defined in headers: each announces the "
+             "messages its helper will receive, without side effects */"]
+    lines += [_prototype(h, NameRewrites(h.fn.src)) for h in helpers]
+    lines += [_definition(h, NameRewrites(h.fn.src)) for h in helpers]
+    return "\n".join(lines) + "\n"
 
 
 def _called_companions(analysis) -> list:

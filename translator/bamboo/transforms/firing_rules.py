@@ -74,7 +74,7 @@ class InsertFiringRules(Transformation):
             elif fn is not None and self.sums[fn.name].long_jump is not None:
                 jump = self.sums[fn.name].long_jump
                 prog.error(n.start, f"receive block calls {fn.name}(), which may leave the block "
-                                    f"with {jump.callee_name}() (line {jump.line}); a receive "
+                                    f"with {jump.callee_name}() ({prog.line_ref(jump)}); a receive "
                                     "block must run to its end, since its firing rule announced "
                                     "the messages it receives")
             if mc is not None:

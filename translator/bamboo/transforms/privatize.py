@@ -273,24 +273,13 @@ class PrivatizeGlobals(Transformation):
                                      "into the .c file")
 
     def _rewrite_macro(self, d, found):
-        toks = list(d.get_tokens())
-        if len(toks) < 2:
-            return
-        params = set()
-        i = 1
-        if cx.ci.conf.lib.clang_Cursor_isMacroFunctionLike(d) and toks[1].spelling == "(":
-            i = 2
-            while i < len(toks) and toks[i].spelling != ")":
-                if toks[i].kind == cx.ci.TokenKind.IDENTIFIER:
-                    params.add(toks[i].spelling)
-                i += 1
-            i += 1
+        params, body = cx.macro_parts(d)
         by_name = {}
         for pv in self.vars.values():
             if pv.linkage != "local":
                 by_name.setdefault(pv.name, pv)
         prev = None
-        for t in toks[i:]:
+        for t in body:
             if t.kind == cx.ci.TokenKind.IDENTIFIER and t.spelling in by_name and \
                     t.spelling not in params and (prev is None or prev.spelling not in (".", "->")):
                 pv = by_name[t.spelling]

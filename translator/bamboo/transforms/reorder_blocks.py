@@ -95,7 +95,7 @@ class ReorderBlocks(Transformation):
             if bad:
                 chain, call = call_chain_to(prog, self.sums, fn.name, bad)
                 via = " -> ".join(f"{c}()" for c in chain)
-                what = f"{call.name} at line {call.node.line}" if call else "MPI"
+                what = f"{call.name} at {prog.line_ref(call.node)}" if call else "MPI"
                 prog.error(n.start, f"send block calls {fn.name}(), which does not only send "
                                     f"({via}: {what}); a send block holds sends only")
 

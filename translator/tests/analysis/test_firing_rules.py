@@ -172,8 +172,7 @@ def test_helper_companions_and_recursion(translate, tmp_path):
                "    MPI_Recv(b, 1, MPI_DOUBLE, src, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n}\n"
                "static void tree(double *b, int node, int depth)\n{\n  if (depth == 0)\n    return;\n"
                "  get(b, node);\n  tree(b, 2 * node, depth - 1);\n}\n")
-    res = translate(region("#pragma bamboo receive\n{\n get(rb, up);\n tree(rb, up, 2);\n}"),
-                    extra=helpers) if False else translate(
+    res = translate(
         HEAD + helpers + "void f(int up, double *rb)\n{\n#pragma bamboo olap\n"
         "  for (int it = 0; it < 4; it++) {\n#pragma bamboo receive\n  {\n   get(rb, up);\n"
         "   tree(rb, up, 2);\n  }\n  }\n}\n", explain=True)
