@@ -3,6 +3,8 @@ under plain MPI with P*VF ranks."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ PROGRAMS = {
     "recursion": ([PROGRAMS_DIR / "recursion.c"], []),
     "regions": ([PROGRAMS_DIR / "regions.c"], []),
     "multifile": (sorted((PROGRAMS_DIR / "multifile").glob("*.c")), []),
+    "header_helper": (sorted((PROGRAMS_DIR / "header_helper").glob("*.c")), []),
     "exit_call": ([PROGRAMS_DIR / "exit_call.c"], []),
     "random_numbers": ([PROGRAMS_DIR / "random_numbers.c"], []),
     "freed_datatype": ([PROGRAMS_DIR / "freed_datatype.c"], []),
@@ -40,6 +43,14 @@ def test_same_output_as_plain_mpi(name, processes, vf, builds, ground_truth):
     assert run.lines() == expected.lines()
 
 
+@pytest.mark.parametrize("source", PROGRAMS["header_helper"][0], ids=lambda p: p.name)
+def test_header_helper_receives_join_the_firing_rule(source):
+    # the program above runs right either way; here its receives must also be announced
+    done = subprocess.run([sys.executable, str(REPO / "bin" / "bamboo"), "translate", "--explain",
+                           str(source)], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert "      messages of halo_receive(halo, neighbor, step)  [line " in done.stdout
+    assert "  bamboo_expect_halo_receive() for halo_receive() (defined in " in done.stdout
 
 
 @pytest.mark.parametrize("mode", WORKER_MODES)
