@@ -1,10 +1,10 @@
 /* lu_common.h: the MPI code that lu.c (MPI-basic, Bamboo, nocomm) and lu_olap.c (MPI-olap)
  * share unchanged: the set-up (arguments, process grid, matrix, communicators, the pivot
- * operation), the back substitution and the check. What sets the two apart, the panel loop
- * and how the panel travels, stays in each program. So do factor_columns() and
- * swap_and_broadcast_u(), the same in both: lu.c calls them in receive blocks, and the
- * translator looks into a function there (its firing rule, or why its receives wait on
- * their own) only when it is defined in lu.c itself. */
+ * operation), the panel factorization and the U broadcast, the back substitution and the
+ * check. What sets the two apart, the panel loop and how the panel travels, stays in each
+ * program. lu.c calls factor_columns() and swap_and_broadcast_u() in receive blocks:
+ * Bamboo's translator reads them here and announces their receives in the firing rules,
+ * through companions it writes into lu.c (docs/directives.md, helpers defined in headers). */
 #ifndef LU_COMMON_H
 #define LU_COMMON_H
 
@@ -88,6 +88,81 @@ static void lu_buffers(const lu_dist *d, double **u, double **swapbuf, double **
     *best = calloc(lu_record_len(nb), sizeof **best);
     *ipiv = calloc(nb, sizeof **ipiv);
     *xl = calloc((size_t)imax(d->nq, 1), sizeof **xl);
+}
+
+/* pFact for panel columns [c0, c1) of the panel at global column j (width jb): halves down
+ * to LU_NBMIN columns, which go column by column, one reduction per pivot. */
+static void factor_columns(lu_dist *d, const lu_comms *cm, int j, int jb, int c0, int c1, int *ipiv, double *w,
+                           double *offer, double *best)
+{
+    int jl = lu_local(j, d->nb, d->q);
+    if (c1 - c0 > LU_NBMIN) {
+        int cmid = c0 + (c1 - c0) / 2;
+        factor_columns(d, cm, j, jb, c0, cmid, ipiv, w, offer, best);
+        lu_panel_right(d, j, jl, c0, cmid, c1, w);
+        factor_columns(d, cm, j, jb, cmid, c1, ipiv, w, offer, best);
+        return;
+    }
+    for (int c = c0; c < c1; c++) {
+        lu_record_offer(d, jl, jb, j + c, offer);
+        MPI_Allreduce(offer, best, 1, cm->record, cm->pick, cm->col);
+        ipiv[c] = lu_record_apply(d, jl, jb, j + c, c1, best, w);
+    }
+}
+
+/* pUpdate's communication, on my trailing local columns [c0, c0+nt): the panel's row
+ * interchanges, and the U block row. The rows that become U travel to the panel's process
+ * row, which also sends the rows they displace to where the pivots were, solves
+ * U = L11^-1 U and broadcasts U down the process column. */
+static void swap_and_broadcast_u(lu_dist *d, MPI_Comm col, int j, int jb, const double *panel, int c0, int nt,
+                                 double *u, double *buf)
+{
+    if (nt == 0)
+        return;
+    int ipiv[LU_MAX_NB], src[LU_MAX_NB], disp_src[LU_MAX_NB], disp_dst[LU_MAX_NB], ndisp;
+    lu_panel_pivots(d, j, jb, panel, ipiv);
+    lu_row_moves(j, jb, ipiv, src, disp_src, disp_dst, &ndisp);
+    const int nb = d->nb, p = d->p, me = d->myrow, rd = lu_owner(j, nb, p);
+    const size_t lda = d->lda;
+    double *a = &LU_A(d, 0, c0);
+    int rows[LU_MAX_NB], slots[LU_MAX_NB], from[LU_MAX_NB], count;
+
+    if (me != rd) {
+        if ((count = lu_select(nb, p, me, jb, src, rows, NULL)) > 0) {
+            lu_copy_rows(count, nt, a, lda, rows, buf, count, NULL);
+            MPI_Send(buf, count * nt, MPI_DOUBLE, rd, TAG_U_ROWS, col);
+        }
+        if ((count = lu_select(nb, p, me, ndisp, disp_dst, rows, NULL)) > 0) {
+            MPI_Recv(buf, count * nt, MPI_DOUBLE, rd, TAG_DISPLACED, col, MPI_STATUS_IGNORE);
+            lu_copy_rows(count, nt, buf, count, NULL, a, lda, rows);
+        }
+    } else {
+        /* My U rows first: the displaced rows overwrite some of them. */
+        count = lu_select(nb, p, me, jb, src, rows, slots);
+        lu_copy_rows(count, nt, a, lda, rows, u, jb, slots);
+        for (int r = 0; r < p; r++)
+            if (r != me && (count = lu_select(nb, p, r, jb, src, rows, slots)) > 0) {
+                MPI_Recv(buf, count * nt, MPI_DOUBLE, r, TAG_U_ROWS, col, MPI_STATUS_IGNORE);
+                lu_copy_rows(count, nt, buf, count, NULL, u, jb, slots);
+            }
+        for (int r = 0; r < p; r++) {
+            if ((count = lu_select(nb, p, r, ndisp, disp_dst, rows, slots)) == 0)
+                continue;
+            for (int e = 0; e < count; e++)
+                from[e] = lu_local(disp_src[slots[e]], nb, p);
+            if (r == me) {
+                lu_copy_rows(count, nt, a, lda, from, a, lda, rows);
+            } else {
+                lu_copy_rows(count, nt, a, lda, from, buf, count, NULL);
+                MPI_Send(buf, count * nt, MPI_DOUBLE, r, TAG_DISPLACED, col);
+            }
+        }
+        /* The panel's first jb rows here are L11. */
+        cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, jb, nt, 1.0, panel,
+                    lu_panel_rows(d, j), u, jb);
+        lu_copy_rows(jb, nt, u, jb, NULL, a + lu_local(j, nb, p), lda, NULL);
+    }
+    MPI_Bcast(u, jb * nt, MPI_DOUBLE, rd, col);
 }
 
 /* Solves U x = y, y being column N of the factorized [A | b], block by block from the
