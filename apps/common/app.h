@@ -39,6 +39,14 @@ static inline int app_int_arg(int argc, char **argv, int index, int fallback, co
     return (int)value;
 }
 
+/* Ends the program, on every rank, when its arguments do not fit the ranks (rank 0 has said
+ * why): exit status 2, as for a bad argument. */
+static inline void app_refuse(void)
+{
+    MPI_Finalize();
+    exit(2);
+}
+
 /* Rank 0 prints the verification line: `what` says which parameters and values were checked,
  * `passed` whether they are right. Returns the program's exit status (every rank calls it). */
 static inline int app_verified(const char *what, int passed)
