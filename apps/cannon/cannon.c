@@ -19,52 +19,37 @@
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    int n, repeats, q;
-    if (!cannon_args(argc, argv, &n, &repeats, &q)) {
-        MPI_Finalize();
-        return 2;
-    }
-    MPI_Comm grid;
-    int row, col, right, left, down, up;
-    cannon_grid(q, &grid, &row, &col, &right, &left, &down, &up);
-    const int nb = n / q;
-    const int count = nb * nb;
+    const cannon_run r = cannon_start(&argc, &argv);
     double *a, *b, *c, *next_a, *next_b;
-    cannon_blocks(nb, row, col, &a, &b, &c, &next_a, &next_b);
+    cannon_blocks(r.nb, r.row, r.col, &a, &b, &c, &next_a, &next_b);
 
     MPI_Barrier(MPI_COMM_WORLD);
     double start = MPI_Wtime();
 
-    cannon_skew(grid, row, col, count, &a, &next_a, &b, &next_b);
+    cannon_skew(r.grid, r.row, r.col, r.count, &a, &next_a, &b, &next_b);
 
-    cannon_multiply_add(nb, a, b, c);
+    cannon_multiply_add(r.nb, a, b, c);
     /* Seed 000 Fig. 5. Under MPI the receives are posted first so that the blocking sends
      * around each ring cannot deadlock; Bamboo moves the send block ahead and suspends the
      * task, holding no worker, until both next blocks have arrived. */
     MPI_Request receives[2];
 #pragma bamboo dimension 2
 #pragma bamboo olap layout OneNeighborBackward X Y
-    for (int step = 1; step < repeats * q; step++) {
+    for (int step = 1; step < r.repeats * r.q; step++) {
 #pragma bamboo receive
         {
-            MPI_Irecv(next_a, count, MPI_DOUBLE, right, TAG_A, grid, &receives[0]);
-            MPI_Irecv(next_b, count, MPI_DOUBLE, down, TAG_B, grid, &receives[1]);
+            MPI_Irecv(next_a, r.count, MPI_DOUBLE, r.right, TAG_A, r.grid, &receives[0]);
+            MPI_Irecv(next_b, r.count, MPI_DOUBLE, r.down, TAG_B, r.grid, &receives[1]);
         }
 #pragma bamboo send
         {
-            MPI_Send(a, count, MPI_DOUBLE, left, TAG_A, grid);
-            MPI_Send(b, count, MPI_DOUBLE, up, TAG_B, grid);
+            MPI_Send(a, r.count, MPI_DOUBLE, r.left, TAG_A, r.grid);
+            MPI_Send(b, r.count, MPI_DOUBLE, r.up, TAG_B, r.grid);
         }
         MPI_Waitall(2, receives, MPI_STATUSES_IGNORE);
         swap(&a, &next_a);
         swap(&b, &next_b);
-        cannon_multiply_add(nb, a, b, c);
+        cannon_multiply_add(r.nb, a, b, c);
     }
-    app_report_time(start);
-
-    const int status = cannon_verify(c, n, q, repeats, row, col);
-    cannon_free(&grid, a, b, c, next_a, next_b);
-    MPI_Finalize();
-    return status;
+    return cannon_finish(r, a, b, c, next_a, next_b, start);
 }

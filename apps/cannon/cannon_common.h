@@ -1,6 +1,7 @@
 /* The MPI set-up, skew and verification of cannon, shared by MPI-basic/Bamboo/nocomm
  * (cannon.c) and MPI-olap (cannon_olap.c) so that both variants start from the same grid and
- * blocks and are checked alike. What sets them apart, the rotation loop, stays in each. */
+ * blocks and are checked alike: cannon_start() and cannon_finish() begin and end both
+ * programs. What sets them apart, the rotation loop, stays in each. */
 #ifndef CANNON_COMMON_H
 #define CANNON_COMMON_H
 
@@ -22,45 +23,55 @@ static inline void swap(double **x, double **y)
     *y = t;
 }
 
-/* Reads N and REPEATS and the grid's side q. Returns 0 (rank 0 has said why) when the ranks
- * are not a square number or q does not divide N; the caller then ends. */
-static inline int cannon_args(int argc, char **argv, int *n, int *repeats, int *q)
+/* What both programs run on: N, REPEATS, the side q of the q x q process grid, my place
+ * (row, col) in it and the neighbours that A (along the row) and B (along the column) come
+ * from and go to in a rotation, and the side nb and size count of a block. The programs keep
+ * it in a local whose address they never take, which Bamboo's firing rules read like any
+ * other local. */
+typedef struct cannon_run {
+    int n, repeats, q, nb, count;
+    MPI_Comm grid;
+    int row, col, right, left, down, up;
+} cannon_run;
+
+/* MPI_Init and the set-up from the arguments; ends the program (rank 0 says why) when the
+ * ranks are not a square number or q does not divide N. The grid is periodic in both
+ * dimensions: A rotates along the rows, B along the columns. reorder lets Bamboo give each
+ * process a compact block of the grid. */
+static inline cannon_run cannon_start(int *argc, char ***argv)
 {
+    MPI_Init(argc, argv);
+    cannon_run r;
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    *n = app_int_arg(argc, argv, 1, 192, cannon_usage);
-    *repeats = app_int_arg(argc, argv, 2, 2, cannon_usage);
+    r.n = app_int_arg(*argc, *argv, 1, 192, cannon_usage);
+    r.repeats = app_int_arg(*argc, *argv, 2, 2, cannon_usage);
 
-    *q = 1;
-    while ((*q + 1) * (*q + 1) <= size)
-        (*q)++;
-    if (*q * *q != size || *n % *q != 0) {
-        if (rank == 0 && *q * *q != size)
-            fprintf(stderr, "cannon: needs a square number of ranks, not %d\nusage: %s %s\n", size, argv[0],
+    r.q = 1;
+    while ((r.q + 1) * (r.q + 1) <= size)
+        r.q++;
+    if (r.q * r.q != size || r.n % r.q != 0) {
+        if (rank == 0 && r.q * r.q != size)
+            fprintf(stderr, "cannon: needs a square number of ranks, not %d\nusage: %s %s\n", size, (*argv)[0],
                     cannon_usage);
         else if (rank == 0)
-            fprintf(stderr, "cannon: N = %d is not divisible by the grid's side %d\nusage: %s %s\n", *n, *q, argv[0],
-                    cannon_usage);
-        return 0;
+            fprintf(stderr, "cannon: N = %d is not divisible by the grid's side %d\nusage: %s %s\n", r.n, r.q,
+                    (*argv)[0], cannon_usage);
+        app_refuse();
     }
-    return 1;
-}
+    r.nb = r.n / r.q;
+    r.count = r.nb * r.nb;
 
-/* The q x q grid, this rank's place (row, col) in it and the neighbours that A (along the
- * row) and B (along the column) come from and go to in a rotation. Periodic in both
- * dimensions: A rotates along the rows, B along the columns. reorder lets Bamboo give each
- * process a compact block of the grid. */
-static inline void cannon_grid(int q, MPI_Comm *grid, int *row, int *col, int *right, int *left, int *down, int *up)
-{
-    int dims[2] = {q, q}, periods[2] = {1, 1}, coords[2], me;
-    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 1, grid);
-    MPI_Comm_rank(*grid, &me);
-    MPI_Cart_coords(*grid, me, 2, coords);
-    *row = coords[0];
-    *col = coords[1];
-    MPI_Cart_shift(*grid, 1, -1, right, left);
-    MPI_Cart_shift(*grid, 0, -1, down, up);
+    int dims[2] = {r.q, r.q}, periods[2] = {1, 1}, coords[2], me;
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 1, &r.grid);
+    MPI_Comm_rank(r.grid, &me);
+    MPI_Cart_coords(r.grid, me, 2, coords);
+    r.row = coords[0];
+    r.col = coords[1];
+    MPI_Cart_shift(r.grid, 1, -1, &r.right, &r.left);
+    MPI_Cart_shift(r.grid, 0, -1, &r.down, &r.up);
+    return r;
 }
 
 /* The five nb x nb blocks of rank (row, col): its A and B, C = 0, and the buffers the next
@@ -133,14 +144,21 @@ static inline int cannon_verify(const double *c, int n, int q, int repeats, int 
     return app_verified(what, passed);
 }
 
-static inline void cannon_free(MPI_Comm *grid, double *a, double *b, double *c, double *next_a, double *next_b)
+/* The end of both programs, after the multiplications that began at `start` (MPI_Wtime):
+ * the time, the check of C, the frees, MPI_Finalize. Returns the program's exit status. */
+static inline int cannon_finish(cannon_run r, double *a, double *b, double *c, double *next_a, double *next_b,
+                                double start)
 {
+    app_report_time(start);
+    const int status = cannon_verify(c, r.n, r.q, r.repeats, r.row, r.col);
     free(a);
     free(b);
     free(c);
     free(next_a);
     free(next_b);
-    MPI_Comm_free(grid);
+    MPI_Comm_free(&r.grid);
+    MPI_Finalize();
+    return status;
 }
 
 #endif

@@ -22,39 +22,30 @@ enum { MAX_PANELS = 4, MIN_PANEL_ROWS = 512 };
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    int n, repeats, q;
-    if (!cannon_args(argc, argv, &n, &repeats, &q)) {
-        MPI_Finalize();
-        return 2;
-    }
-    MPI_Comm grid;
-    int row, col, right, left, down, up;
-    cannon_grid(q, &grid, &row, &col, &right, &left, &down, &up);
-    const int nb = n / q;
-    const int count = nb * nb;
-    double *a, *b, *c, *next_a, *next_b;
-    cannon_blocks(nb, row, col, &a, &b, &c, &next_a, &next_b);
+    const cannon_run r = cannon_start(&argc, &argv);
+    const int nb = r.nb, count = r.count;
     int panels = nb / MIN_PANEL_ROWS;
     panels = panels < 1 ? 1 : panels > MAX_PANELS ? MAX_PANELS : panels;
+    double *a, *b, *c, *next_a, *next_b;
+    cannon_blocks(nb, r.row, r.col, &a, &b, &c, &next_a, &next_b);
 
     MPI_Barrier(MPI_COMM_WORLD);
     double start = MPI_Wtime();
 
     /* The skew has nothing to overlap with: the first dgemm needs its result. */
-    cannon_skew(grid, row, col, count, &a, &next_a, &b, &next_b);
+    cannon_skew(r.grid, r.row, r.col, count, &a, &next_a, &b, &next_b);
 
-    const int steps = repeats * q;
+    const int steps = r.repeats * r.q;
     for (int step = 0; step < steps; step++) {
         const int rotate = step + 1 < steps;
         MPI_Request rotation[4];
         int arrived = !rotate;
         if (rotate) {
             /* dgemm only reads a and b, which MPI allows while they are being sent. */
-            MPI_Irecv(next_a, count, MPI_DOUBLE, right, TAG_A, grid, &rotation[0]);
-            MPI_Irecv(next_b, count, MPI_DOUBLE, down, TAG_B, grid, &rotation[1]);
-            MPI_Isend(a, count, MPI_DOUBLE, left, TAG_A, grid, &rotation[2]);
-            MPI_Isend(b, count, MPI_DOUBLE, up, TAG_B, grid, &rotation[3]);
+            MPI_Irecv(next_a, count, MPI_DOUBLE, r.right, TAG_A, r.grid, &rotation[0]);
+            MPI_Irecv(next_b, count, MPI_DOUBLE, r.down, TAG_B, r.grid, &rotation[1]);
+            MPI_Isend(a, count, MPI_DOUBLE, r.left, TAG_A, r.grid, &rotation[2]);
+            MPI_Isend(b, count, MPI_DOUBLE, r.up, TAG_B, r.grid, &rotation[3]);
         }
         for (int p = 0; p < panels; p++) {
             cannon_multiply_add_rows(nb, (int)((long)p * nb / panels), (int)((long)(p + 1) * nb / panels), a, b, c);
@@ -68,10 +59,5 @@ int main(int argc, char **argv)
             swap(&b, &next_b);
         }
     }
-    app_report_time(start);
-
-    const int status = cannon_verify(c, n, q, repeats, row, col);
-    cannon_free(&grid, a, b, c, next_a, next_b);
-    MPI_Finalize();
-    return status;
+    return cannon_finish(r, a, b, c, next_a, next_b, start);
 }
