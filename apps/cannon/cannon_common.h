@@ -40,11 +40,9 @@ typedef struct cannon_run {
  * process a compact block of the grid. */
 static inline cannon_run cannon_start(int *argc, char ***argv)
 {
-    MPI_Init(argc, argv);
-    cannon_run r;
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    app_start(argc, argv, &rank, &size);
+    cannon_run r;
     r.n = app_int_arg(*argc, *argv, 1, 192, cannon_usage);
     r.repeats = app_int_arg(*argc, *argv, 2, 2, cannon_usage);
 

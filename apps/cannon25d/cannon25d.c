@@ -24,45 +24,33 @@ enum { TAG_A, TAG_B };
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    int n, c, repeats, q;
-    if (!cannon25d_args(argc, argv, &n, &c, &repeats, &q)) {
-        MPI_Finalize();
-        return 2;
-    }
-    MPI_Comm grid, layer, fiber;
-    int i, j, k;
-    cannon25d_grid(q, c, &grid, &layer, &fiber, &i, &j, &k);
-    const int nb = n / q, blk = nb * nb, steps = q / c;
-
-    /* Layer k starts k*q/c steps into Cannon's sequence: its first step multiplies
-     * A(i, m) B(m, j) with m = i + j + k*q/c, which the skew brings from (i, m) and (m, j). */
-    const int first = i + j + k * steps;
-    const int a_skew_from = layer_rank(layer, q, i, first), a_skew_to = layer_rank(layer, q, i, 2 * j - first);
-    const int b_skew_from = layer_rank(layer, q, first, j), b_skew_to = layer_rank(layer, q, 2 * i - first, j);
-    int self, left, right, up, down;
-    MPI_Comm_rank(layer, &self);
-    MPI_Cart_shift(layer, 1, 1, &left, &right);
-    MPI_Cart_shift(layer, 0, 1, &up, &down);
+    const cannon25d_run r = cannon25d_start(&argc, &argv);
+    /* The skew brings A(i, first) and B(first, j) from (i, first) and (first, j). */
+    const int a_skew_from = layer_rank(r.layer, r.q, r.i, r.first);
+    const int a_skew_to = layer_rank(r.layer, r.q, r.i, 2 * r.j - r.first);
+    const int b_skew_from = layer_rank(r.layer, r.q, r.first, r.j);
+    const int b_skew_to = layer_rank(r.layer, r.q, 2 * r.i - r.first, r.j);
+    int self;
+    MPI_Comm_rank(r.layer, &self);
 
     double *home, *a_spare[2], *b_spare[2], *c_part;
-    cannon25d_blocks(nb, i, j, k, &home, a_spare, b_spare, &c_part);
-    double *a_home = home, *b_home = home + blk;
+    cannon25d_blocks(r.nb, r.i, r.j, r.k, &home, a_spare, b_spare, &c_part);
+    double *a_home = home, *b_home = home + r.blk;
 
     MPI_Barrier(MPI_COMM_WORLD);
     const double start = MPI_Wtime();
-    for (int rep = 0; rep < repeats; rep++) {
+    for (int rep = 0; rep < r.repeats; rep++) {
 #pragma bamboo olap layout MinHeap Z
 #pragma bamboo receive
-        MPI_Bcast(home, 2 * blk, MPI_DOUBLE, 0, fiber);
+        MPI_Bcast(home, 2 * r.blk, MPI_DOUBLE, 0, r.fiber);
 
         /* Step 0 brings the skewed blocks (no message where the skew is zero), the later
          * steps the right and lower neighbours'. */
         double *a = a_home, *b = b_home;
 #pragma bamboo olap layout OneNeighborBackward X Y
-        for (int t = 0; t < steps; t++) {
-            const int a_from = t == 0 ? a_skew_from : right, a_to = t == 0 ? a_skew_to : left;
-            const int b_from = t == 0 ? b_skew_from : down, b_to = t == 0 ? b_skew_to : up;
+        for (int t = 0; t < r.steps; t++) {
+            const int a_from = t == 0 ? a_skew_from : r.right, a_to = t == 0 ? a_skew_to : r.left;
+            const int b_from = t == 0 ? b_skew_from : r.down, b_to = t == 0 ? b_skew_to : r.up;
             double *a_next = a == a_spare[0] ? a_spare[1] : a_spare[0];
             double *b_next = b == b_spare[0] ? b_spare[1] : b_spare[0];
             MPI_Request sends[2];
@@ -70,33 +58,28 @@ int main(int argc, char **argv)
 #pragma bamboo send
             {
                 if (a_to != self)
-                    MPI_Isend(a, blk, MPI_DOUBLE, a_to, TAG_A, layer, &sends[nsends++]);
+                    MPI_Isend(a, r.blk, MPI_DOUBLE, a_to, TAG_A, r.layer, &sends[nsends++]);
                 if (b_to != self)
-                    MPI_Isend(b, blk, MPI_DOUBLE, b_to, TAG_B, layer, &sends[nsends++]);
+                    MPI_Isend(b, r.blk, MPI_DOUBLE, b_to, TAG_B, r.layer, &sends[nsends++]);
             }
 #pragma bamboo receive
             {
                 if (a_from != self) {
-                    MPI_Recv(a_next, blk, MPI_DOUBLE, a_from, TAG_A, layer, MPI_STATUS_IGNORE);
+                    MPI_Recv(a_next, r.blk, MPI_DOUBLE, a_from, TAG_A, r.layer, MPI_STATUS_IGNORE);
                     a = a_next;
                 }
                 if (b_from != self) {
-                    MPI_Recv(b_next, blk, MPI_DOUBLE, b_from, TAG_B, layer, MPI_STATUS_IGNORE);
+                    MPI_Recv(b_next, r.blk, MPI_DOUBLE, b_from, TAG_B, r.layer, MPI_STATUS_IGNORE);
                     b = b_next;
                 }
             }
             MPI_Waitall(nsends, sends, MPI_STATUSES_IGNORE);
-            block_multiply(nb, nb, a, b, t == 0 ? 0.0 : 1.0, c_part);
+            block_multiply(r.nb, r.nb, a, b, t == 0 ? 0.0 : 1.0, c_part);
         }
 
 #pragma bamboo olap layout MinHeap Z
 #pragma bamboo receive
-        MPI_Reduce(k == 0 ? MPI_IN_PLACE : c_part, c_part, blk, MPI_DOUBLE, MPI_SUM, 0, fiber);
+        MPI_Reduce(r.k == 0 ? MPI_IN_PLACE : c_part, c_part, r.blk, MPI_DOUBLE, MPI_SUM, 0, r.fiber);
     }
-    app_report_time(start);
-
-    const int status = cannon25d_verify(c_part, n, c, q, i, j, k);
-    cannon25d_free(home, a_spare, b_spare, c_part, &grid, &layer, &fiber);
-    MPI_Finalize();
-    return status;
+    return cannon25d_finish(r, home, a_spare, b_spare, c_part, start);
 }

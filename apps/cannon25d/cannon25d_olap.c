@@ -91,27 +91,14 @@ static void reduce_up(double *c_panel, const double *children, size_t stride, in
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    int n, c, repeats, q;
-    if (!cannon25d_args(argc, argv, &n, &c, &repeats, &q)) {
-        MPI_Finalize();
-        return 2;
-    }
-    MPI_Comm grid, layer, fiber;
-    int i, j, k;
-    cannon25d_grid(q, c, &grid, &layer, &fiber, &i, &j, &k);
-    const int nb = n / q, blk = nb * nb, steps = q / c;
-
+    const cannon25d_run r = cannon25d_start(&argc, &argv);
+    const int nb = r.nb, blk = r.blk, q = r.q, i = r.i, j = r.j, first = r.first;
     /* A zero skew moves nothing: MPI_PROC_NULL makes its messages no-ops. */
-    const int first = i + j + k * steps;
-    int left, right, up, down;
-    const int a_skew_from = first % q == j ? MPI_PROC_NULL : layer_rank(layer, q, i, first);
-    const int a_skew_to = first % q == j ? MPI_PROC_NULL : layer_rank(layer, q, i, 2 * j - first);
-    const int b_skew_from = first % q == i ? MPI_PROC_NULL : layer_rank(layer, q, first, j);
-    const int b_skew_to = first % q == i ? MPI_PROC_NULL : layer_rank(layer, q, 2 * i - first, j);
-    MPI_Cart_shift(layer, 1, 1, &left, &right);
-    MPI_Cart_shift(layer, 0, 1, &up, &down);
-    const struct tree z = binomial_tree(k, c);
+    const int a_skew_from = first % q == j ? MPI_PROC_NULL : layer_rank(r.layer, q, i, first);
+    const int a_skew_to = first % q == j ? MPI_PROC_NULL : layer_rank(r.layer, q, i, 2 * j - first);
+    const int b_skew_from = first % q == i ? MPI_PROC_NULL : layer_rank(r.layer, q, first, j);
+    const int b_skew_to = first % q == i ? MPI_PROC_NULL : layer_rank(r.layer, q, 2 * i - first, j);
+    const struct tree z = binomial_tree(r.k, r.c);
 
     /* Panel p holds rows row0[p] .. row0[p + 1] - 1 of an nb x nb block. */
     const char *panels_env = getenv("CANNON25D_PANELS");
@@ -124,7 +111,7 @@ int main(int argc, char **argv)
 #define PANEL_COUNT(p) ((row0[(p) + 1] - row0[p]) * nb)
 
     double *home, *a_spare[2], *b_spare[2], *c_part;
-    cannon25d_blocks(nb, i, j, k, &home, a_spare, b_spare, &c_part);
+    cannon25d_blocks(nb, i, j, r.k, &home, a_spare, b_spare, &c_part);
     double *a_home = home, *b_home = home + blk;
     /* The children's partial sums of C, for the reduction. */
     double *child_part = alloc_block((size_t)(z.nchildren ? z.nchildren : 1) * blk);
@@ -136,55 +123,55 @@ int main(int argc, char **argv)
 
     MPI_Barrier(MPI_COMM_WORLD);
     const double start = MPI_Wtime();
-    for (int rep = 0; rep < repeats; rep++) {
+    for (int rep = 0; rep < r.repeats; rep++) {
         out.count = 0;
-        if (k > 0) {
-            MPI_Irecv(b_home, blk, MPI_DOUBLE, z.parent, TAG_HOME_B, fiber, &home_recv[0]);
+        if (r.k > 0) {
+            MPI_Irecv(b_home, blk, MPI_DOUBLE, z.parent, TAG_HOME_B, r.fiber, &home_recv[0]);
             for (int p = 0; p < npanels; p++)
-                MPI_Irecv(PANEL(a_home, p), PANEL_COUNT(p), MPI_DOUBLE, z.parent, TAG_HOME_A, fiber, &home_recv[1 + p]);
+                MPI_Irecv(PANEL(a_home, p), PANEL_COUNT(p), MPI_DOUBLE, z.parent, TAG_HOME_A, r.fiber, &home_recv[1 + p]);
         }
         /* A step's blocks are the home ones (zero skew) or were received into one of two
          * spares, the one the current block is not in: home stays intact. */
         double *a_cur = a_skew_from == MPI_PROC_NULL ? a_home : a_spare[0];
         double *b_cur = b_skew_from == MPI_PROC_NULL ? b_home : b_spare[0];
-        MPI_Irecv(b_cur, blk, MPI_DOUBLE, b_skew_from, TAG_STEP + 1, layer, &b_recv[0]);
+        MPI_Irecv(b_cur, blk, MPI_DOUBLE, b_skew_from, TAG_STEP + 1, r.layer, &b_recv[0]);
         for (int p = 0; p < npanels; p++)
-            MPI_Irecv(PANEL(a_cur, p), PANEL_COUNT(p), MPI_DOUBLE, a_skew_from, TAG_STEP, layer, &a_recv[0][p]);
+            MPI_Irecv(PANEL(a_cur, p), PANEL_COUNT(p), MPI_DOUBLE, a_skew_from, TAG_STEP, r.layer, &a_recv[0][p]);
         for (int p = 0; p < npanels; p++)
             for (int x = 0; x < z.nchildren; x++)
-                MPI_Irecv(PANEL(child_part + (size_t)x * blk, p), PANEL_COUNT(p), MPI_DOUBLE, z.child[x], TAG_C, fiber,
+                MPI_Irecv(PANEL(child_part + (size_t)x * blk, p), PANEL_COUNT(p), MPI_DOUBLE, z.child[x], TAG_C, r.fiber,
                           &child_recv[p][x]);
 
         /* The first dgemm needs B whole, and A's first panel. */
-        forward(b_home, blk, k > 0 ? &home_recv[0] : NULL, &z, TAG_HOME_B, fiber, b_skew_to, TAG_STEP + 1, layer,
+        forward(b_home, blk, r.k > 0 ? &home_recv[0] : NULL, &z, TAG_HOME_B, r.fiber, b_skew_to, TAG_STEP + 1, r.layer,
                 &out);
-        forward(PANEL(a_home, 0), PANEL_COUNT(0), k > 0 ? &home_recv[1] : NULL, &z, TAG_HOME_A, fiber, a_skew_to,
-                TAG_STEP, layer, &out);
+        forward(PANEL(a_home, 0), PANEL_COUNT(0), r.k > 0 ? &home_recv[1] : NULL, &z, TAG_HOME_A, r.fiber, a_skew_to,
+                TAG_STEP, r.layer, &out);
 
         int reduced = 0; /* panels of C whose reduction has started */
-        for (int t = 0; t < steps; t++) {
-            const int cur = t & 1, last = t == steps - 1;
+        for (int t = 0; t < r.steps; t++) {
+            const int cur = t & 1, last = t == r.steps - 1;
             double *a_next = a_cur == a_spare[0] ? a_spare[1] : a_spare[0];
             double *b_next = b_cur == b_spare[0] ? b_spare[1] : b_spare[0];
             int nstep_sends = 0;
             if (!last) {
-                MPI_Irecv(b_next, blk, MPI_DOUBLE, down, TAG_STEP + 2 * (t + 1) + 1, layer, &b_recv[!cur]);
+                MPI_Irecv(b_next, blk, MPI_DOUBLE, r.down, TAG_STEP + 2 * (t + 1) + 1, r.layer, &b_recv[!cur]);
                 for (int p = 0; p < npanels; p++)
-                    MPI_Irecv(PANEL(a_next, p), PANEL_COUNT(p), MPI_DOUBLE, right, TAG_STEP + 2 * (t + 1), layer,
+                    MPI_Irecv(PANEL(a_next, p), PANEL_COUNT(p), MPI_DOUBLE, r.right, TAG_STEP + 2 * (t + 1), r.layer,
                               &a_recv[!cur][p]);
             }
             MPI_Wait(&b_recv[cur], MPI_STATUS_IGNORE);
             if (!last)
-                MPI_Isend(b_cur, blk, MPI_DOUBLE, up, TAG_STEP + 2 * (t + 1) + 1, layer,
+                MPI_Isend(b_cur, blk, MPI_DOUBLE, r.up, TAG_STEP + 2 * (t + 1) + 1, r.layer,
                           &step_sends[nstep_sends++]);
             for (int p = 0; p < npanels; p++) {
                 /* The broadcast's panels move on one panel ahead of the skewed ones' use. */
                 if (t == 0 && p + 1 < npanels)
-                    forward(PANEL(a_home, p + 1), PANEL_COUNT(p + 1), k > 0 ? &home_recv[2 + p] : NULL, &z,
-                            TAG_HOME_A, fiber, a_skew_to, TAG_STEP, layer, &out);
+                    forward(PANEL(a_home, p + 1), PANEL_COUNT(p + 1), r.k > 0 ? &home_recv[2 + p] : NULL, &z,
+                            TAG_HOME_A, r.fiber, a_skew_to, TAG_STEP, r.layer, &out);
                 MPI_Wait(&a_recv[cur][p], MPI_STATUS_IGNORE);
                 if (!last)
-                    MPI_Isend(PANEL(a_cur, p), PANEL_COUNT(p), MPI_DOUBLE, left, TAG_STEP + 2 * (t + 1), layer,
+                    MPI_Isend(PANEL(a_cur, p), PANEL_COUNT(p), MPI_DOUBLE, r.left, TAG_STEP + 2 * (t + 1), r.layer,
                               &step_sends[nstep_sends++]);
                 block_multiply(row0[p + 1] - row0[p], nb, PANEL(a_cur, p), b_cur, t == 0 ? 0.0 : 1.0,
                                PANEL(c_part, p));
@@ -196,7 +183,7 @@ int main(int argc, char **argv)
                     if (!in)
                         break;
                     reduce_up(PANEL(c_part, reduced), PANEL(child_part, reduced), blk, PANEL_COUNT(reduced), &z,
-                              fiber, &out);
+                              r.fiber, &out);
                     reduced++;
                 }
             }
@@ -206,16 +193,12 @@ int main(int argc, char **argv)
         }
         for (; reduced < npanels; reduced++) {
             MPI_Waitall(z.nchildren, child_recv[reduced], MPI_STATUSES_IGNORE);
-            reduce_up(PANEL(c_part, reduced), PANEL(child_part, reduced), blk, PANEL_COUNT(reduced), &z, fiber, &out);
+            reduce_up(PANEL(c_part, reduced), PANEL(child_part, reduced), blk, PANEL_COUNT(reduced), &z, r.fiber, &out);
         }
         MPI_Waitall(out.count, out.requests, MPI_STATUSES_IGNORE);
     }
-    app_report_time(start);
-
-    const int status = cannon25d_verify(c_part, n, c, q, i, j, k);
+    const int status = cannon25d_finish(r, home, a_spare, b_spare, c_part, start);
     free(out.requests);
     free(child_part);
-    cannon25d_free(home, a_spare, b_spare, c_part, &grid, &layer, &fiber);
-    MPI_Finalize();
     return status;
 }

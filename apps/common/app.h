@@ -39,6 +39,15 @@ static inline int app_int_arg(int argc, char **argv, int index, int fallback, co
     return (int)value;
 }
 
+/* The start of every program: MPI_Init, and this rank and the number of ranks (of
+ * MPI_COMM_WORLD), which the set-up reads. */
+static inline void app_start(int *argc, char ***argv, int *rank, int *size)
+{
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
+}
+
 /* Ends the program, on every rank, when its arguments do not fit the ranks (rank 0 has said
  * why): exit status 2, as for a bad argument. */
 static inline void app_refuse(void)

@@ -52,7 +52,8 @@ static inline void jacobi3d_faces(jacobi3d_run *r)
  * too small for the process grid. */
 static inline jacobi3d_run jacobi3d_start(int *argc, char ***argv)
 {
-    MPI_Init(argc, argv);
+    int rank, size;
+    app_start(argc, argv, &rank, &size);
     jacobi3d_run r;
     const int n = app_int_arg(*argc, *argv, 1, 64, JACOBI3D_USAGE);
     r.iterations = app_int_arg(*argc, *argv, 2, 50, JACOBI3D_USAGE);
@@ -61,20 +62,17 @@ static inline jacobi3d_run jacobi3d_start(int *argc, char ***argv)
 
     /* dims[0] splits z, the outermost axis, whose faces are the cheapest to send: MPI_Dims_create
      * puts the largest factor first. */
-    int size, dims[3] = {0, 0, 0}, periods[3] = {0, 0, 0};
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int dims[3] = {0, 0, 0}, periods[3] = {0, 0, 0};
     MPI_Dims_create(size, 3, dims);
     if (n < dims[0]) {
-        int rank;
-        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
         if (rank == 0)
             fprintf(stderr, "jacobi3d: N=%d is too small for a %dx%dx%d process grid\n", n, dims[0], dims[1], dims[2]);
         app_refuse();
     }
     MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 1, &r.cart);
-    int rank, coords[3];
-    MPI_Comm_rank(r.cart, &rank);
-    MPI_Cart_coords(r.cart, rank, 3, coords);
+    int me, coords[3];
+    MPI_Comm_rank(r.cart, &me);
+    MPI_Cart_coords(r.cart, me, 3, coords);
 
     struct block *g = &r.g;
     *g = (struct block){.n = n, .by = by, .bz = bz};
