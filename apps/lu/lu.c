@@ -26,20 +26,10 @@
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    lu_dist d;
-    if (!lu_setup(argc, argv, &d)) {
-        MPI_Finalize();
-        return 2;
-    }
-    lu_comms cm;
-    lu_comms_create(&d, &cm);
-    const int n = d.n, nb = d.nb, q = d.q;
-    double *u, *swapbuf, *w, *offer, *best, *xl;
-    int *ipiv;
-    lu_buffers(&d, &u, &swapbuf, &w, &offer, &best, &ipiv, &xl);
-    const int left = (d.mycol + q - 1) % q, right = (d.mycol + 1) % q, mycol = d.mycol;
-    double *panel = calloc(lu_panel_max(&d), sizeof *panel);
+    lu_run r = lu_start(&argc, &argv);
+    const int n = r.d.n, nb = r.d.nb, q = r.d.q;
+    const int left = (r.d.mycol + q - 1) % q, right = (r.d.mycol + 1) % q, mycol = r.d.mycol;
+    double *panel = calloc(lu_panel_max(&r.d), sizeof *panel);
     const int nblocks = (n + nb - 1) / nb;
 
     MPI_Barrier(MPI_COMM_WORLD);
@@ -52,38 +42,33 @@ int main(int argc, char **argv)
          * evaluation point, so that a next panel's owner never waits behind their updates. */
 #pragma bamboo priority mycol == (k + 1) % q ? 1 : (mycol == k % q ? 0 : -1)
         const int j = k * nb, jb = imin(nb, n - j), pcol = k % q;
-        const int count = (int)lu_panel_len(&d, j, jb);
-        const int c0 = lu_numroc(j + jb, nb, mycol, q), nt = d.nq - c0; /* my trailing columns */
+        const int count = (int)lu_panel_len(&r.d, j, jb);
+        const int c0 = lu_numroc(j + jb, nb, mycol, q), nt = r.d.nq - c0; /* my trailing columns */
 #pragma bamboo receive
         {
             if (mycol == pcol)
-                factor_columns(&d, &cm, j, jb, 0, jb, ipiv, w, offer, best);
+                factor_columns(&r.d, &r.cm, j, jb, 0, jb, r.ipiv, r.w, r.offer, r.best);
         }
         if (mycol == pcol)
-            lu_panel_pack(&d, j, jb, ipiv, panel);
+            lu_panel_pack(&r.d, j, jb, r.ipiv, panel);
 #pragma bamboo send
         {
             if (mycol == pcol && q > 1)
-                MPI_Send(panel, count, MPI_DOUBLE, right, TAG_PANEL, cm.row);
+                MPI_Send(panel, count, MPI_DOUBLE, right, TAG_PANEL, r.cm.row);
         }
 #pragma bamboo receive
         {
             if (mycol != pcol) {
-                MPI_Recv(panel, count, MPI_DOUBLE, left, TAG_PANEL, cm.row, MPI_STATUS_IGNORE);
+                MPI_Recv(panel, count, MPI_DOUBLE, left, TAG_PANEL, r.cm.row, MPI_STATUS_IGNORE);
                 if (right != pcol)
-                    MPI_Send(panel, count, MPI_DOUBLE, right, TAG_PANEL, cm.row);
+                    MPI_Send(panel, count, MPI_DOUBLE, right, TAG_PANEL, r.cm.row);
             }
         }
 #pragma bamboo receive
-        swap_and_broadcast_u(&d, cm.col, j, jb, panel, c0, nt, u, swapbuf);
-        lu_update(&d, j, jb, panel, u, c0, nt);
+        swap_and_broadcast_u(&r.d, r.cm.col, j, jb, panel, c0, nt, r.u, r.swapbuf);
+        lu_update(&r.d, j, jb, panel, r.u, c0, nt);
     }
-    back_solve(&d, &cm, xl);
-    app_report_time(start);
-
-    const int status = lu_verify(&d, &cm, xl);
+    const int status = lu_finish(&r, start);
     free(panel);
-    lu_free(&d, &cm, u, swapbuf, w, offer, best, ipiv, xl);
-    MPI_Finalize();
     return status;
 }

@@ -33,35 +33,6 @@ static void pick_pivot(void *in, void *inout, int *len, MPI_Datatype *type)
     lu_record_combine(in, inout, *len);
 }
 
-/* Reads N, NB and P and deals this rank's part of the generated [A | b] over the P x Q grid
- * (ranks row-major). Returns 0 (rank 0 has said why) when the arguments do not fit the
- * ranks; the caller then ends. */
-static int lu_setup(int argc, char **argv, lu_dist *d)
-{
-    int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-
-    const int n = app_int_arg(argc, argv, 1, 1000, LU_USAGE);
-    const int nb = imin(app_int_arg(argc, argv, 2, 64, LU_USAGE), n);
-    int dims[2] = {0, 0};
-    MPI_Dims_create(size, 2, dims);
-    const int p = app_int_arg(argc, argv, 3, dims[1], LU_USAGE), q = size / p;
-    if (nb > LU_MAX_NB || size % p != 0) {
-        if (rank == 0)
-            fprintf(stderr, "usage: %s %s; P must divide the %d ranks\n", argv[0], LU_USAGE, size);
-        return 0;
-    }
-
-    *d = (lu_dist){.n = n, .nb = nb, .p = p, .q = q, .myrow = rank / q, .mycol = rank % q};
-    d->mp = lu_numroc(n, nb, d->myrow, p);
-    d->nq = lu_numroc(n + 1, nb, d->mycol, q);
-    d->lda = (size_t)imax(d->mp, 1);
-    d->a = malloc(d->lda * imax(d->nq, 1) * sizeof *d->a);
-    lu_generate(d);
-    return 1;
-}
-
 static void lu_comms_create(const lu_dist *d, lu_comms *cm)
 {
     MPI_Comm_split(MPI_COMM_WORLD, d->myrow, d->mycol, &cm->row);
@@ -88,6 +59,46 @@ static void lu_buffers(const lu_dist *d, double **u, double **swapbuf, double **
     *best = calloc(lu_record_len(nb), sizeof **best);
     *ipiv = calloc(nb, sizeof **ipiv);
     *xl = calloc((size_t)imax(d->nq, 1), sizeof **xl);
+}
+
+/* What both programs factorize with: the distributed [A | b], the communicators and the work
+ * arrays (lu_buffers). */
+typedef struct lu_run {
+    lu_dist d;
+    lu_comms cm;
+    double *u, *swapbuf, *w, *offer, *best, *xl;
+    int *ipiv;
+} lu_run;
+
+/* MPI_Init, N, NB and P from the arguments, this rank's part of the generated [A | b] dealt
+ * over the P x Q grid (ranks row-major), the communicators and the work arrays; ends the
+ * program (rank 0 says why) when the arguments do not fit the ranks. */
+static lu_run lu_start(int *argc, char ***argv)
+{
+    int rank, size;
+    app_start(argc, argv, &rank, &size);
+    const int n = app_int_arg(*argc, *argv, 1, 1000, LU_USAGE);
+    const int nb = imin(app_int_arg(*argc, *argv, 2, 64, LU_USAGE), n);
+    int dims[2] = {0, 0};
+    MPI_Dims_create(size, 2, dims);
+    const int p = app_int_arg(*argc, *argv, 3, dims[1], LU_USAGE), q = size / p;
+    if (nb > LU_MAX_NB || size % p != 0) {
+        if (rank == 0)
+            fprintf(stderr, "usage: %s %s; P must divide the %d ranks\n", (*argv)[0], LU_USAGE, size);
+        app_refuse();
+    }
+
+    lu_run r;
+    lu_dist *d = &r.d;
+    *d = (lu_dist){.n = n, .nb = nb, .p = p, .q = q, .myrow = rank / q, .mycol = rank % q};
+    d->mp = lu_numroc(n, nb, d->myrow, p);
+    d->nq = lu_numroc(n + 1, nb, d->mycol, q);
+    d->lda = (size_t)imax(d->mp, 1);
+    d->a = malloc(d->lda * imax(d->nq, 1) * sizeof *d->a);
+    lu_generate(d);
+    lu_comms_create(d, &r.cm);
+    lu_buffers(d, &r.u, &r.swapbuf, &r.w, &r.offer, &r.best, &r.ipiv, &r.xl);
+    return r;
 }
 
 /* pFact for panel columns [c0, c1) of the panel at global column j (width jb): halves down
@@ -256,21 +267,28 @@ static int lu_verify(const lu_dist *d, const lu_comms *cm, const double *xl)
     return app_verified(what, resid < 16.0 && max_l <= 1.0 + 4 * DBL_EPSILON);
 }
 
-static void lu_free(lu_dist *d, lu_comms *cm, double *u, double *swapbuf, double *w, double *offer, double *best,
-                    int *ipiv, double *xl)
+/* The end of both programs, once the factorization that began at `start` (MPI_Wtime) is
+ * done: the back substitution (still timed), the time, the check, the frees, MPI_Finalize.
+ * Returns the program's exit status. */
+static int lu_finish(lu_run *r, double start)
 {
-    free(u);
-    free(swapbuf);
-    free(w);
-    free(offer);
-    free(best);
-    free(ipiv);
-    free(xl);
-    free(d->a);
-    MPI_Op_free(&cm->pick);
-    MPI_Type_free(&cm->record);
-    MPI_Comm_free(&cm->row);
-    MPI_Comm_free(&cm->col);
+    back_solve(&r->d, &r->cm, r->xl);
+    app_report_time(start);
+    const int status = lu_verify(&r->d, &r->cm, r->xl);
+    free(r->u);
+    free(r->swapbuf);
+    free(r->w);
+    free(r->offer);
+    free(r->best);
+    free(r->ipiv);
+    free(r->xl);
+    free(r->d.a);
+    MPI_Op_free(&r->cm.pick);
+    MPI_Type_free(&r->cm.record);
+    MPI_Comm_free(&r->cm.row);
+    MPI_Comm_free(&r->cm.col);
+    MPI_Finalize();
+    return status;
 }
 
 #endif

@@ -85,68 +85,53 @@ static void ring_finish(ring *r) { MPI_Wait(&r->send, MPI_STATUS_IGNORE); }
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    lu_dist d;
-    if (!lu_setup(argc, argv, &d)) {
-        MPI_Finalize();
-        return 2;
-    }
-    lu_comms cm;
-    lu_comms_create(&d, &cm);
-    const int n = d.n, nb = d.nb, q = d.q;
-    double *u, *swapbuf, *w, *offer, *best, *xl;
-    int *ipiv;
-    lu_buffers(&d, &u, &swapbuf, &w, &offer, &best, &ipiv, &xl);
-    const size_t panel_max = lu_panel_max(&d);
+    lu_run r = lu_start(&argc, &argv);
+    const int n = r.d.n, nb = r.d.nb, q = r.d.q;
+    const size_t panel_max = lu_panel_max(&r.d);
     ring rings[2];
     for (int i = 0; i < 2; i++)
         rings[i] = (ring){.buf = calloc(panel_max, sizeof(double)), .recv = MPI_REQUEST_NULL, .send = MPI_REQUEST_NULL};
-    const int nblocks = (n + nb - 1) / nb, mycol = d.mycol;
+    const int nblocks = (n + nb - 1) / nb, mycol = r.d.mycol;
     const int chunk = imax(4 * nb, 256); /* columns of update between two looks at the ring */
 
     MPI_Barrier(MPI_COMM_WORLD);
     double start = MPI_Wtime();
     if (mycol == 0) {
-        factor_columns(&d, &cm, 0, imin(nb, n), 0, imin(nb, n), ipiv, w, offer, best);
-        lu_panel_pack(&d, 0, imin(nb, n), ipiv, rings[0].buf);
+        factor_columns(&r.d, &r.cm, 0, imin(nb, n), 0, imin(nb, n), r.ipiv, r.w, r.offer, r.best);
+        lu_panel_pack(&r.d, 0, imin(nb, n), r.ipiv, rings[0].buf);
     }
-    ring_start(&rings[0], &d, &cm, 0, imin(nb, n));
+    ring_start(&rings[0], &r.d, &r.cm, 0, imin(nb, n));
     for (int k = 0; k < nblocks; k++) {
         const int j = k * nb, jb = imin(nb, n - j);
         ring *now = &rings[k & 1], *next = &rings[(k + 1) & 1];
         ring_wait(now);
-        int c0 = lu_numroc(j + jb, nb, mycol, q), nt = d.nq - c0; /* my trailing columns */
+        int c0 = lu_numroc(j + jb, nb, mycol, q), nt = r.d.nq - c0; /* my trailing columns */
         if (k + 1 < nblocks) {
             const int jn = j + jb, jbn = imin(nb, n - jn);
             ring_finish(next); /* it still forwards panel k-1 */
             if (mycol == (k + 1) % q) {
                 /* Lookahead: panel k on the next panel's columns (my first trailing ones),
                  * then panel k+1, on its way before the rest of the update. */
-                swap_and_broadcast_u(&d, cm.col, j, jb, now->buf, c0, jbn, u, swapbuf);
-                lu_update(&d, j, jb, now->buf, u, c0, jbn);
-                factor_columns(&d, &cm, jn, jbn, 0, jbn, ipiv, w, offer, best);
-                lu_panel_pack(&d, jn, jbn, ipiv, next->buf);
+                swap_and_broadcast_u(&r.d, r.cm.col, j, jb, now->buf, c0, jbn, r.u, r.swapbuf);
+                lu_update(&r.d, j, jb, now->buf, r.u, c0, jbn);
+                factor_columns(&r.d, &r.cm, jn, jbn, 0, jbn, r.ipiv, r.w, r.offer, r.best);
+                lu_panel_pack(&r.d, jn, jbn, r.ipiv, next->buf);
                 c0 += jbn;
                 nt -= jbn;
             }
-            ring_start(next, &d, &cm, k + 1, jbn);
+            ring_start(next, &r.d, &r.cm, k + 1, jbn);
         }
-        swap_and_broadcast_u(&d, cm.col, j, jb, now->buf, c0, nt, u, swapbuf);
+        swap_and_broadcast_u(&r.d, r.cm.col, j, jb, now->buf, c0, nt, r.u, r.swapbuf);
         for (int done = 0; done < nt; done += chunk) {
-            lu_update(&d, j, jb, now->buf, u + (size_t)done * jb, c0 + done, imin(chunk, nt - done));
+            lu_update(&r.d, j, jb, now->buf, r.u + (size_t)done * jb, c0 + done, imin(chunk, nt - done));
             if (k + 1 < nblocks)
                 ring_poll(next);
         }
     }
     ring_finish(&rings[0]);
     ring_finish(&rings[1]);
-    back_solve(&d, &cm, xl);
-    app_report_time(start);
-
-    const int status = lu_verify(&d, &cm, xl);
+    const int status = lu_finish(&r, start);
     free(rings[0].buf);
     free(rings[1].buf);
-    lu_free(&d, &cm, u, swapbuf, w, offer, best, ipiv, xl);
-    MPI_Finalize();
     return status;
 }
