@@ -1,8 +1,8 @@
 /* The MPI code of multigrid that MPI-basic/Bamboo/nocomm (multigrid.c) and MPI-olap
  * (multigrid_olap.c) share unchanged: the solver's parameters and state, the set-up (process
- * grid, neighbours, levels, halo buffers, the manufactured problem) and the check. What sets
- * them apart, how an exchange overlaps (or not) with the smoothing, the residual and the
- * interpolation, stays in each program. */
+ * grid, neighbours, levels, halo buffers, the manufactured problem), the check, and the run
+ * of both programs (multigrid_run). What sets them apart, how an exchange overlaps (or not)
+ * with the smoothing, the residual and the interpolation, stays in each program. */
 #ifndef MULTIGRID_COMMON_H
 #define MULTIGRID_COMMON_H
 
@@ -160,6 +160,35 @@ static void multigrid_free(multigrid *mg, problem *pb)
         free(mg->L[l].memory);
     free(mg->L);
     MPI_Comm_free(&mg->grid);
+}
+
+/* The whole of both programs: MPI_Init, the set-up, CYCLES V-cycles (timed) with the
+ * residual's max-norm before the first and after each, the check, the frees, MPI_Finalize.
+ * `vcycle` does one V-cycle and `largest_residual` returns this rank's largest |f - A u| on
+ * the finest level: each program has its own, which is what sets the two apart. Returns the
+ * program's exit status. */
+static int multigrid_run(int *argc, char ***argv, void (*vcycle)(const multigrid *),
+                         double (*largest_residual)(const multigrid *))
+{
+    MPI_Init(argc, argv);
+    multigrid mg;
+    problem pb;
+    multigrid_setup(*argc, *argv, &mg, &pb);
+    double mine = largest_residual(&mg);
+    MPI_Allreduce(&mine, &pb.norm[0], 1, MPI_DOUBLE, MPI_MAX, mg.grid);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double start = MPI_Wtime();
+    for (int c = 1; c <= pb.cycles; c++) {
+        vcycle(&mg);
+        mine = largest_residual(&mg);
+        MPI_Allreduce(&mine, &pb.norm[c], 1, MPI_DOUBLE, MPI_MAX, mg.grid);
+    }
+    app_report_time(start);
+
+    const int status = multigrid_verify(&mg, &pb);
+    multigrid_free(&mg, &pb);
+    MPI_Finalize();
+    return status;
 }
 
 #endif
