@@ -72,6 +72,10 @@ class Region:
     def blocks(self):
         return [it.block for it in self.items if it.block is not None]
 
+    def blocks_of(self, kind: str) -> list:
+        """The send or the receive blocks, in order."""
+        return [b for b in self.blocks if b.kind == kind]
+
 
 def _body_statements(stmt: Node, stmt_dirs: dict) -> list:
     if stmt.kind in LOOPS:

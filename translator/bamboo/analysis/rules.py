@@ -125,11 +125,8 @@ class While:
 
 
 @dataclass
-class DoWhile:
-    node: Node
-    cond: Code
-    body: list = field(default_factory=list)
-    essential = True
+class DoWhile(While):
+    """The body runs once before the condition is first tested."""
 
 
 ANNOUNCEMENTS = (Expect, CollectiveExpect, CompanionCall)

@@ -8,7 +8,7 @@ from abc import ABC, abstractmethod
 
 from ..emit.edits import EditBuffer
 from ..frontend.cx import CK
-from ..frontend.model import Node
+from ..frontend.model import Node, Program
 
 
 class Transformation(ABC):
@@ -19,6 +19,32 @@ class Transformation(ABC):
     @abstractmethod
     def apply(self, buf: EditBuffer) -> None:
         """Record the edits (only called when no check found an error)."""
+
+
+class BlockTransformation(Transformation):
+    """A transformation of the olap regions' send or receive blocks (``kind``): its check
+    checks each block of that kind, then plans the edits of the region."""
+
+    kind: str
+
+    def __init__(self, prog: Program, sums: dict, regions: list):
+        self.prog = prog
+        self.sums = sums
+        self.regions = regions
+
+    def check(self):
+        for r in self.regions:
+            for b in r.blocks_of(self.kind):
+                self.check_block(b)
+            self.plan(r)
+
+    @abstractmethod
+    def check_block(self, b) -> None:
+        """Report what keeps block ``b`` from being transformed."""
+
+    @abstractmethod
+    def plan(self, r) -> None:
+        """Plan the edits of region ``r`` (into the Region)."""
 
 
 def replace_directive(buf: EditBuffer, d, text: str):

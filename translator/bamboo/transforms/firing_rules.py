@@ -17,33 +17,24 @@ from ..emit.rule_writers import C_INDENT, CRuleWriter
 from ..frontend import directives as dirs
 from ..frontend.cx import CK
 from ..frontend.model import Program
-from .base import Transformation, needs_braces, replace_directive
+from .base import BlockTransformation, needs_braces, replace_directive
 
 # What makes a receive block one: a call that receives or completes a receive.
 _RECEIVING = {mpi_api.RECEIVE, mpi_api.SENDRECV, mpi_api.WAIT, mpi_api.COLLECTIVE}
 
 
-class InsertFiringRules(Transformation):
+class InsertFiringRules(BlockTransformation):
     """Needs the order ReorderBlocks.check() planned; spells the rules with the privatized
     names of ``privatize`` (complete once it is checked)."""
 
+    kind = dirs.RECEIVE
+
     def __init__(self, prog: Program, sums: dict, regions: list, companions: dict, privatize):
-        self.prog = prog
-        self.sums = sums
-        self.regions = regions
+        super().__init__(prog, sums, regions)
         self.companions = companions
         self.privatize = privatize
 
-    def check(self):
-        for r in self.regions:
-            if not r.blocks:
-                continue
-            for b in r.blocks:
-                if b.kind == dirs.RECEIVE:
-                    self._check_receive_block(b)
-            self._windows(r)
-
-    def _windows(self, r: Region):
+    def plan(self, r: Region):
         """The runs of receive blocks in the reordered body, each analysed for its rule."""
         run = []
         sequence = [it.stmt for it in r.order]
@@ -57,7 +48,7 @@ class InsertFiringRules(Transformation):
                 r.windows.append(Window([x.block for x in run], analysis, run[0].line_start))
                 run = []
 
-    def _check_receive_block(self, b: Block):
+    def check_block(self, b: Block):
         """A receive block receives (what its window's firing rule is about), and is left
         only at its end: a long jump would skip the receives its rule announced."""
         prog = self.prog

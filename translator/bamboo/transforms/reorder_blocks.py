@@ -15,8 +15,8 @@ from ..emit.edits import EditBuffer
 from ..frontend import directives as dirs
 from ..frontend.cx import CK, TK
 from ..frontend.lvalues import base_variable_node, request_variable
-from ..frontend.model import Node, Program
-from .base import Transformation, replace_directive
+from ..frontend.model import Node
+from .base import BlockTransformation, replace_directive
 
 # MPI calls a send block must not make, as the error names them.
 _NOT_IN_SEND = {mpi_api.RECEIVE: "a receive", mpi_api.SENDRECV: "a receive",
@@ -24,27 +24,13 @@ _NOT_IN_SEND = {mpi_api.RECEIVE: "a receive", mpi_api.SENDRECV: "a receive",
                 mpi_api.COLLECTIVE: "a collective"}
 
 
-class ReorderBlocks(Transformation):
-    def __init__(self, prog: Program, sums: dict, regions: list):
-        self.prog = prog
-        self.sums = sums
-        self.regions = regions
-
-    def check(self):
-        for r in self.regions:
-            if not r.blocks:
-                continue
-            for b in r.blocks:
-                if b.kind == dirs.SEND:
-                    self._check_send_block(b)
-            self._reorder(r)
+class ReorderBlocks(BlockTransformation):
+    kind = dirs.SEND
 
     def apply(self, buf: EditBuffer):
         for r in self.regions:
             moved = {id(m.send): m for m in r.moves}
-            for b in r.blocks:
-                if b.kind != dirs.SEND:
-                    continue
+            for b in r.blocks_of(dirs.SEND):
                 m = moved.get(id(b))
                 if m is None:
                     replace_directive(buf, b.directive, "/* bamboo: send block */")
@@ -71,7 +57,7 @@ class ReorderBlocks(Transformation):
                 foreign.add(v.key)
         return own - foreign
 
-    def _check_send_block(self, b: Block):
+    def check_block(self, b: Block):
         prog = self.prog
         own_requests = self._own_send_requests(b)
         for n in b.stmt.walk():
@@ -188,7 +174,7 @@ class ReorderBlocks(Transformation):
         return out
 
     # -- reordering ---------------------------------------------------------------------------
-    def _reorder(self, r: Region):
+    def plan(self, r: Region):
         """Plan the moves (Region.order, Region.moves) and check each."""
         order = []
         for it in r.items:

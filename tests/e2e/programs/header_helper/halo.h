@@ -15,6 +15,14 @@ static void halo_receive(double halo[2], const int neighbor[2], int step)
                      MPI_STATUS_IGNORE);
 }
 
+/* My value to the neighbours I have. */
+static void halo_send(const double *value, const int neighbor[2], int step)
+{
+    for (int side = 0; side < 2; side++)
+        if (neighbor[side] >= 0)
+            MPI_Send(value, 1, MPI_DOUBLE, neighbor[side], HALO_TAG + step, MPI_COMM_WORLD);
+}
+
 /* Steps of smoothing in smooth.c, each exchanging with both neighbours. */
 double smooth(double value, const int neighbor[2], int steps);
 #endif

@@ -15,9 +15,7 @@ int main(int argc, char **argv)
 #pragma bamboo olap
     for (int step = 0; step < 3; step++) {
 #pragma bamboo send
-        for (int side = 0; side < 2; side++)
-            if (neighbor[side] >= 0)
-                MPI_Send(&value, 1, MPI_DOUBLE, neighbor[side], HALO_TAG + step, MPI_COMM_WORLD);
+        halo_send(&value, neighbor, step);
 #pragma bamboo receive
         halo_receive(halo, neighbor, step);
         total += halo[0] + halo[1];

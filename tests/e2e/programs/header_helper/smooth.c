@@ -8,9 +8,7 @@ double smooth(double value, const int neighbor[2], int steps)
 #pragma bamboo olap
     for (int step = 0; step < steps; step++) {
 #pragma bamboo send
-        for (int side = 0; side < 2; side++)
-            if (neighbor[side] >= 0)
-                MPI_Send(&value, 1, MPI_DOUBLE, neighbor[side], HALO_TAG + step, MPI_COMM_WORLD);
+        halo_send(&value, neighbor, step);
 #pragma bamboo receive
         halo_receive(halo, neighbor, step);
         value = (halo[0] + 2 * value + halo[1]) / 4;
