@@ -6,8 +6,9 @@ transforms/companions.py writes the companions out.
 A helper may be defined in the translated file or in one of the user's headers (not the
 system's).  The translator writes only the translated file, so the companion of a header's
 helper goes into it, ``static`` (a header included by several files of a program gives each
-its own copy, and no symbol clashes at link time), right after the line of the #include
-that brings the header: everything the helper's code names is declared there.  It must
+its own copy, and no symbol clashes at link time), after the line of the #include that
+brings the header (all headers' companions together, after the last such #include, so that
+they can call each other): everything the helper's code names is declared there.  It must
 also mean the same there: a helper whose code names a macro defined after it, or one some
 user file #undefs, gets no companion.  Rules can call those companions only below that
 line.
@@ -44,7 +45,7 @@ class HelperRule:
             call.start >= self.written_at
 
 
-def _old_style_parameters(prog: Program, fn: Function) -> bool:
+def _old_style_parameters(fn: Function) -> bool:
     """Whether ``fn`` is defined as ``f(a, b) int a; double *b; {...}``: its parameters are
     declared after the parenthesis that closes its identifier list."""
     if not fn.params:
@@ -61,7 +62,7 @@ def _why_impossible(prog: Program, fn: Function) -> str:
         return "it is variadic"
     if any(not p.spelling for p in fn.params):
         return "it has unnamed parameters"
-    if _old_style_parameters(prog, fn):
+    if _old_style_parameters(fn):
         return ("it is defined with an old-style (K&R) parameter list, which a companion "
                 "cannot copy")
     if statement_nesting_beyond_limit([fn.body]) is not None:
