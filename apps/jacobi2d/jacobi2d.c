@@ -14,31 +14,22 @@
  * ranks) and the time of the iteration loop.
  */
 #include <mpi.h>
-#include <stdlib.h>
 
 #include "jacobi2d_common.h"
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    int iterations;
-    struct block g;
-    if (!jacobi2d_setup(argc, argv, &iterations, &g)) {
-        MPI_Finalize();
-        return 2;
-    }
-    const int rows = g.rows, cols = g.cols;
-    const int up = g.up, down = g.down, left = g.left, right = g.right;
-    double *u, *v;
-    jacobi2d_grids(&g, &u, &v);
-    double *send_left = malloc(rows * sizeof *send_left), *send_right = malloc(rows * sizeof *send_right);
-    double *recv_left = malloc(rows * sizeof *recv_left), *recv_right = malloc(rows * sizeof *recv_right);
+    const jacobi2d_run r = jacobi2d_start(&argc, &argv);
+    const int rows = r.g.rows, cols = r.g.cols;
+    const int up = r.g.up, down = r.g.down, left = r.g.left, right = r.g.right;
+    double *u = r.u, *v = r.v;
+    double *send_left = r.send_left, *send_right = r.send_right, *recv_left = r.recv_left, *recv_right = r.recv_right;
 
     MPI_Request sends[4];
     MPI_Barrier(MPI_COMM_WORLD);
     const double start = MPI_Wtime();
 #pragma bamboo olap
-    for (int it = 0; it < iterations; it++) {
+    for (int it = 0; it < r.iterations; it++) {
         int nsends = 0;
 #pragma bamboo send
         {
@@ -78,15 +69,5 @@ int main(int argc, char **argv)
         u = v;
         v = t;
     }
-    app_report_time(start);
-
-    const int status = jacobi2d_verify(&g, iterations, u);
-    free(u);
-    free(v);
-    free(send_left);
-    free(send_right);
-    free(recv_left);
-    free(recv_right);
-    MPI_Finalize();
-    return status;
+    return jacobi2d_finish(r, u, v, start);
 }

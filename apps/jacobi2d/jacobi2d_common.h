@@ -1,7 +1,8 @@
 /* The MPI set-up and verification of jacobi2d, shared by MPI-basic/Bamboo/nocomm
  * (jacobi2d.c) and MPI-olap (jacobi2d_olap.c) so that both run on the same decomposition and
- * are checked alike. What sets them apart, the iteration loop and how it exchanges the ghost
- * cells, stays in each program.
+ * are checked alike: jacobi2d_start() and jacobi2d_finish() begin and end both programs.
+ * What sets them apart, the iteration loop and how it exchanges the ghost cells, stays in
+ * each program.
  *
  * app.h is included by a path relative to this file, not through -I like the other
  * applications: jacobi2d is the README's first example, built as `bamboocc
@@ -56,24 +57,6 @@ static inline struct block jacobi2d_block(int n, int size, int rank)
     return g;
 }
 
-/* Reads the arguments and makes this rank's block. Returns 0 (rank 0 has said why) when N is
- * too small for the process grid; the caller then ends. */
-static inline int jacobi2d_setup(int argc, char **argv, int *iterations, struct block *g)
-{
-    const int n = app_int_arg(argc, argv, 1, 256, JACOBI2D_USAGE);
-    *iterations = app_int_arg(argc, argv, 2, 100, JACOBI2D_USAGE);
-    int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    *g = jacobi2d_block(n, size, rank);
-    if (n < g->px || n < g->py) {
-        if (rank == 0)
-            fprintf(stderr, "jacobi2d: N=%d is too small for a %dx%d process grid\n", n, g->px, g->py);
-        return 0;
-    }
-    return 1;
-}
-
 /* Two zeroed grids with the fixed boundary: 1.0 along the top edge of the global grid, 0.0
  * elsewhere. */
 static inline void jacobi2d_grids(const struct block *g, double **u, double **v)
@@ -88,6 +71,38 @@ static inline void jacobi2d_grids(const struct block *g, double **u, double **v)
     if (g->up < 0)
         for (int i = 0; i < cols + 2; i++)
             AT(*u, 0, i) = AT(*v, 0, i) = 1.0;
+}
+
+/* What both programs start from. */
+typedef struct jacobi2d_run {
+    int iterations;
+    struct block g;
+    double *u, *v;  /* the two grids, with the boundary set */
+    double *send_left, *send_right, *recv_left, *recv_right;  /* the columns, packed */
+} jacobi2d_run;
+
+/* Starts MPI, reads the arguments, and makes this rank's block, grids and column buffers. A
+ * grid too small for the process grid ends the program (rank 0 says why). */
+static inline jacobi2d_run jacobi2d_start(int *argc, char ***argv)
+{
+    int rank, size;
+    app_start(argc, argv, &rank, &size);
+    jacobi2d_run r;
+    const int n = app_int_arg(*argc, *argv, 1, 256, JACOBI2D_USAGE);
+    r.iterations = app_int_arg(*argc, *argv, 2, 100, JACOBI2D_USAGE);
+    r.g = jacobi2d_block(n, size, rank);
+    if (n < r.g.px || n < r.g.py) {
+        if (rank == 0)
+            fprintf(stderr, "jacobi2d: N=%d is too small for a %dx%d process grid\n", n, r.g.px, r.g.py);
+        app_refuse();
+    }
+    jacobi2d_grids(&r.g, &r.u, &r.v);
+    const size_t column = (size_t)r.g.rows * sizeof(double);
+    r.send_left = malloc(column);
+    r.send_right = malloc(column);
+    r.recv_left = malloc(column);
+    r.recv_right = malloc(column);
+    return r;
 }
 
 /* The whole grid after `iterations` sweeps, computed by one rank alone. */
@@ -155,6 +170,22 @@ static inline int jacobi2d_verify(const struct block *g, int iterations, const d
     free(mine);
     MPI_Bcast(&passed, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return app_verified(what, passed);
+}
+
+/* Ends both programs: the time of the loop begun at `start`, the verification of `u` (the
+ * grid swept last; `v` the other), the program's exit status. */
+static inline int jacobi2d_finish(jacobi2d_run r, double *u, double *v, double start)
+{
+    app_report_time(start);
+    const int status = jacobi2d_verify(&r.g, r.iterations, u);
+    free(u);
+    free(v);
+    free(r.send_left);
+    free(r.send_right);
+    free(r.recv_left);
+    free(r.recv_right);
+    MPI_Finalize();
+    return status;
 }
 
 #endif
