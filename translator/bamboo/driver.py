@@ -25,7 +25,9 @@ REPO = Path(__file__).resolve().parents[2]
 RUNTIME_INCLUDE = REPO / "runtime" / "include"
 # The built runtime to link; BAMBOO_RUNTIME_LIBDIR picks another build (e.g. the MPICH one).
 RUNTIME_LIBDIR = Path(os.environ.get("BAMBOO_RUNTIME_LIBDIR") or REPO / "build" / "runtime").resolve()
-RUNTIME_LIBS = ["-lbamboo", "-lboost_context", "-lstdc++", "-lpthread", "-lm"]
+# The program's main() is the runtime's: asked for by name, so that it comes out of the
+# archive also where nothing refers to it (a shared object, as SimGrid SMPI loads programs).
+RUNTIME_LIBS = ["-Wl,--undefined=main", "-lbamboo", "-lboost_context", "-lstdc++", "-lpthread", "-lm"]
 # Before the user's flags, which may override them. Stack probing: a frame larger than a
 # page (a big local array, a VLA, alloca) touches its pages from the top down, so a task
 # that overflows its stack meets the guard region below it rather than writing beyond it
