@@ -1,5 +1,6 @@
 #include "messaging/type_map.hpp"
 
+#include <algorithm>
 #include <optional>
 
 namespace bamboo {
@@ -183,6 +184,35 @@ std::optional<Pieces> decode(MPI_Datatype type) {
     return result;
 }
 
+// Whether the decoded pieces hold as many bytes, over the same span, as the MPI library
+// says the datatype does. Where a library builds a constructor from others and reports those
+// (SimGrid SMPI describes a subarray as a struct around a vector, with an extent of its own
+// making), the decoded runs are not what its own engine packs; the type then stays with
+// that engine, which is consistent with itself.
+bool agrees_with_library(const Pieces& pieces, MPI_Datatype type) {
+    int size = 0;
+    MPI_Aint true_lb, true_extent;
+    MPI_Type_size(type, &size);
+    MPI_Type_get_true_extent(type, &true_lb, &true_extent);
+    std::size_t bytes = 0;
+    MPI_Aint low = 0, high = 0;
+    bool any = false;
+    for (const StridedPiece& piece : pieces) {
+        if (piece.run == 0 || piece.runs() == 0) continue;
+        MPI_Aint first = piece.offset, last = piece.offset + static_cast<MPI_Aint>(piece.run);
+        for (const StridedPiece::Loop& loop : piece.loops) {
+            const MPI_Aint reach = static_cast<MPI_Aint>(loop.count - 1) * loop.stride;
+            (reach < 0 ? first : last) += reach;
+        }
+        low = any ? std::min(low, first) : first;
+        high = any ? std::max(high, last) : last;
+        any = true;
+        bytes += piece.run * piece.runs();
+    }
+    if (bytes != static_cast<std::size_t>(size)) return false;
+    return !any || (low == true_lb && high - low == true_extent);
+}
+
 }  // namespace
 
 bool TypeMap::same_shape(const TypeMap& other) const {
@@ -194,7 +224,7 @@ bool TypeMap::same_shape(const TypeMap& other) const {
 
 std::shared_ptr<const TypeMap> decode_type_map(MPI_Datatype type) {
     std::optional<Pieces> pieces = decode(type);
-    if (!pieces) return nullptr;
+    if (!pieces || !agrees_with_library(*pieces, type)) return nullptr;
     auto map = std::make_shared<TypeMap>();
     // Neighbouring pieces of one run each that abut join into one.
     for (StridedPiece& piece : *pieces) {
