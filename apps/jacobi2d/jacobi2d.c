@@ -23,29 +23,16 @@ int main(int argc, char **argv)
     const int rows = r.g.rows, cols = r.g.cols;
     const int up = r.g.up, down = r.g.down, left = r.g.left, right = r.g.right;
     double *u = r.u, *v = r.v;
-    double *send_left = r.send_left, *send_right = r.send_right, *recv_left = r.recv_left, *recv_right = r.recv_right;
+    double *recv_left = r.recv_left, *recv_right = r.recv_right;
 
     MPI_Request sends[4];
     MPI_Barrier(MPI_COMM_WORLD);
     const double start = MPI_Wtime();
 #pragma bamboo olap
     for (int it = 0; it < r.iterations; it++) {
-        int nsends = 0;
+        int nsends;
 #pragma bamboo send
-        {
-            for (int j = 1; j <= rows; j++) {
-                send_left[j - 1] = AT(u, j, 1);
-                send_right[j - 1] = AT(u, j, cols);
-            }
-            if (up >= 0)
-                MPI_Isend(&AT(u, 1, 1), cols, MPI_DOUBLE, up, TAG_UP, MPI_COMM_WORLD, &sends[nsends++]);
-            if (down >= 0)
-                MPI_Isend(&AT(u, rows, 1), cols, MPI_DOUBLE, down, TAG_DOWN, MPI_COMM_WORLD, &sends[nsends++]);
-            if (left >= 0)
-                MPI_Isend(send_left, rows, MPI_DOUBLE, left, TAG_LEFT, MPI_COMM_WORLD, &sends[nsends++]);
-            if (right >= 0)
-                MPI_Isend(send_right, rows, MPI_DOUBLE, right, TAG_RIGHT, MPI_COMM_WORLD, &sends[nsends++]);
-        }
+        nsends = jacobi2d_send_halos(&r, u, sends);
 #pragma bamboo receive
         {
             if (up >= 0)

@@ -105,6 +105,28 @@ static inline jacobi2d_run jacobi2d_start(int *argc, char ***argv)
     return r;
 }
 
+/* Starts the halo sends of u: its first and last owned rows up and down, and its first and
+ * last owned columns, packed into r's column buffers, left and right. Returns how many sends
+ * it started, in sends[]. Both programs send alike; they differ in when they receive. */
+static inline int jacobi2d_send_halos(const jacobi2d_run *r, double *u, MPI_Request sends[4])
+{
+    const int rows = r->g.rows, cols = r->g.cols;
+    int nsends = 0;
+    for (int j = 1; j <= rows; j++) {
+        r->send_left[j - 1] = AT(u, j, 1);
+        r->send_right[j - 1] = AT(u, j, cols);
+    }
+    if (r->g.up >= 0)
+        MPI_Isend(&AT(u, 1, 1), cols, MPI_DOUBLE, r->g.up, TAG_UP, MPI_COMM_WORLD, &sends[nsends++]);
+    if (r->g.down >= 0)
+        MPI_Isend(&AT(u, rows, 1), cols, MPI_DOUBLE, r->g.down, TAG_DOWN, MPI_COMM_WORLD, &sends[nsends++]);
+    if (r->g.left >= 0)
+        MPI_Isend(r->send_left, rows, MPI_DOUBLE, r->g.left, TAG_LEFT, MPI_COMM_WORLD, &sends[nsends++]);
+    if (r->g.right >= 0)
+        MPI_Isend(r->send_right, rows, MPI_DOUBLE, r->g.right, TAG_RIGHT, MPI_COMM_WORLD, &sends[nsends++]);
+    return nsends;
+}
+
 /* The whole grid after `iterations` sweeps, computed by one rank alone. */
 static inline double *jacobi2d_serial(int n, int iterations)
 {

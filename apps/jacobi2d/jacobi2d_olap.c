@@ -19,7 +19,7 @@ int main(int argc, char **argv)
     const int rows = r.g.rows, cols = r.g.cols;
     const int up = r.g.up, down = r.g.down, left = r.g.left, right = r.g.right;
     double *u = r.u, *v = r.v;
-    double *send_left = r.send_left, *send_right = r.send_right, *recv_left = r.recv_left, *recv_right = r.recv_right;
+    double *recv_left = r.recv_left, *recv_right = r.recv_right;
     /* The interior rows [j0, j1) and columns [i0, i1) leave out the lines next to a
      * neighbour: those read its ghosts. Along the grid's edge the boundary is fixed and
      * nothing waits. */
@@ -36,7 +36,7 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     const double start = MPI_Wtime();
     for (int it = 0; it < r.iterations; it++) {
-        int nreceives = 0, nsends = 0;
+        int nreceives = 0;
         if (up >= 0)
             MPI_Irecv(&AT(u, 0, 1), cols, MPI_DOUBLE, up, TAG_DOWN, MPI_COMM_WORLD, &receives[nreceives++]);
         if (down >= 0)
@@ -45,19 +45,7 @@ int main(int argc, char **argv)
             MPI_Irecv(recv_left, rows, MPI_DOUBLE, left, TAG_RIGHT, MPI_COMM_WORLD, &receives[nreceives++]);
         if (right >= 0)
             MPI_Irecv(recv_right, rows, MPI_DOUBLE, right, TAG_LEFT, MPI_COMM_WORLD, &receives[nreceives++]);
-        for (int j = 1; j <= rows; j++) {
-            send_left[j - 1] = AT(u, j, 1);
-            send_right[j - 1] = AT(u, j, cols);
-        }
-        if (up >= 0)
-            MPI_Isend(&AT(u, 1, 1), cols, MPI_DOUBLE, up, TAG_UP, MPI_COMM_WORLD, &sends[nsends++]);
-        if (down >= 0)
-            MPI_Isend(&AT(u, rows, 1), cols, MPI_DOUBLE, down, TAG_DOWN, MPI_COMM_WORLD, &sends[nsends++]);
-        if (left >= 0)
-            MPI_Isend(send_left, rows, MPI_DOUBLE, left, TAG_LEFT, MPI_COMM_WORLD, &sends[nsends++]);
-        if (right >= 0)
-            MPI_Isend(send_right, rows, MPI_DOUBLE, right, TAG_RIGHT, MPI_COMM_WORLD, &sends[nsends++]);
-
+        const int nsends = jacobi2d_send_halos(&r, u, sends);
         /* MPI moves a large (rendezvous) message only inside MPI calls: test between strips of
          * the interior so the halos travel while it is swept, not all in the wait below. */
         int arrived = 0;
