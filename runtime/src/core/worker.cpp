@@ -68,7 +68,8 @@ void Worker::wait_for_work() {
 }
 
 Task* Worker::next_task() {
-    if (poll_due()) {
+    // With nothing runnable, the idle loop below polls at once: no poll between tasks first.
+    if (poll_due() && !local_.empty()) {
         last_poll_ = std::chrono::steady_clock::now();
         duties_.poll_between_tasks();
     }
@@ -81,14 +82,16 @@ Task* Worker::next_task() {
     for (;;) {
         if (duties_.free_waiting_tasks) duties_.free_waiting_tasks(*this, /*all=*/false);
         bool in_transit = duties_.poll_when_idle && duties_.poll_when_idle();
-        if (Task* task = take_runnable()) {
-            idle_ += std::chrono::steady_clock::now() - idle_since;
+        Task* task = take_runnable();
+        auto now = std::chrono::steady_clock::now();
+        if (task) {
+            idle_ += now - idle_since;
+            last_poll_ = now;  // this loop's poll stands for the one between tasks
             return task;
         }
-        auto now = std::chrono::steady_clock::now();
         if (in_transit) spin_end = now + kSpin;
         if (now < spin_end || duties_.never_sleeps) {
-            spin.pause();
+            spin.pause(now);
             continue;
         }
         if (duties_.free_waiting_tasks) {

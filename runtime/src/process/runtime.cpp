@@ -59,15 +59,24 @@ std::string profile_path(const Options& options, const char* program) {
     return name.substr(name.find_last_of('/') + 1) + ".bamboo-profile";
 }
 
+// An idle worker runs the deadlock watch once every this many polls of the comm engine: the
+// watch looks at every task and tests the job-wide round, too much to do on every poll of a
+// loop whose every nanosecond delays the message it waits for, and nothing it finds is urgent.
+constexpr int kPollsPerWatch = 32;
+
 // What the workers do besides running tasks, as `plan` says.
 WorkerDuties worker_duties(const ThreadPlan& plan, CommEngine& engine, DeadlockWatch& watch, const Routes& routes) {
     WorkerDuties duties;
     duties.free_waiting_tasks = [&routes](const Worker& worker, bool all) { buy_back_lent_sends(routes, worker, all); };
     if (plan.idle_polls_engine || plan.idle_runs_watch) {
+        // Each worker gets its own copy, and count.
         duties.poll_when_idle = [&engine, &watch, polls = plan.idle_polls_engine, watches = plan.idle_runs_watch,
-                                 spins = plan.spins_while_in_transit] {
+                                 spins = plan.spins_while_in_transit, count = 0]() mutable {
             if (polls) engine.try_progress();
-            if (watches) watch.job_finished();
+            if (watches && ++count == kPollsPerWatch) {
+                count = 0;
+                watch.job_finished();
+            }
             return spins && engine.in_transit();
         };
     }
