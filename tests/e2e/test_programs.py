@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import REPO, WORKER_MODES, run_bamboo
+from harness import REPO, WORKER_MODES, mpirun, run_bamboo
 
 PROGRAMS_DIR = Path(__file__).parent / "programs"
 
@@ -25,6 +25,7 @@ PROGRAMS = {
     "exit_call": ([PROGRAMS_DIR / "exit_call.c"], []),
     "random_numbers": ([PROGRAMS_DIR / "random_numbers.c"], []),
     "freed_datatype": ([PROGRAMS_DIR / "freed_datatype.c"], []),
+    "mixed_sizes": ([PROGRAMS_DIR / "mixed_sizes.c"], []),
     "jacobi2d": ([REPO / "apps" / "jacobi2d" / "jacobi2d.c"], ["40", "25"]),
 }
 
@@ -60,5 +61,21 @@ def test_worker_modes(name, mode, builds, ground_truth):
     expected = ground_truth(name, sources, 2 * 3, args)
     _, bamboo = builds(name, sources)
     run = run_bamboo(bamboo, 2, 3, args, WORKER_MODES[mode])
+    assert run.returncode == 0, run.stderr
+    assert run.lines() == expected.lines()
+
+
+# Open MPI made to hand every message over 256 B in two steps, without single-copy transfers:
+# a larger control message between processes then often finishes arriving after smaller ones
+# sent behind it, which the comm engine must put back in order (it once crashed doing so).
+LATE_LARGE_MESSAGES = {"OMPI_MCA_btl_vader_eager_limit": "256", "OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
+
+
+@pytest.mark.parametrize("mode", WORKER_MODES)
+def test_messages_completing_out_of_order_are_received_in_order(mode, builds, ground_truth):
+    sources, args = PROGRAMS["mixed_sizes"]
+    expected = ground_truth("mixed_sizes", sources, 2 * 3, args)
+    _, bamboo = builds("mixed_sizes", sources)
+    run = mpirun(bamboo, 2, [*args, "--bamboo-vf", "3", *WORKER_MODES[mode]], env=LATE_LARGE_MESSAGES)
     assert run.returncode == 0, run.stderr
     assert run.lines() == expected.lines()

@@ -49,12 +49,21 @@ namespace {
 
 constexpr int kTag = 0;  // the engine's communicators carry nothing else
 // From this size on, a payload travels as its own messages, after its header: straight from
-// the user's buffer when it is contiguous. Smaller control messages stay below the eager
-// limits of MPI's TCP transports (64 KiB in Open MPI, 128 KiB in MPICH).
+// the user's buffer when it is contiguous, and into the receive's buffer when the receive is
+// posted. Below it, the payload rides in the control message, which stays below the eager
+// limits of MPI's TCP transports (64 KiB in Open MPI, 128 KiB in MPICH). (A payload sent
+// separately waits for its receive a while, kParkLimit, holding up the messages behind it:
+// a smaller limit made a storm of 4 KiB messages to a busy task twenty times slower.)
 constexpr std::size_t kSeparatePayloadBytes = 32u << 10;
+// Receives posted ahead for control messages: enough that messages from several processes
+// at once find one, few enough to cost little memory (each holds the largest control message).
+constexpr std::size_t kControlSlots = 8;
+// Rounds of taking control messages out of the slots in one round of progress.
+constexpr int kReceiveRounds = 16;
+constexpr std::size_t kControlSlotBytes = sizeof(WireHeader) + kSeparatePayloadBytes;
+constexpr std::uint64_t kLargestGap = 1u << 16;
 // --bamboo-payload-piece auto: pieces for processes on other nodes (see the header).
 constexpr std::size_t kNetworkPieceBytes = 60u << 10;
-constexpr int kMaxReceivesPerRound = 32;
 // MPI requests (control messages and payload pieces) the engine keeps in flight to one
 // process; later messages wait in the engine, in order. MPI's ordering between two processes
 // rests on the library's sequence numbers, and Open MPI's (ob1) are 16 bits per peer and
@@ -166,6 +175,7 @@ CommEngine::CommEngine(Routes& routes, const std::vector<std::unique_ptr<Worker>
       queued_(routes.process_count),
       requests_to_(routes.process_count, 0),
       next_sequence_from_(routes.process_count, 0) {
+    early_.resize(routes.process_count);
     MPI_Comm_dup(MPI_COMM_WORLD, &control_comm_);
     MPI_Comm_dup(MPI_COMM_WORLD, &payload_comm_);
     int* tag_ub = nullptr;
@@ -184,9 +194,25 @@ CommEngine::CommEngine(Routes& routes, const std::vector<std::unique_ptr<Worker>
                           : over_network[p]                  ? kNetworkPieceBytes
                                                              : 0;
     }
+    if (routes.process_count > 1)
+        for (std::size_t slot = 0; slot < kControlSlots; ++slot) {
+            slot_buffers_.emplace_back(new char[kControlSlotBytes]);
+            slot_requests_.push_back(MPI_REQUEST_NULL);
+            slot_posted_.push_back(0);
+            post_control_receive(slot);
+        }
+    slot_indices_.resize(kControlSlots);
+    slot_statuses_.resize(kControlSlots);
 }
 
 CommEngine::~CommEngine() = default;
+
+void CommEngine::post_control_receive(std::size_t slot) {
+    slot_posted_[slot] = next_posting_++;
+    MpiGuard guard;
+    MPI_Irecv(slot_buffers_[slot].get(), static_cast<int>(kControlSlotBytes), MPI_BYTE, MPI_ANY_SOURCE, kTag,
+              control_comm_, &slot_requests_[slot]);
+}
 
 namespace {
 
@@ -251,6 +277,18 @@ bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data
 }
 
 void CommEngine::hand_over(Outgoing&& out) {
+    // Start it now if the engine is free, after whatever other threads handed over before (a
+    // task's earlier messages among them: they stay in order).
+    std::unique_lock<std::mutex> progress_lock(progress_mutex_, std::try_to_lock);
+    if (progress_lock.owns_lock()) {
+        start_sends();
+        submit(std::move(out));
+        // A task that sends without ever waiting (the root of a loop of broadcasts) would
+        // otherwise pile up finished sends that every later round tests again.
+        if (in_flight_.size() >= kRetireBacklog) retire_sends();
+        note_transit();
+        return;
+    }
     bool wake;
     {
         std::lock_guard<std::mutex> lock(outbox_mutex_);
@@ -258,17 +296,7 @@ void CommEngine::hand_over(Outgoing&& out) {
         set_outbox_empty(false);
         wake = engine_sleeping_;
     }
-    // Start it now if the engine is free; the outbox keeps the task's messages in order.
-    std::unique_lock<std::mutex> progress_lock(progress_mutex_, std::try_to_lock);
-    if (progress_lock.owns_lock()) {
-        start_sends();
-        // A task that sends without ever waiting (the root of a loop of broadcasts) would
-        // otherwise pile up finished sends that every later round tests again.
-        if (in_flight_.size() >= kRetireBacklog) retire_sends();
-        note_transit();
-    } else if (wake) {
-        wakeup_.notify_one();
-    }
+    if (wake) wakeup_.notify_one();
 }
 
 void CommEngine::pull(Request& receive, const Envelope& envelope, std::size_t bytes, const Announced& announced) {
@@ -296,14 +324,22 @@ bool CommEngine::start_sends() {
     }
     for (Wanted& wanted : wanted_starting_) start_pull(wanted);
     wanted_starting_.clear();
-    for (Outgoing& out : starting_) {
-        std::deque<Outgoing>& queue = queued_[out.process];
-        if (queue.empty()) backlogged_.push_back(out.process);
-        queue.push_back(std::move(out));
-    }
+    for (Outgoing& out : starting_) submit(std::move(out));
     starting_.clear();
-    launch_queued();
     return true;
+}
+
+// Launches `out` at once if nothing waits before it and its process's window has room, else
+// queues it behind the others for that process.
+void CommEngine::submit(Outgoing&& out) {
+    std::deque<Outgoing>& queue = queued_[out.process];
+    int in_flight = requests_to_[out.process];
+    if (queue.empty() && (in_flight == 0 || in_flight + out.mpi_requests() <= kWindowRequests)) {
+        launch(std::move(out));
+        return;
+    }
+    if (queue.empty()) backlogged_.push_back(out.process);
+    queue.push_back(std::move(out));
 }
 
 // Posts the receive of an announced message's data, then asks its sender for it (so the
@@ -320,10 +356,7 @@ void CommEngine::start_pull(const Wanted& wanted) {
     pulls_.push_back(std::move(pull));
     WireHeader header = control_header(Kind::clear_to_send);
     header.id = wanted.id;
-    Outgoing out = control_message(wanted.process, header, 0);
-    std::deque<Outgoing>& queue = queued_[out.process];
-    if (queue.empty()) backlogged_.push_back(out.process);
-    queue.push_back(std::move(out));
+    submit(control_message(wanted.process, header, 0));
 }
 
 void CommEngine::post_payload_receives(char* where, std::size_t bytes, std::size_t piece, int process, int tag,
@@ -351,7 +384,10 @@ bool CommEngine::advance_pulls() {
             ++kept;
             continue;
         }
-        if (pull.staging) unpack(pull.staging.get(), pull.bytes, pull.receive->target);
+        if (pull.staging) {
+            unpack(pull.staging.get(), pull.bytes, pull.receive->target);
+            routes_.copies.copied(MessageKind::origin_of(pull.envelope.comm), MessageKind::other_process, pull.bytes);
+        }
         complete_receive(*pull.receive, pull.envelope, pull.bytes);
         moved = true;
     }
@@ -411,12 +447,12 @@ void CommEngine::launch(Outgoing&& out) {
             if (out.payload_bytes == 0) break;
         }
     }
+    count_move();
     int requests = static_cast<int>(mpi_requests_.size() - first);
     requests_to_[out.process] += requests;
     peak_requests_to_one_ = std::max(peak_requests_to_one_, requests_to_[out.process]);
     in_flight_.push_back(InFlight{std::move(out.control), std::move(out.packed), out.completion, out.process,
                                   requests});
-    count_move();
 }
 
 bool CommEngine::retire_sends() {
@@ -458,23 +494,165 @@ bool CommEngine::retire_sends() {
     return woke_task;
 }
 
-bool CommEngine::receive_one() {
-    int flag = 0, size = 0;
-    MPI_Message handle;
-    MPI_Status status;
-    Arrival arrival;
+// Control messages from every process land in receives posted ahead of them, from any
+// source: finding one costs an MPI_Testsome, where a probe allocated and freed a request on
+// every look. MPI matches a process's messages to these receives in the order it sent them,
+// so taken in posting order they come in order; but a larger control message may complete
+// after a smaller one behind it, so each carries its number and one that is early waits for
+// those before it.
+bool CommEngine::receive_controls() {
+    int completed = 0;
     {
         MpiGuard guard;
-        MPI_Improbe(MPI_ANY_SOURCE, kTag, control_comm_, &flag, &handle, &status);
-        if (!flag) return false;
-        MPI_Get_count(&status, MPI_BYTE, &size);
-        arrival.buffer.reset(new char[size]);
-        MPI_Imrecv(arrival.buffer.get(), size, MPI_BYTE, &handle, &arrival.request);
+        MPI_Testsome(static_cast<int>(slot_requests_.size()), slot_requests_.data(), &completed, slot_indices_.data(),
+                     slot_statuses_.data());
     }
-    arrival.source_process = status.MPI_SOURCE;
-    count_move();
-    arrivals_[status.MPI_SOURCE].push_back(std::move(arrival));
+    if (completed == 0 || completed == MPI_UNDEFINED) return false;
+    // Completion indices by posting order (at most kControlSlots: an insertion sort).
+    int in_order[kControlSlots];
+    for (int k = 0; k < completed; ++k) {
+        int j = k;
+        for (; j > 0 && slot_posted_[slot_indices_[in_order[j - 1]]] > slot_posted_[slot_indices_[k]]; --j)
+            in_order[j] = in_order[j - 1];
+        in_order[j] = k;
+    }
+    for (int k = 0; k < completed; ++k) {
+        int i = in_order[k];
+        std::size_t slot = static_cast<std::size_t>(slot_indices_[i]);
+        int size = 0;
+        MPI_Get_count(&slot_statuses_[i], MPI_BYTE, &size);
+        count_move();
+        take_control(slot_statuses_[i].MPI_SOURCE, slot_buffers_[slot].get(), static_cast<std::size_t>(size));
+        post_control_receive(slot);
+    }
+    return true;
+}
+
+// A control message from `source`, still in its slot: taken now if it is the one due from
+// that process, else kept until those before it are in.
+void CommEngine::take_control(int source, const char* bytes, std::size_t size) {
+    WireHeader header;
+    std::memcpy(&header, bytes, sizeof header);
+    std::uint64_t due = next_sequence_from_[source];
+    std::map<std::uint64_t, Early>& early = early_[source];
+    // The engine's own check of MPI's ordering: a message lost, repeated or overtaken between
+    // two processes is an error, never a wrong answer. An early message waits for a larger one
+    // before it that is still arriving, a few microseconds; a gap wider than MPI's own
+    // ordering numbers (16 bits in Open MPI) means a message was lost.
+    if (header.sequence < due || early.count(header.sequence) || header.sequence - due > kLargestGap)
+        fatal("process %d received message #%llu from process %d where #%llu was due: MPI lost or "
+              "reordered messages between the two processes",
+              routes_.process, static_cast<unsigned long long>(header.sequence), source,
+              static_cast<unsigned long long>(due));
+    if (header.sequence != due) {
+        Early kept{std::unique_ptr<char[]>(new char[size]), size};
+        std::memcpy(kept.bytes.get(), bytes, size);
+        early.emplace(header.sequence, std::move(kept));
+        return;
+    }
+    accept_control(source, bytes, size, nullptr);
+    for (auto next = early.begin(); next != early.end() && next->first == next_sequence_from_[source];
+         next = early.begin()) {
+        Early kept = std::move(next->second);
+        early.erase(next);
+        const char* bytes_kept = kept.bytes.get();  // before the move below: argument order is unspecified
+        accept_control(source, bytes_kept, kept.size, std::move(kept.bytes));
+    }
+}
+
+// The control message due from `source`, at `bytes`: in its slot, or in `owned`.
+void CommEngine::accept_control(int source, const char* bytes, std::size_t size, std::unique_ptr<char[]> owned) {
+    WireHeader header;
+    std::memcpy(&header, bytes, sizeof header);
+    ++next_sequence_from_[source];
+    Kind kind = static_cast<Kind>(header.kind);
+    if (counted(kind)) count_received();
+    routes_.budget->refund(source, header.refund);
+    switch (kind) {
+        case Kind::refund: return;
+        case Kind::clear_to_send:
+        case Kind::decline: answer(source, header.id, kind == Kind::decline); return;
+        case Kind::data:
+        case Kind::announce: break;
+    }
+    if (header.dest_vrank < 0 || header.dest_vrank >= routes_.world->size() ||
+        routes_.process_of(header.dest_vrank) != routes_.process)
+        fatal("process %d received a message for task vrank %d, which is not one of its tasks",
+              routes_.process, header.dest_vrank);
+    if (!header.payload_separate && kind == Kind::data && size - sizeof header != header.bytes)
+        fatal("process %d received a %zu-byte message from process %d whose header says %llu bytes", routes_.process,
+              size - sizeof header, source, static_cast<unsigned long long>(header.bytes));
+    Arrival a;
+    a.source_process = source;
+    a.envelope = Envelope{header.source, header.tag, header.comm};
+    a.dest_vrank = header.dest_vrank;
+    a.payload_bytes = header.bytes;
+    if (kind == Kind::announce) a.announced = Announced{this, source, header.id};
+    std::deque<Arrival>& queue = arrivals_[source];
+    if (header.payload_separate) {
+        // The payload was sent right behind its header; payloads from one process are
+        // received in header order.
+        a.stage = Arrival::Stage::payload_unposted;
+        a.piece_bytes = header.piece_bytes ? header.piece_bytes : header.bytes;
+        a.since = std::chrono::steady_clock::now();
+    } else {
+        a.stage = Arrival::Stage::held;
+        a.data = bytes + sizeof header;
+        a.buffer = std::move(owned);
+        if (queue.empty()) {
+            if (deliver_held(a)) return;
+            a.buffer = copy_out(a);  // no receive waits for it
+            deliver_held(a);
+            return;
+        }
+        if (!a.buffer && kind == Kind::data) a.buffer = copy_out(a);
+    }
+    // It waits: for its payload, or behind an earlier message from that process.
+    queue.push_back(std::move(a));
     ++arriving_;
+}
+
+// The data of `a`, out of its slot into a buffer of its own: a copy the runtime counts.
+std::unique_ptr<char[]> CommEngine::copy_out(Arrival& a) {
+    std::unique_ptr<char[]> buffer(new char[a.payload_bytes]);
+    if (a.payload_bytes) std::memcpy(buffer.get(), a.data, a.payload_bytes);
+    a.data = buffer.get();
+    routes_.copies.copied(MessageKind::origin_of(a.envelope.comm), MessageKind::other_process, a.payload_bytes);
+    return buffer;
+}
+
+// Hands a message that came with its data (or announced, without it) to its task: straight
+// into a posted receive, or as an unexpected message, which needs the data in a buffer of its
+// own. False, doing nothing, if that buffer is missing (the data is still in its slot).
+bool CommEngine::deliver_held(Arrival& a) {
+    Rank& dest = *routes_.local(a.dest_vrank);
+    bool announced = a.announced.source != nullptr;
+    if (!announced && !a.buffer) {
+        bool closed = false;
+        Request* receive = claim_posted_receive(dest, a.envelope, &closed);
+        if (!receive && !closed) return false;
+        BufferCharge charge(routes_.budget.get(), a.source_process, buffer_cost(a.payload_bytes));
+        if (closed) {
+            warn_dropped(dest, a.envelope);
+            return true;
+        }
+        check_fits(*receive, a.envelope, a.payload_bytes);
+        unpack(a.data, a.payload_bytes, receive->target);
+        routes_.copies.copied(MessageKind::origin_of(a.envelope.comm), MessageKind::other_process, a.payload_bytes);
+        complete_receive(*receive, a.envelope, a.payload_bytes);
+        return true;
+    }
+    Message message;
+    message.envelope = a.envelope;
+    message.bytes = a.payload_bytes;
+    if (announced) {
+        message.announced = a.announced;
+    } else {
+        message.data = a.data;
+        message.storage = std::move(a.buffer);
+        message.charge = BufferCharge(routes_.budget.get(), a.source_process, buffer_cost(a.payload_bytes));
+    }
+    deliver_message(dest, std::move(message));
     return true;
 }
 
@@ -493,14 +671,8 @@ bool CommEngine::advance_arrivals() {
 bool CommEngine::advance(Arrival& a) {
     int done = 0;
     switch (a.stage) {
-        case Arrival::Stage::control:
-            {
-                MpiGuard guard;
-                MPI_Test(&a.request, &done, MPI_STATUS_IGNORE);
-            }
-            if (!done || !read_header(a)) return done;
-            a.stage = Arrival::Stage::payload_unposted;
-            [[fallthrough]];
+        case Arrival::Stage::held:
+            return deliver_held(a);
         case Arrival::Stage::payload_unposted:
             if (!start_payload(a)) return false;
             a.stage = Arrival::Stage::payload;
@@ -514,58 +686,6 @@ bool CommEngine::advance(Arrival& a) {
             finish_payload(a);
             return true;
     }
-    return false;
-}
-
-// The control message is in: deliver it, or note the payload that follows it.
-bool CommEngine::read_header(Arrival& a) {
-    WireHeader header;
-    std::memcpy(&header, a.buffer.get(), sizeof header);
-    int source = a.source_process;
-    // The engine's own check of MPI's ordering: a message lost or overtaken between two
-    // processes is an error, never a wrong answer.
-    if (header.sequence != next_sequence_from_[source])
-        fatal("process %d received message #%llu from process %d where #%llu was due: MPI lost or "
-              "reordered messages between the two processes",
-              routes_.process, static_cast<unsigned long long>(header.sequence), source,
-              static_cast<unsigned long long>(next_sequence_from_[source]));
-    ++next_sequence_from_[source];
-    Kind kind = static_cast<Kind>(header.kind);
-    if (counted(kind)) count_received();
-    routes_.budget->refund(source, header.refund);
-    switch (kind) {
-        case Kind::refund: return false;
-        case Kind::clear_to_send:
-        case Kind::decline: answer(source, header.id, kind == Kind::decline); return false;
-        case Kind::data:
-        case Kind::announce: break;
-    }
-    a.envelope = Envelope{header.source, header.tag, header.comm};
-    a.dest_vrank = header.dest_vrank;
-    if (header.dest_vrank < 0 || header.dest_vrank >= routes_.world->size() ||
-        routes_.process_of(header.dest_vrank) != routes_.process)
-        fatal("process %d received a message for task vrank %d, which is not one of its tasks",
-              routes_.process, header.dest_vrank);
-    if (header.payload_separate) {
-        // The payload was sent right behind its header; payloads from one process are
-        // received in header order.
-        a.payload_bytes = header.bytes;
-        a.piece_bytes = header.piece_bytes ? header.piece_bytes : header.bytes;
-        a.buffer.reset();
-        a.since = std::chrono::steady_clock::now();
-        return true;
-    }
-    Message message;
-    message.envelope = a.envelope;
-    message.bytes = header.bytes;
-    if (kind == Kind::announce) {
-        message.announced = Announced{this, source, header.id};
-    } else {
-        message.data = a.buffer.get() + sizeof header;
-        message.storage = std::move(a.buffer);
-        message.charge = BufferCharge(routes_.budget.get(), source, buffer_cost(header.bytes));
-    }
-    deliver_message(*routes_.local(header.dest_vrank), std::move(message));
     return false;
 }
 
@@ -597,9 +717,7 @@ void CommEngine::answer(int process, std::uint64_t id, bool declined) {
         pack(lent.data, out.packed.get());
         out.payload = out.packed.get();
     }
-    std::deque<Outgoing>& queue = queued_[process];
-    if (queue.empty()) backlogged_.push_back(process);
-    queue.push_back(std::move(out));
+    submit(std::move(out));
 }
 
 // Whether the payload may wait longer for its receive: its task will likely post it soon if
@@ -638,7 +756,11 @@ bool CommEngine::start_payload(Arrival& a) {
 void CommEngine::finish_payload(Arrival& a) {
     BufferCharge charge(routes_.budget.get(), a.source_process, buffer_cost(a.payload_bytes));
     if (a.receive) {
-        if (a.buffer) unpack(a.buffer.get(), a.payload_bytes, a.receive->target);
+        if (a.buffer) {  // the receive's datatype is not contiguous
+            unpack(a.buffer.get(), a.payload_bytes, a.receive->target);
+            routes_.copies.copied(MessageKind::origin_of(a.envelope.comm), MessageKind::other_process,
+                                  a.payload_bytes);
+        }
         complete_receive(*a.receive, a.envelope, a.payload_bytes);
         return;  // the charge goes with it: the receive took the data
     }
@@ -652,8 +774,9 @@ void CommEngine::finish_payload(Arrival& a) {
 }
 
 bool CommEngine::try_progress() {
-    worker_polled_at_.store(std::chrono::steady_clock::now().time_since_epoch().count(),
-                            std::memory_order_relaxed);
+    if (thread_runs_.load(std::memory_order_relaxed))
+        worker_polled_at_.store(std::chrono::steady_clock::now().time_since_epoch().count(),
+                                std::memory_order_relaxed);
     std::unique_lock<std::mutex> lock(progress_mutex_, std::try_to_lock);
     return lock.owns_lock() && progress();
 }
@@ -669,8 +792,10 @@ bool CommEngine::progress() {
     if (retire_sends()) {
         moved = true;
     } else {
-        for (int i = 0; i < kMaxReceivesPerRound && receive_one(); ++i) moved = true;
-        if (advance_arrivals()) moved = true;
+        // A slot reposted finds the next message MPI holds at once: drain a backlog in a few
+        // rounds, so that a task working through it seldom finds its mailbox empty.
+        for (int round = 0; round < kReceiveRounds && receive_controls(); ++round) moved = true;
+        if (arriving_ > 0 && advance_arrivals()) moved = true;
     }
     note_transit();
     return moved;
@@ -682,9 +807,7 @@ void CommEngine::send_refunds() {
     budget.refunds_sent();
     for (int p = 0; p < routes_.process_count; ++p) {
         if (!budget.refund_due(p)) continue;
-        std::deque<Outgoing>& queue = queued_[p];
-        if (queue.empty()) backlogged_.push_back(p);
-        queue.push_back(control_message(p, control_header(Kind::refund), 0));  // launch() fills it in
+        submit(control_message(p, control_header(Kind::refund), 0));  // launch() fills it in
     }
 }
 
@@ -705,6 +828,7 @@ bool CommEngine::tasks_waiting() const {
 bool CommEngine::busy() const { return moving() || tasks_waiting(); }
 
 void CommEngine::run(bool shares_core, const std::function<bool()>& job_finished) {
+    thread_runs_.store(true, std::memory_order_relaxed);
     Backoff backoff(std::chrono::microseconds(50));
     PoliteSpin spin;
     for (;;) {
@@ -745,13 +869,19 @@ void CommEngine::finish(bool never_sleeps, const std::function<bool()>& job_fini
 }
 
 // The job is over: only refunds can still be in flight (uncounted, so the end did not wait for
-// them); MPI_Finalize must find no send of this process pending.
+// them); MPI_Finalize must find no request of this process pending, sends nor the receives
+// posted for control messages.
 void CommEngine::drain_sends() {
     std::lock_guard<std::mutex> lock(progress_mutex_);
     MpiGuard guard;
     MPI_Waitall(static_cast<int>(mpi_requests_.size()), mpi_requests_.data(), MPI_STATUSES_IGNORE);
     mpi_requests_.clear();
     in_flight_.clear();
+    for (MPI_Request& request : slot_requests_) {
+        if (request == MPI_REQUEST_NULL) continue;
+        MPI_Cancel(&request);
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+    }
 }
 
 }  // namespace bamboo

@@ -7,6 +7,12 @@
 // buffer and received straight into the posted receive buffer when there is one, so that
 // neither side copies it.
 //
+// Control messages land in a few receives posted ahead of them, from any process: looking
+// for one is a single MPI_Testsome, and a small message whose receive is posted goes from
+// there into it with no allocation. Each control message carries its number among those
+// from its sender, which puts them back in order where MPI completes a larger one after a
+// smaller one behind it.
+//
 // Nothing in the engine blocks on a transfer: every message is received with a nonblocking
 // MPI call, so a large message crawling over a slow network holds up neither the engine's
 // sends nor messages from other processes. Messages from one process are handed to tasks in
@@ -44,6 +50,7 @@
 #include <memory>
 #include <deque>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
@@ -112,21 +119,29 @@ private:
         int process;
         std::uint64_t id;
     };
-    // A message from another process on its way in: first its control message (the header,
-    // with the payload when small), then, for a separate payload, the payload.
+    // A message from another process that waits to be handed to its task: behind an earlier
+    // message from the same process (`held`: its data in `buffer`), or for its separate
+    // payload, first to be received, then to arrive.
     struct Arrival {
-        enum class Stage { control, payload_unposted, payload };
-        Stage stage = Stage::control;
+        enum class Stage { held, payload_unposted, payload };
+        Stage stage = Stage::held;
         int source_process = -1;
-        MPI_Request request = MPI_REQUEST_NULL;  // the control message
-        std::vector<MPI_Request> pieces;         // the payload
-        std::unique_ptr<char[]> buffer;   // the control message, or a staged payload
+        std::vector<MPI_Request> pieces;  // the payload
+        const char* data = nullptr;       // held: the data (in `buffer`, or in its slot)
+        std::unique_ptr<char[]> buffer;   // held: the data; payload: staged, when no receive took it
         Envelope envelope{};
         int dest_vrank = -1;
+        Announced announced;              // held: the message was announced, its data left behind
         std::size_t payload_bytes = 0;
         std::size_t piece_bytes = 0;
         Request* receive = nullptr;       // the task's receive a payload goes into
         std::chrono::steady_clock::time_point since;  // when the header was read (parking)
+    };
+    // A control message that arrived ahead of an earlier one from its process (the earlier,
+    // larger one still arriving), kept until that one is in.
+    struct Early {
+        std::unique_ptr<char[]> bytes;
+        std::size_t size = 0;
     };
 
     // The members below require progress_mutex_.
@@ -142,13 +157,18 @@ private:
     void answer(int process, std::uint64_t id, bool declined);
     void send_refunds();
     void drain_sends();
+    void submit(Outgoing&& out);
     bool launch_queued();
     void launch(Outgoing&& out);
     bool retire_sends();  // true if it completed a task's send (and woke the task)
-    bool receive_one();
+    void post_control_receive(std::size_t slot);
+    bool receive_controls();
+    void take_control(int source, const char* bytes, std::size_t size);
+    void accept_control(int source, const char* bytes, std::size_t size, std::unique_ptr<char[]> owned);
+    std::unique_ptr<char[]> copy_out(Arrival& arrival);
+    bool deliver_held(Arrival& arrival);  // false while its data is only in its slot
     bool advance_arrivals();
     bool advance(Arrival& arrival);  // true once the arrival is delivered
-    bool read_header(Arrival& arrival);  // true if a payload follows
     bool start_payload(Arrival& arrival);  // false while the payload waits for its receive
     void finish_payload(Arrival& arrival);
     bool payload_may_wait(const Arrival& arrival, const Task& dest) const;
@@ -177,6 +197,15 @@ private:
     std::vector<InFlight> in_flight_;
     std::vector<int> completed_indices_;
     std::vector<std::uint64_t> sent_to_;     // control messages per destination process
+    // Receives posted ahead for control messages from any process, one per slot (see
+    // receive_controls()); their requests side by side for MPI_Testsome.
+    std::vector<std::unique_ptr<char[]>> slot_buffers_;
+    std::vector<MPI_Request> slot_requests_;
+    std::vector<std::uint64_t> slot_posted_;  // when each slot's receive was posted
+    std::uint64_t next_posting_ = 0;
+    std::vector<int> slot_indices_;
+    std::vector<MPI_Status> slot_statuses_;
+    std::vector<std::map<std::uint64_t, Early>> early_;  // per source process, by sequence
     std::vector<std::deque<Arrival>> arrivals_;  // per source process, in MPI's match order
     std::size_t arriving_ = 0;                   // arrivals in all queues
     std::vector<std::size_t> piece_bytes_;       // per destination process; 0: whole payloads
@@ -194,7 +223,9 @@ private:
     std::atomic<bool> tasks_done_{false};
 
     // When a worker last drove the engine (steady_clock ticks): while workers poll, the
-    // engine thread steps back rather than compete with them for the core.
+    // engine thread steps back rather than compete with them for the core. Kept only while
+    // the engine has a thread of its own.
+    std::atomic<bool> thread_runs_{false};
     std::atomic<std::int64_t> worker_polled_at_{0};
 };
 
