@@ -138,7 +138,7 @@ const OptionSpec kSpecs[] = {
     {"single-thread", true, "", "off",
      "run everything on the main thread: one worker that also drives the comm engine (for SimGrid SMPI)",
      [](Options& o, const Source& s, const std::string& v) { o.single_thread = parse_flag(s, v); }},
-    {"comm-thread", false, "auto|on|off", "auto: on when the process has a CPU beyond its workers, or talks to processes over a network",
+    {"comm-thread", false, "auto|on|off", "auto: on when the process has a CPU beyond its workers (of its share of the node's), or talks to processes over a network",
      "drive the comm engine from a thread of its own (on) or from the workers between tasks (off)",
      [](Options& o, const Source& s, const std::string& v) { o.comm_thread = parse_comm_thread(s, v); }},
     {"payload-piece", false, "auto|0|BYTES", "auto: 60K to processes on other nodes (and on this one where Open MPI uses no shared memory), whole otherwise",

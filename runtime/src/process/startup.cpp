@@ -33,6 +33,12 @@ std::size_t buffer_limit(const Options& options, const Machine& machine) {
 
 namespace {
 
+// The CPUs this process may count on: those it may run on, but no more than its share of
+// the node's, which the node's other processes run on too (unbound, each may run anywhere).
+int cpu_share(const Machine& machine) {
+    return std::min(machine.usable_cpus, std::max(1, machine.online_cpus / machine.processes_on_node));
+}
+
 // Who drives the comm engine (see CommThread). Single-thread mode has no thread to give it.
 bool wants_comm_thread(const Options& options, bool single_thread, int workers, bool network_peers,
                        const Machine& machine) {
@@ -42,7 +48,7 @@ bool wants_comm_thread(const Options& options, bool single_thread, int workers, 
     case CommThread::off: return false;
     case CommThread::automatic: break;
     }
-    return machine.usable_cpus > workers || network_peers;
+    return cpu_share(machine) > workers || network_peers;
 }
 
 }  // namespace
@@ -52,7 +58,7 @@ ThreadPlan plan_threads(const Options& options, bool single_thread, int workers_
     ThreadPlan plan;
     plan.workers = std::min(workers_wanted, vf);  // a worker without tasks would only idle
     plan.comm_thread = wants_comm_thread(options, single_thread, plan.workers, network_peers, machine);
-    plan.shares_core = plan.workers + plan.comm_thread > machine.usable_cpus;
+    plan.shares_core = plan.workers + plan.comm_thread > cpu_share(machine);
     // Without a comm engine thread the workers drive the engine, between tasks too, and run
     // the deadlock watch, which is otherwise that thread's job; they keep polling rather than
     // nap while messages are in transit. With one, idle workers still poll, so that a message

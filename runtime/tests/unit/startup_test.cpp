@@ -127,6 +127,16 @@ TEST(ThreadPlan, AutoWithoutASpareCpuLeavesTheEngineToTheWorkersOverSharedMemory
     EXPECT_FALSE(plan.never_sleeps);
 }
 
+// Unbound (--bind-to none), each of two processes may run on both cores, but the other
+// process's worker runs there too: no core is spare, and a thread of the engine's own would
+// make four busy threads on two cores.
+TEST(ThreadPlan, AutoCountsTheCoresOtherProcessesOfTheNodeUse) {
+    ThreadPlan plan = plan_threads(Options{}, false, 1, 4, 2, false, machine(2, 2, 2));
+    EXPECT_FALSE(plan.comm_thread);
+    EXPECT_TRUE(plan_threads(with_comm_thread(CommThread::on), false, 1, 4, 2, false, machine(2, 2, 2)).shares_core);
+    EXPECT_TRUE(plan_threads(Options{}, false, 1, 4, 2, false, machine(4, 4, 2)).comm_thread);
+}
+
 TEST(ThreadPlan, AutoGivesTheEngineAThreadOverANetworkEvenOnASharedCore) {
     ThreadPlan plan = plan_threads(Options{}, false, 1, 4, 2, true, machine(2, 1, 2));
     EXPECT_TRUE(plan.comm_thread);
