@@ -50,21 +50,7 @@ void complete_send(Request& send) {
     owner->wake();
 }
 
-// `message` is `receive`'s: puts its data in place and completes the receive, unless the
-// data is still with a task of another process, which the comm engine then asks for.
-void fill(Request& receive, Message&& message) {
-    check_fits(receive, message.envelope, message.bytes);
-    if (message.announced.source) {
-        message.announced.source->pull(receive, message.envelope, message.bytes, message.announced);
-        return;
-    }
-    if (message.lender) copy(message.lender->target, receive.target);
-    else unpack(message.data, message.bytes, receive.target);
-    static_cast<Rank*>(receive.owner)->routes().copies.copied(MessageKind::origin_of(message.envelope.comm),
-                                                              scope_of(receive, message.envelope), message.bytes);
-    complete_receive(receive, message.envelope, message.bytes);
-    if (message.lender) complete_send(*message.lender);
-}
+
 
 // Leaves `send`'s data with it, as a message lent to `dest` (locked, open).
 void lend(Rank& dest, std::unique_lock<SpinLock>& lock, const Envelope& e, Request& send, bool within_budget) {
@@ -109,6 +95,20 @@ bool buy_back(Request& send) {
 }
 
 }  // namespace
+
+void fill(Request& receive, Message&& message) {
+    check_fits(receive, message.envelope, message.bytes);
+    if (message.announced.source) {
+        message.announced.source->pull(receive, message.envelope, message.bytes, message.announced);
+        return;
+    }
+    if (message.lender) copy(message.lender->target, receive.target);
+    else unpack(message.data, message.bytes, receive.target);
+    static_cast<Rank*>(receive.owner)->routes().copies.copied(MessageKind::origin_of(message.envelope.comm),
+                                                              scope_of(receive, message.envelope), message.bytes);
+    complete_receive(receive, message.envelope, message.bytes);
+    if (message.lender) complete_send(*message.lender);
+}
 
 void warn_dropped(const Rank& dest, const Envelope& e) {
     // The task has finished, so its communicators no longer change.

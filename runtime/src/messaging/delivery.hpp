@@ -66,6 +66,11 @@ void deliver_message(Rank& dest, Message&& message);
 // `dest` has finished (the message must then be dropped).
 Request* claim_posted_receive(Rank& dest, const Envelope& envelope, bool* closed);
 
+// `message` is `receive`'s (claimed, see above): puts its data in place and completes the
+// receive, unless the data is still with a task of another process, which the comm engine
+// then asks for.
+void fill(Request& receive, Message&& message);
+
 // Aborts with MPI_ERR_TRUNCATE's meaning if `bytes` do not fit the receive buffer.
 void check_fits(const Request& receive, const Envelope& envelope, std::size_t bytes);
 

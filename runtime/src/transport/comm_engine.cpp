@@ -170,12 +170,12 @@ CommEngine::CommEngine(Routes& routes, const std::vector<std::unique_ptr<Worker>
     : routes_(routes),
       workers_(workers),
       sent_to_(routes.process_count, 0),
+      early_(routes.process_count),
       arrivals_(routes.process_count),
       piece_bytes_(routes.process_count, 0),
       queued_(routes.process_count),
       requests_to_(routes.process_count, 0),
       next_sequence_from_(routes.process_count, 0) {
-    early_.resize(routes.process_count);
     MPI_Comm_dup(MPI_COMM_WORLD, &control_comm_);
     MPI_Comm_dup(MPI_COMM_WORLD, &payload_comm_);
     int* tag_ub = nullptr;
@@ -623,36 +623,26 @@ std::unique_ptr<char[]> CommEngine::copy_out(Arrival& a) {
 
 // Hands a message that came with its data (or announced, without it) to its task: straight
 // into a posted receive, or as an unexpected message, which needs the data in a buffer of its
-// own. False, doing nothing, if that buffer is missing (the data is still in its slot).
+// own. False, doing nothing, while the data is only in its slot and no receive waits for it.
 bool CommEngine::deliver_held(Arrival& a) {
     Rank& dest = *routes_.local(a.dest_vrank);
-    bool announced = a.announced.source != nullptr;
-    if (!announced && !a.buffer) {
+    Request* receive = nullptr;
+    if (!a.announced.source && !a.buffer) {
         bool closed = false;
-        Request* receive = claim_posted_receive(dest, a.envelope, &closed);
+        receive = claim_posted_receive(dest, a.envelope, &closed);
         if (!receive && !closed) return false;
-        BufferCharge charge(routes_.budget.get(), a.source_process, buffer_cost(a.payload_bytes));
-        if (closed) {
-            warn_dropped(dest, a.envelope);
-            return true;
-        }
-        check_fits(*receive, a.envelope, a.payload_bytes);
-        unpack(a.data, a.payload_bytes, receive->target);
-        routes_.copies.copied(MessageKind::origin_of(a.envelope.comm), MessageKind::other_process, a.payload_bytes);
-        complete_receive(*receive, a.envelope, a.payload_bytes);
-        return true;
     }
     Message message;
     message.envelope = a.envelope;
     message.bytes = a.payload_bytes;
-    if (announced) {
-        message.announced = a.announced;
-    } else {
+    message.announced = a.announced;
+    if (!a.announced.source) {
         message.data = a.data;
         message.storage = std::move(a.buffer);
         message.charge = BufferCharge(routes_.budget.get(), a.source_process, buffer_cost(a.payload_bytes));
     }
-    deliver_message(dest, std::move(message));
+    if (receive) fill(*receive, std::move(message));
+    else deliver_message(dest, std::move(message));  // unexpected, or dropped: its task has finished
     return true;
 }
 
