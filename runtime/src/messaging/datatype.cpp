@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "util/copy_charge.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
 
@@ -157,6 +158,7 @@ void release_datatype(MPI_Datatype held) {
 
 void pack(const TypedBuffer& from, char* to) {
     std::size_t bytes = from.bytes();
+    CopyCharge charge(bytes);
     if (from.layout.contiguous) {
         if (bytes) std::memcpy(to, from.data(), bytes);
         return;
@@ -176,6 +178,7 @@ void pack(const TypedBuffer& from, char* to) {
 
 void unpack(const char* from, std::size_t bytes, const TypedBuffer& to) {
     if (bytes == 0) return;
+    CopyCharge charge(bytes);
     if (to.layout.contiguous) {
         std::memcpy(to.data(), from, bytes);
         return;
@@ -223,6 +226,7 @@ void copy(const TypedBuffer& from, const TypedBuffer& to) {
     } else if (from.layout.map && to.layout.map && from.count == to.count &&
                from.layout.map->same_shape(*to.layout.map)) {
         // The same runs on both sides: each moves once, straight across.
+        CopyCharge charge(from.bytes());
         const std::vector<StridedPiece>& to_pieces = to.layout.map->pieces;
         for (int element = 0; element < from.count; ++element) {
             char* from_base = static_cast<char*>(from.base) + static_cast<MPI_Aint>(element) * from.layout.extent;

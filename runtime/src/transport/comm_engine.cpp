@@ -15,6 +15,7 @@
 #include "messaging/rank.hpp"
 #include "messaging/routes.hpp"
 #include "util/backoff.hpp"
+#include "util/copy_charge.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
 #include "util/spin.hpp"
@@ -546,6 +547,7 @@ void CommEngine::take_control(int source, const char* bytes, std::size_t size) {
               static_cast<unsigned long long>(due));
     if (header.sequence != due) {
         Early kept{std::unique_ptr<char[]>(new char[size]), size};
+        CopyCharge charge(size);
         std::memcpy(kept.bytes.get(), bytes, size);
         early.emplace(header.sequence, std::move(kept));
         return;
@@ -615,6 +617,7 @@ void CommEngine::accept_control(int source, const char* bytes, std::size_t size,
 // The data of `a`, out of its slot into a buffer of its own: a copy the runtime counts.
 std::unique_ptr<char[]> CommEngine::copy_out(Arrival& a) {
     std::unique_ptr<char[]> buffer(new char[a.payload_bytes]);
+    CopyCharge charge(a.payload_bytes);
     if (a.payload_bytes) std::memcpy(buffer.get(), a.data, a.payload_bytes);
     a.data = buffer.get();
     routes_.copies.copied(MessageKind::origin_of(a.envelope.comm), MessageKind::other_process, a.payload_bytes);
