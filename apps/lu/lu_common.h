@@ -19,7 +19,9 @@
 
 enum { TAG_PANEL = 1, TAG_U_ROWS, TAG_DISPLACED };
 
-#define LU_USAGE "[N [NB [P]]]  (N x N system, NB x NB blocks, P process rows; NB <= 512)"
+#define LU_USAGE                                                                                   \
+    "[N [NB [P [MAP]]]]  (N x N system, NB x NB blocks, P process rows; NB <= 512; MAP: ranks " \
+    "over the grid by row (the default) or by column)"
 
 typedef struct lu_comms {
     MPI_Comm row, col;    /* my process row (rank = my column), my process column (rank = my row) */
@@ -82,7 +84,12 @@ static lu_run lu_start(int *argc, char ***argv)
     int dims[2] = {0, 0};
     MPI_Dims_create(size, 2, dims);
     const int p = app_int_arg(*argc, *argv, 3, dims[1], LU_USAGE), q = size / p;
-    if (nb > LU_MAX_NB || size % p != 0) {
+    /* As HPL's PMAP. Column-major keeps a process column on consecutive ranks: Bamboo's VF
+     * tasks of a process then form one column of a VF x Q grid, and the pivot searches and
+     * U broadcasts stay inside the process (bench/run). */
+    const char *map = *argc > 4 ? (*argv)[4] : "row";
+    const int column_major = strcmp(map, "column") == 0;
+    if (nb > LU_MAX_NB || size % p != 0 || (!column_major && strcmp(map, "row") != 0)) {
         if (rank == 0)
             fprintf(stderr, "usage: %s %s; P must divide the %d ranks\n", (*argv)[0], LU_USAGE, size);
         app_refuse();
@@ -90,7 +97,8 @@ static lu_run lu_start(int *argc, char ***argv)
 
     lu_run r;
     lu_dist *d = &r.d;
-    *d = (lu_dist){.n = n, .nb = nb, .p = p, .q = q, .myrow = rank / q, .mycol = rank % q};
+    *d = (lu_dist){.n = n, .nb = nb, .p = p, .q = q, .myrow = column_major ? rank % p : rank / q,
+                     .mycol = column_major ? rank / p : rank % q};
     d->mp = lu_numroc(n, nb, d->myrow, p);
     d->nq = lu_numroc(n + 1, nb, d->mycol, q);
     d->lda = (size_t)imax(d->mp, 1);

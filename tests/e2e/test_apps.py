@@ -5,11 +5,12 @@ check tries. apps/NAME/check says which case; apps/common/check-app runs it."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 
 import pytest
 
-from harness import REPO
+from harness import REPO, run_bamboo
 
 APPS = sorted(p.parent.name for p in (REPO / "apps").glob("*/check"))
 # The papers' applications (issue 4): each must be there, with its check.
@@ -27,3 +28,23 @@ def test_every_variant_is_verified(name):
                           timeout=900, env=os.environ)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{name}: all variants verified" in done.stdout
+
+
+CROSSING_COLLECTIVES = re.compile(r"collectives (\d+) \(\d+ B\) within the process, (\d+) \(\d+ B\) to other processes")
+
+
+def test_lu_by_columns_keeps_each_pivot_search_inside_a_process():
+    # bench/run runs LU's Bamboo variant with its ranks column-major over a VF x Q grid: the
+    # tasks of a process then hold whole process columns, so the reduction of every pivot
+    # and the U broadcasts, collectives on a column, never leave the process. By rows the
+    # same grid puts each process column on both processes: a reduction per pivot crosses.
+    lu = REPO / "apps" / "lu"
+    subprocess.run(["make", "--no-print-directory", "-s", "-C", str(lu), "build/bamboo"], check=True)
+    crossing = {}
+    for order in ("row", "column"):
+        run = run_bamboo(lu / "build" / "bamboo", 2, 3, ["250", "16", "3", order], ["--bamboo-stats"])
+        assert run.returncode == 0, run.stderr
+        assert "PASSED" in run.stdout
+        crossing[order] = sum(int(m[1]) for m in CROSSING_COLLECTIVES.findall(run.stderr))
+    assert crossing["row"] > 250  # one reduction per pivot, 250 pivots
+    assert crossing["column"] < crossing["row"] / 10
