@@ -50,8 +50,6 @@ void complete_send(Request& send) {
     owner->wake();
 }
 
-
-
 // Leaves `send`'s data with it, as a message lent to `dest` (locked, open).
 void lend(Rank& dest, std::unique_lock<SpinLock>& lock, const Envelope& e, Request& send, bool within_budget) {
     Message lent;

@@ -25,8 +25,10 @@ public:
     CopyCharge(const CopyCharge&) = delete;
     CopyCharge& operator=(const CopyCharge&) = delete;
 
+#ifdef SMPI_H
 private:
     double seconds_ = 0;
+#endif
 };
 
 #ifndef SMPI_H
