@@ -109,6 +109,40 @@ int bamboo_sendrecv(bamboo_site at, const void *sendbuf, int sendcount, MPI_Data
                     int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                     int source, int recvtag, MPI_Comm comm, MPI_Status *status);
 
+/* Send modes: synchronous sends complete once a receive has matched them; ready sends are
+ * standard sends; buffered sends must fit the attached buffer and complete at once. */
+int bamboo_ssend(bamboo_site at, const void *buf, int count, MPI_Datatype type, int dest,
+                 int tag, MPI_Comm comm);
+int bamboo_rsend(bamboo_site at, const void *buf, int count, MPI_Datatype type, int dest,
+                 int tag, MPI_Comm comm);
+int bamboo_bsend(bamboo_site at, const void *buf, int count, MPI_Datatype type, int dest,
+                 int tag, MPI_Comm comm);
+int bamboo_issend(bamboo_site at, const void *buf, int count, MPI_Datatype type, int dest,
+                  int tag, MPI_Comm comm, MPI_Request *request);
+int bamboo_irsend(bamboo_site at, const void *buf, int count, MPI_Datatype type, int dest,
+                  int tag, MPI_Comm comm, MPI_Request *request);
+int bamboo_ibsend(bamboo_site at, const void *buf, int count, MPI_Datatype type, int dest,
+                  int tag, MPI_Comm comm, MPI_Request *request);
+int bamboo_buffer_attach(bamboo_site at, void *buffer, int size);
+int bamboo_buffer_detach(bamboo_site at, void *buffer_addr, int *size);
+
+/* Persistent requests: inactive until MPI_Start; a wait or test makes them inactive again. */
+int bamboo_send_init(bamboo_site at, const void *buf, int count, MPI_Datatype type, int dest,
+                     int tag, MPI_Comm comm, MPI_Request *request);
+int bamboo_ssend_init(bamboo_site at, const void *buf, int count, MPI_Datatype type, int dest,
+                      int tag, MPI_Comm comm, MPI_Request *request);
+int bamboo_rsend_init(bamboo_site at, const void *buf, int count, MPI_Datatype type, int dest,
+                      int tag, MPI_Comm comm, MPI_Request *request);
+int bamboo_bsend_init(bamboo_site at, const void *buf, int count, MPI_Datatype type, int dest,
+                      int tag, MPI_Comm comm, MPI_Request *request);
+int bamboo_recv_init(bamboo_site at, void *buf, int count, MPI_Datatype type, int source,
+                     int tag, MPI_Comm comm, MPI_Request *request);
+int bamboo_start(bamboo_site at, MPI_Request *request);
+int bamboo_startall(bamboo_site at, int count, MPI_Request requests[]);
+int bamboo_request_free(bamboo_site at, MPI_Request *request);
+int bamboo_cancel(bamboo_site at, MPI_Request *request);
+int bamboo_test_cancelled(const MPI_Status *status, int *flag);
+
 int bamboo_wait(bamboo_site at, MPI_Request *request, MPI_Status *status);
 /* `MPI_Status *statuses`, not `statuses[]`: GCC warns (-Wstringop-overflow) when an array
  * parameter gets MPICH's MPI_STATUSES_IGNORE, (MPI_Status *)1. */
@@ -118,6 +152,14 @@ int bamboo_waitany(bamboo_site at, int count, MPI_Request requests[], int *index
 int bamboo_test(bamboo_site at, MPI_Request *request, int *flag, MPI_Status *status);
 int bamboo_testall(bamboo_site at, int count, MPI_Request requests[], int *flag,
                    MPI_Status *statuses);
+int bamboo_testany(bamboo_site at, int count, MPI_Request requests[], int *index, int *flag,
+                   MPI_Status *status);
+int bamboo_waitsome(bamboo_site at, int incount, MPI_Request requests[], int *outcount,
+                    int indices[], MPI_Status *statuses);
+int bamboo_testsome(bamboo_site at, int incount, MPI_Request requests[], int *outcount,
+                    int indices[], MPI_Status *statuses);
+int bamboo_request_get_status(bamboo_site at, MPI_Request request, int *flag,
+                              MPI_Status *status);
 int bamboo_probe(bamboo_site at, int source, int tag, MPI_Comm comm, MPI_Status *status);
 int bamboo_iprobe(bamboo_site at, int source, int tag, MPI_Comm comm, int *flag,
                   MPI_Status *status);
@@ -293,6 +335,28 @@ void bamboo_set_priority(int priority);
 #undef MPI_Waitany
 #undef MPI_Test
 #undef MPI_Testall
+#undef MPI_Ssend
+#undef MPI_Rsend
+#undef MPI_Bsend
+#undef MPI_Issend
+#undef MPI_Irsend
+#undef MPI_Ibsend
+#undef MPI_Buffer_attach
+#undef MPI_Buffer_detach
+#undef MPI_Send_init
+#undef MPI_Ssend_init
+#undef MPI_Rsend_init
+#undef MPI_Bsend_init
+#undef MPI_Recv_init
+#undef MPI_Start
+#undef MPI_Startall
+#undef MPI_Request_free
+#undef MPI_Cancel
+#undef MPI_Test_cancelled
+#undef MPI_Testany
+#undef MPI_Waitsome
+#undef MPI_Testsome
+#undef MPI_Request_get_status
 #undef MPI_Probe
 #undef MPI_Iprobe
 #undef MPI_Get_count
@@ -390,6 +454,28 @@ void bamboo_set_priority(int priority);
 #define MPI_Waitany(...) bamboo_waitany(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Test(...) bamboo_test(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Testall(...) bamboo_testall(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ssend(...) bamboo_ssend(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Rsend(...) bamboo_rsend(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Bsend(...) bamboo_bsend(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Issend(...) bamboo_issend(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Irsend(...) bamboo_irsend(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ibsend(...) bamboo_ibsend(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Buffer_attach(...) bamboo_buffer_attach(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Buffer_detach(...) bamboo_buffer_detach(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Send_init(...) bamboo_send_init(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ssend_init(...) bamboo_ssend_init(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Rsend_init(...) bamboo_rsend_init(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Bsend_init(...) bamboo_bsend_init(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Recv_init(...) bamboo_recv_init(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Start(...) bamboo_start(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Startall(...) bamboo_startall(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Request_free(...) bamboo_request_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Cancel(...) bamboo_cancel(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Test_cancelled(status, flag) bamboo_test_cancelled(status, flag)
+#define MPI_Testany(...) bamboo_testany(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Waitsome(...) bamboo_waitsome(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Testsome(...) bamboo_testsome(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Request_get_status(...) bamboo_request_get_status(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Probe(...) bamboo_probe(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Iprobe(...) bamboo_iprobe(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Get_count(status, type, count) bamboo_get_count(status, type, count)

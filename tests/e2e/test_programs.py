@@ -26,6 +26,7 @@ PROGRAMS = {
     "random_numbers": ([PROGRAMS_DIR / "random_numbers.c"], []),
     "freed_datatype": ([PROGRAMS_DIR / "freed_datatype.c"], []),
     "mixed_sizes": ([PROGRAMS_DIR / "mixed_sizes.c"], []),
+    "persistent_halo": ([PROGRAMS_DIR / "persistent_halo.c"], []),
     "jacobi2d": ([REPO / "apps" / "jacobi2d" / "jacobi2d.c"], ["40", "25"]),
 }
 

@@ -86,3 +86,38 @@ def test_unknown_option_is_an_error(tmp_path):
     run = mpirun(exe, 1, ["--bamboo-vff", "2"], timeout=60)
     assert run.returncode != 0
     assert "--bamboo-vff" in run.stderr
+
+
+@pytest.fixture(scope="module")
+def send_mode_errors_exe(tmp_path_factory):
+    return build_bamboo([PROGRAMS_DIR / "send_mode_errors.c"],
+                        tmp_path_factory.mktemp("send_mode_errors") / "send_mode_errors")
+
+
+@pytest.mark.parametrize("comm_thread", ["on", "off"])
+@pytest.mark.parametrize("processes,vf", [(1, 3), (3, 1)])
+def test_a_ring_of_synchronous_sends_is_a_reported_deadlock(send_mode_errors_exe, processes, vf, comm_thread):
+    # Buffered like MPI_Send, the ring would complete: each MPI_Ssend must wait for its receive,
+    # between tasks of a process and between processes.
+    run = run_bamboo(send_mode_errors_exe, processes, vf, ["--case", "ssend-ring"], timeout=60,
+                     options=["--bamboo-deadlock-timeout", "1", "--bamboo-comm-thread", comm_thread])
+    assert run.returncode != 0
+    assert "never gets here" not in run.stdout
+    waits = re.findall(r"vrank (\d+) waits in MPI_Ssend at \S*send_mode_errors\.c:\d+ for its 4-byte message to "
+                       r"vrank (\d+) to be received \(a synchronous send completes once a receive matches it\)",
+                       run.stderr)
+    assert waits, run.stderr
+    for task, dest in waits:
+        assert int(dest) == (int(task) + 1) % 3
+
+
+@pytest.mark.parametrize("case,message", [
+    ("bsend-too-big", r"MPI_Bsend at \S*send_mode_errors\.c:\d+: the 400-byte message needs \d+ bytes of attached "
+                      r"buffer \(with MPI_BSEND_OVERHEAD\), but 64 are attached"),
+    ("start-active", r"MPI_Start at \S*send_mode_errors\.c:\d+: the request is active"),
+])
+def test_send_mode_misuse_is_reported(send_mode_errors_exe, case, message):
+    run = run_bamboo(send_mode_errors_exe, 1, 2, ["--case", case], timeout=60)
+    assert run.returncode != 0
+    assert "never gets here" not in run.stdout
+    assert re.search(message, run.stderr), run.stderr

@@ -61,6 +61,12 @@ class MPIFunction:
         return self.kind != LOCAL
 
 
+def _send(name: str, runtime: str, nonblocking: bool = False) -> MPIFunction:
+    """MPI_Send's arguments, in any send mode; nonblocking: and the request."""
+    return MPIFunction(name, SEND, runtime, buffer=0, count=1, dest=3, send_tag=4, comm=5,
+                       request=6 if nonblocking else None, blocking=not nonblocking)
+
+
 _TABLE = [
     MPIFunction("MPI_Init", SETUP, "bamboo_init", outputs=(0, 1)),
     MPIFunction("MPI_Init_thread", SETUP, "bamboo_init_thread", outputs=(0, 1, 3)),
@@ -75,6 +81,26 @@ _TABLE = [
                 blocking=True),
     MPIFunction("MPI_Isend", SEND, "bamboo_isend", buffer=0, count=1, dest=3, send_tag=4, comm=5,
                 request=6),
+    _send("MPI_Ssend", "bamboo_ssend"),
+    _send("MPI_Rsend", "bamboo_rsend"),
+    _send("MPI_Bsend", "bamboo_bsend"),
+    _send("MPI_Issend", "bamboo_issend", nonblocking=True),
+    _send("MPI_Irsend", "bamboo_irsend", nonblocking=True),
+    _send("MPI_Ibsend", "bamboo_ibsend", nonblocking=True),
+    MPIFunction("MPI_Buffer_attach", LOCAL, "bamboo_buffer_attach"),
+    MPIFunction("MPI_Buffer_detach", LOCAL, "bamboo_buffer_detach", outputs=(0, 1)),
+    # Persistent requests communicate when MPI_Start starts them, which the translator
+    # cannot follow: it announces none of their receives (they wait on their own).
+    MPIFunction("MPI_Send_init", LOCAL, "bamboo_send_init", outputs=(6,)),
+    MPIFunction("MPI_Ssend_init", LOCAL, "bamboo_ssend_init", outputs=(6,)),
+    MPIFunction("MPI_Rsend_init", LOCAL, "bamboo_rsend_init", outputs=(6,)),
+    MPIFunction("MPI_Bsend_init", LOCAL, "bamboo_bsend_init", outputs=(6,)),
+    MPIFunction("MPI_Recv_init", LOCAL, "bamboo_recv_init", outputs=(6,)),
+    MPIFunction("MPI_Start", SEND, "bamboo_start", outputs=(0,)),
+    MPIFunction("MPI_Startall", SEND, "bamboo_startall", outputs=(1,)),
+    MPIFunction("MPI_Request_free", LOCAL, "bamboo_request_free", outputs=(0,)),
+    MPIFunction("MPI_Cancel", LOCAL, "bamboo_cancel"),
+    MPIFunction("MPI_Test_cancelled", LOCAL, "bamboo_test_cancelled", outputs=(1,)),
     MPIFunction("MPI_Recv", RECEIVE, "bamboo_recv", buffer=0, count=1, source=3, tag=4, comm=5,
                 status=6, blocking=True),
     MPIFunction("MPI_Irecv", RECEIVE, "bamboo_irecv", buffer=0, count=1, source=3, tag=4, comm=5,
@@ -95,6 +121,14 @@ _TABLE = [
                 blocking=True),
     MPIFunction("MPI_Iprobe", PROBE, "bamboo_iprobe", source=0, tag=1, comm=2, status=4,
                 outputs=(3,)),
+    MPIFunction("MPI_Testany", WAIT, "bamboo_testany", count=0, request=1, status=4,
+                outputs=(2, 3)),
+    MPIFunction("MPI_Waitsome", WAIT, "bamboo_waitsome", count=0, request=1, status=4,
+                outputs=(2, 3), blocking=True),
+    MPIFunction("MPI_Testsome", WAIT, "bamboo_testsome", count=0, request=1, status=4,
+                outputs=(2, 3)),
+    MPIFunction("MPI_Request_get_status", WAIT, "bamboo_request_get_status", status=2,
+                outputs=(1,)),
     MPIFunction("MPI_Get_count", LOCAL, "bamboo_get_count", outputs=(2,)),
     MPIFunction("MPI_Wtick", LOCAL, "bamboo_wtick"),
     MPIFunction("MPI_Get_processor_name", LOCAL, "bamboo_get_processor_name", outputs=(0, 1)),

@@ -50,13 +50,14 @@ void complete_send(Request& send) {
     owner->wake();
 }
 
-// Leaves `send`'s data with it, as a message lent to `dest` (locked, open).
-void lend(Rank& dest, std::unique_lock<SpinLock>& lock, const Envelope& e, Request& send, bool within_budget) {
+// Leaves `send`'s data with it, as a message lent to `dest` (locked, open). Unless
+// `may_buy_back`, the send completes only once a receive takes the message.
+void lend(Rank& dest, std::unique_lock<SpinLock>& lock, const Envelope& e, Request& send, bool may_buy_back) {
     Message lent;
     lent.envelope = e;
     lent.bytes = send.target.bytes();
     lent.lender = &send;
-    if (within_budget) {
+    if (may_buy_back) {
         send.lent = true;
         send.lent_at = std::chrono::steady_clock::now();
         Rank& sender = *static_cast<Rank*>(send.owner);
@@ -158,11 +159,14 @@ bool deliver_from_buffer(Rank& dest, const Envelope& e, const TypedBuffer& data,
     }
     switch (lending) {
         case Lending::always:
-            lend(dest, lock, e, *sender, /*within_budget=*/true);
+            lend(dest, lock, e, *sender, /*may_buy_back=*/true);
+            return true;
+        case Lending::until_received:
+            lend(dest, lock, e, *sender, /*may_buy_back=*/false);
             return true;
         case Lending::beyond_budget:
             if (budget.reserve_local(cost)) break;
-            lend(dest, lock, e, *sender, /*within_budget=*/false);
+            lend(dest, lock, e, *sender, /*may_buy_back=*/false);
             return true;
         case Lending::never:
             budget.force_reserve_local(cost);

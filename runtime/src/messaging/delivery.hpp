@@ -36,7 +36,8 @@ struct Routes;
 enum class Lending {
     never,          // buffered (collectives: their algorithms send before they receive)
     beyond_budget,  // buffered within the buffer budget, lent beyond it (blocking sends)
-    always,         // lent (nonblocking sends)
+    always,         // lent, and bought back if it waits too long (nonblocking sends)
+    until_received, // lent until a receive takes it (synchronous sends)
 };
 
 // From a user's send buffer to a task of this process: copied straight into a matching

@@ -17,6 +17,13 @@ PostedReceive* Mailbox::match_posted(const Envelope& e) {
 
 void Mailbox::post(PostedReceive* receive) { posted_.push_back(receive); }
 
+bool Mailbox::unpost(PostedReceive* receive) {
+    auto it = std::find(posted_.begin(), posted_.end(), receive);
+    if (it == posted_.end()) return false;
+    posted_.erase(it);
+    return true;
+}
+
 bool Mailbox::add_unexpected(Message&& message) {
     count_arrival();
     const Envelope e = message.envelope;

@@ -116,6 +116,8 @@ public:
 
     // Queues a receive that found no unexpected message.
     void post(PostedReceive* receive);
+    // Takes back `receive` if no message has matched it yet (MPI_Cancel); false if one has.
+    bool unpost(PostedReceive* receive);
 
     // Appends an arrived message that matched no posted receive. Returns true when this
     // arrival satisfied the armed firing rule (which is then disarmed): wake the task.

@@ -27,6 +27,12 @@ namespace bamboo {
 
 struct Routes;
 
+// The buffer a task attached for its buffered sends (MPI_Buffer_attach).
+struct AttachedBuffer {
+    void* base = nullptr;
+    int size = 0;
+};
+
 // What a waiting rank waits for; read by the deadlock report.
 struct WaitInfo {
     const char* call = nullptr;              // the MPI call; nullptr: the firing rule
@@ -90,6 +96,8 @@ public:
     MessageCounts sent;
     // Its nonblocking sends lent to ranks of this process, until retired (messaging/delivery.hpp).
     std::vector<Request*> lent_sends;
+    // The buffer of MPI_Buffer_attach, which buffered sends must fit.
+    AttachedBuffer attached_buffer;
 
 private:
     int run() override;

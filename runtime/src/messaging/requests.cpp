@@ -21,6 +21,13 @@ Request* RequestTable::allocate(MPI_Request* handle) {
     return request;
 }
 
+void RequestTable::renew(Request& request) {
+    std::unique_ptr<PersistentCall> call = std::move(request.persistent);
+    request.~Request();
+    new (&request) Request();
+    request.persistent = std::move(call);
+}
+
 Request* RequestTable::find(MPI_Request handle) const {
     std::optional<std::uint32_t> index = decode_handle(handle);
     if (!index || *index >= live_.size() || !live_[*index]) return nullptr;

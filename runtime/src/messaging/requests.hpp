@@ -19,6 +19,24 @@
 namespace bamboo {
 
 class Task;
+enum class SendMode : std::uint8_t;
+
+// What a persistent request (MPI_Send_init, MPI_Recv_init, ...) does each time MPI_Start
+// starts it: the arguments of its call.
+struct PersistentCall {
+    bool is_send = false;
+    SendMode mode{};  // sends only
+    const char* call = "";
+    void* buf = nullptr;
+    int count = 0;
+    // The program may free its datatype while the request lives: the request holds its
+    // own (hold_datatype), or the program's if nothing needs holding.
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    MPI_Datatype held_type = MPI_DATATYPE_NULL;
+    int peer = 0;  // destination or source rank
+    int tag = 0;
+    MPI_Comm comm = MPI_COMM_NULL;
+};
 
 struct Request : PostedReceive {
     enum class Kind : std::uint8_t { send, receive };
@@ -31,6 +49,7 @@ struct Request : PostedReceive {
     MPI_Datatype held_type = MPI_DATATYPE_NULL;  // target.type, owned (hold_datatype)
     int peer = 0;          // a send's destination vrank (for reports)
     bool awaits_receive = false;  // a send beyond the buffer budget: its data waits for the receive
+    bool synchronous = false;     // a synchronous send: it awaits its receive whatever the budget
     // A nonblocking send to a rank of this process whose data stays in the sender's buffer
     // until the receive copies it from there, or the sender buys it back (messaging/delivery.hpp).
     bool lent = false;
@@ -43,6 +62,11 @@ struct Request : PostedReceive {
     // Where it was issued, for error and deadlock reports.
     const char* call = "";
     bamboo_site site{};
+    // A persistent request keeps its handle between starts; inactive, it is like a null
+    // request to waits and tests.
+    std::unique_ptr<PersistentCall> persistent;
+    bool active = true;
+    bool cancelled = false;  // a receive taken back by MPI_Cancel
 };
 
 // The requests of one task. Used only by the task itself (so no locking); completers
@@ -55,6 +79,10 @@ public:
     Request* find(MPI_Request handle) const;
     // Frees the request `*handle` names and sets *handle to MPI_REQUEST_NULL.
     void release(MPI_Request* handle);
+    // `request` again as allocate() makes it, keeping its persistent call (MPI_Start).
+    static void renew(Request& request);
+    // Requests the program freed before they completed (MPI_Request_free).
+    std::vector<MPI_Request>& orphans() { return orphans_; }
     std::size_t live_count() const { return live_count_; }
 
 private:
@@ -64,6 +92,7 @@ private:
     std::vector<std::unique_ptr<Request[]>> chunks_;  // stable addresses
     std::vector<bool> live_;
     std::vector<std::uint32_t> free_;
+    std::vector<MPI_Request> orphans_;
     std::size_t live_count_ = 0;
 };
 

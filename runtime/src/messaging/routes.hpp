@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -18,16 +19,23 @@
 
 namespace bamboo {
 
+// Whether a send to another process may complete only once a receive has taken its message.
+enum class ReceiverWait : std::uint8_t {
+    never,          // the data is copied (collectives, buffered sends)
+    beyond_credit,  // when the receiving process has no credit left for it (standard sends)
+    always,         // synchronous sends: complete once a receive has matched the message
+};
+
 class ProcessLink {
 public:
     // Any rank: sends `data` to rank `dest_vrank` of another process. Returns false when the
     // data has been copied and the send is complete; true when `completion` (a send request
     // owned by the calling rank) completes later: once a large payload has left straight from
-    // the user's buffer, or, when the send `may_wait_for_receiver` and the receiving process
-    // has no credit left for it (messaging/buffer_budget.hpp), once a receive has taken the
-    // message and its data has left. Without `completion` the data is always copied.
+    // the user's buffer, or, as `receiver_wait` says (credit: messaging/buffer_budget.hpp),
+    // once a receive has taken the message and its data has left. Without `completion` the
+    // data is always copied.
     virtual bool send(const Envelope& envelope, int dest_vrank, const TypedBuffer& data, Request* completion,
-                      bool may_wait_for_receiver) = 0;
+                      ReceiverWait receiver_wait) = 0;
 
 protected:
     ~ProcessLink() = default;

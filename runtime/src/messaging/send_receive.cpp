@@ -18,24 +18,47 @@ void set_up(Request& request, Request::Kind kind, Rank& owner, const TypedBuffer
     request.site = at;
 }
 
+Lending local_lending(SendMode mode) {
+    switch (mode) {
+        case SendMode::standard: return Lending::beyond_budget;
+        case SendMode::nonblocking: return Lending::always;
+        case SendMode::synchronous: return Lending::until_received;
+        case SendMode::collective:
+        case SendMode::buffered: break;
+    }
+    return Lending::never;
+}
+
+ReceiverWait receiver_wait(SendMode mode) {
+    switch (mode) {
+        case SendMode::standard:
+        case SendMode::nonblocking: return ReceiverWait::beyond_credit;
+        case SendMode::synchronous: return ReceiverWait::always;
+        case SendMode::collective:
+        case SendMode::buffered: break;
+    }
+    return ReceiverWait::never;
+}
+
 }  // namespace
 
-bool start_send(Rank& self, MessageKind::Origin origin, bool nonblocking, const CommView& from, int dest, int tag,
-                const TypedBuffer& data, Request& request, const char* call, bamboo_site at) {
+bool start_send(Rank& self, SendMode mode, const CommView& from, int dest, int tag, const TypedBuffer& data,
+                Request& request, const char* call, bamboo_site at) {
     set_up(request, Request::Kind::send, self, data, *from.comm, call, at);
     if (dest == MPI_PROC_NULL) return false;
-    const bool point_to_point = origin == MessageCounts::point_to_point;
+    const MessageKind::Origin origin =
+        mode == SendMode::collective ? MessageKind::collective : MessageKind::point_to_point;
     int dest_vrank = from.comm->vrank_of(dest);
     request.peer = dest_vrank;
-    Envelope envelope{from.rank, tag, point_to_point ? from.context() : from.comm->collective_context()};
+    request.synchronous = mode == SendMode::synchronous;
+    Envelope envelope{from.rank, tag, origin == MessageKind::point_to_point ? from.context() : from.comm->collective_context()};
     const Routes& routes = self.routes();
     if (Rank* local = routes.local(dest_vrank)) {
         self.sent.count(origin, MessageCounts::same_process, data.bytes());
-        Lending lending = !point_to_point ? Lending::never : nonblocking ? Lending::always : Lending::beyond_budget;
-        return deliver_from_buffer(*local, envelope, data, &request, lending);
+        return deliver_from_buffer(*local, envelope, data, &request, local_lending(mode));
     }
     self.sent.count(origin, MessageCounts::other_process, data.bytes());
-    return routes.link->send(envelope, dest_vrank, data, &request, /*may_wait_for_receiver=*/point_to_point);
+    return routes.link->send(envelope, dest_vrank, data, &request, receiver_wait(mode));
 }
 
 void start_receive(Rank& self, const Communicator& comm, const Pattern& pattern, const TypedBuffer& target,

@@ -11,6 +11,8 @@
 // receive: the algorithms send before they receive.
 #pragma once
 
+#include <cstdint>
+
 #include "bamboo.h"
 #include "comm/communicator.hpp"
 #include "messaging/datatype.hpp"
@@ -20,13 +22,21 @@
 
 namespace bamboo {
 
+// How a send may complete: MPI's send modes, and for standard sends whether the call blocks.
+enum class SendMode : std::uint8_t {
+    collective,    // a collective algorithm's message: always buffered (they send before they receive)
+    standard,      // MPI_Send, MPI_Rsend: buffered within the budget, beyond it once received
+    nonblocking,   // MPI_Isend, MPI_Irsend: to a rank of this process, lends its buffer
+    synchronous,   // MPI_Ssend, MPI_Issend: completes once a receive has matched the message
+    buffered,      // MPI_Bsend, MPI_Ibsend: always buffered, so it completes at once
+};
+
 // Starts `self`'s send of `data` to rank `dest` of `from` (MPI_PROC_NULL: to nobody) with
 // `tag`: point-to-point on the communicator's own context, or a collective's message on its
-// collective context. A `nonblocking` point-to-point send to a rank of this process lends its
-// buffer (messaging/delivery.hpp). `request` is set up here and names `call` at `at` in
-// reports. Returns true if `request` completes later; the data must stay untouched until then.
-bool start_send(Rank& self, MessageKind::Origin origin, bool nonblocking, const CommView& from, int dest, int tag,
-                const TypedBuffer& data, Request& request, const char* call, bamboo_site at);
+// collective context. `request` is set up here and names `call` at `at` in reports. Returns
+// true if `request` completes later, as `mode` says; the data must stay untouched until then.
+bool start_send(Rank& self, SendMode mode, const CommView& from, int dest, int tag, const TypedBuffer& data,
+                Request& request, const char* call, bamboo_site at);
 
 // Starts `self`'s receive into `target` of the message on `comm` that `pattern` accepts
 // (source MPI_PROC_NULL: none, it completes at once). `request` is set up here (other than

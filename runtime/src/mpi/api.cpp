@@ -82,9 +82,11 @@ void set_status(MPI_Status* status, int source, int tag, std::size_t bytes) {
     status->MPI_SOURCE = source;
     status->MPI_TAG = tag;
     status->MPI_ERROR = MPI_SUCCESS;
-    // The library's own count field, so that MPI_Get_count can answer for any datatype.
+    // The library's own count and cancelled fields, so that MPI_Get_count can answer for any
+    // datatype and MPI_Test_cancelled for any status.
     MpiGuard guard;
     MPI_Status_set_elements_x(status, MPI_BYTE, static_cast<MPI_Count>(bytes));
+    MPI_Status_set_cancelled(status, 0);
 }
 
 void expect_message(Rank& self, const Pattern& pattern) {

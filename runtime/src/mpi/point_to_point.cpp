@@ -21,25 +21,44 @@ namespace {
 void set_empty_status(MPI_Status* status) { set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0); }
 
 void set_request_status(MPI_Status* status, const Request& r) {
-    if (r.kind == Request::Kind::send) set_empty_status(status);
-    else set_status(status, r.source, r.tag, r.bytes);
+    if (r.cancelled) {
+        set_status(status, r.source, r.tag, 0);
+        if (status == MPI_STATUS_IGNORE) return;
+        MpiGuard guard;
+        MPI_Status_set_cancelled(status, 1);
+    } else if (r.kind == Request::Kind::send) {
+        set_empty_status(status);
+    } else {
+        set_status(status, r.source, r.tag, r.bytes);
+    }
 }
 
 MPI_Status* status_at(MPI_Status statuses[], int i) {
     return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
 }
 
+// A buffered send must fit the buffer the task attached (MPI_Buffer_attach). The runtime
+// buffers it in memory of its own, so earlier buffered sends take none of that space.
+void check_attached_buffer(const Rank& self, std::size_t bytes, const char* call, bamboo_site at) {
+    std::size_t needed = bytes + MPI_BSEND_OVERHEAD;
+    if (needed > static_cast<std::size_t>(self.attached_buffer.size))
+        task_error(self.vrank(), call, at,
+                   "the %zu-byte message needs %zu bytes of attached buffer (with MPI_BSEND_OVERHEAD), "
+                   "but %d are attached (MPI_Buffer_attach)",
+                   bytes, needed, self.attached_buffer.size);
+}
+
 // Checks an MPI call's send arguments, then starts the send (messaging/send_receive.hpp).
 // Returns true if `request` has yet to complete: until then the user's buffer must stay
 // untouched.
 bool start_send_call(Rank& self, const char* call, bamboo_site at, const void* buf, int count,
-                     MPI_Datatype type, int dest, int tag, MPI_Comm comm, Request& request,
-                     bool nonblocking = false) {
+                     MPI_Datatype type, int dest, int tag, MPI_Comm comm, Request& request, SendMode mode) {
     CommView view = resolve_comm(self, comm, call, at);
     TypedBuffer data = typed_buffer(self, buf, count, type, call, at);
     check_destination(self, view, dest, call, at);
     if (tag < 0) task_error(self.vrank(), call, at, "the tag %d is negative", tag);
-    return start_send(self, MessageKind::point_to_point, nonblocking, view, dest, tag, data, request, call, at);
+    if (mode == SendMode::buffered) check_attached_buffer(self, data.bytes(), call, at);
+    return start_send(self, mode, view, dest, tag, data, request, call, at);
 }
 
 // Checks an MPI call's receive arguments, then starts the receive; it completes at once for
@@ -65,8 +84,15 @@ Request* find_request(Rank& self, MPI_Request handle, const char* call, bamboo_s
     Request* request = self.requests().find(handle);
     if (!request)
         task_error(self.vrank(), call, at,
-                   "invalid request (not made by MPI_Isend or MPI_Irecv of this task, or already completed)");
+                   "invalid request (not made by a nonblocking or persistent call of this task, or already freed)");
     return request;
+}
+
+// The same, but nullptr also for an inactive persistent request, which waits and tests treat
+// as a null request.
+Request* find_active_request(Rank& self, MPI_Request handle, const char* call, bamboo_site at) {
+    Request* request = find_request(self, handle, call, at);
+    return request && request->active ? request : nullptr;
 }
 
 std::vector<Request*> find_requests(Rank& self, int count, MPI_Request handles[],
@@ -74,16 +100,144 @@ std::vector<Request*> find_requests(Rank& self, int count, MPI_Request handles[]
     if (count < 0) task_error(self.vrank(), call, at, "the count %d is negative", count);
     if (count > 0 && !handles) task_error(self.vrank(), call, at, "the request array is NULL");
     std::vector<Request*> found(count);
-    for (int i = 0; i < count; ++i) found[i] = find_request(self, handles[i], call, at);
+    for (int i = 0; i < count; ++i) found[i] = find_active_request(self, handles[i], call, at);
     return found;
 }
 
-// Reports a completed request's status, frees it and nulls the user's handle.
-void retire(Rank& self, MPI_Request* handle, const Request& request, MPI_Status* status) {
-    set_request_status(status, request);
+bool any_active(const std::vector<Request*>& requests) {
+    for (const Request* r : requests)
+        if (r) return true;
+    return false;
+}
+
+// What a completed operation still holds: a lent buffer, a datatype.
+void end_operation(Rank& self, Request& request) {
     if (request.lent) forget_lent(self, request);
+    request.lent = false;
     if (request.held_type != MPI_DATATYPE_NULL) release_datatype(request.held_type);
+    request.held_type = MPI_DATATYPE_NULL;
+}
+
+// Frees a request whose operation is over (or never started) and nulls the user's handle.
+void free_request(Rank& self, MPI_Request* handle, Request& request) {
+    end_operation(self, request);
+    if (request.persistent && request.persistent->held_type != MPI_DATATYPE_NULL)
+        release_datatype(request.persistent->held_type);
     self.requests().release(handle);
+}
+
+// Reports a completed request's status and frees it, except a persistent request, which
+// becomes inactive and keeps its handle for the next MPI_Start.
+void retire(Rank& self, MPI_Request* handle, Request& request, MPI_Status* status) {
+    set_request_status(status, request);
+    if (!request.persistent) {
+        free_request(self, handle, request);
+        return;
+    }
+    end_operation(self, request);
+    request.active = false;
+}
+
+// Requests freed by MPI_Request_free before they completed: released once they have.
+// Checked whenever the task makes a request, so they do not pile up.
+void release_completed_orphans(Rank& self) {
+    std::vector<MPI_Request>& orphans = self.requests().orphans();
+    for (std::size_t i = 0; i < orphans.size();) {
+        Request* r = self.requests().find(orphans[i]);
+        if (!r->complete.load()) {
+            ++i;
+            continue;
+        }
+        free_request(self, &orphans[i], *r);
+        orphans[i] = orphans.back();
+        orphans.pop_back();
+    }
+}
+
+// MPI_Waitsome and MPI_Testsome: retires the completed requests among `found` (the
+// program's `handles`), telling their places in `indices`; returns how many.
+int retire_completed(Rank& self, const std::vector<Request*>& found, MPI_Request handles[], int indices[],
+                     MPI_Status statuses[]) {
+    int done = 0;
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        if (!found[i] || !found[i]->complete.load()) continue;
+        indices[done] = static_cast<int>(i);
+        retire(self, &handles[i], *found[i], status_at(statuses, done));
+        ++done;
+    }
+    return done;
+}
+
+// A request made by a nonblocking call.
+Request* new_request(Rank& self, MPI_Request* handle, const char* call, bamboo_site at) {
+    check_not_null(self, handle, "the request pointer", call, at);
+    release_completed_orphans(self);
+    return self.requests().allocate(handle);
+}
+
+int blocking_send(const char* call, SendMode mode, bamboo_site at, const void* buf, int count, MPI_Datatype type,
+                  int dest, int tag, MPI_Comm comm) {
+    Rank& self = calling_rank(call, at);
+    Request request;
+    if (start_send_call(self, call, at, buf, count, type, dest, tag, comm, request, mode))
+        self.wait_for(request, call, at);
+    return MPI_SUCCESS;
+}
+
+int nonblocking_send(const char* call, SendMode mode, bamboo_site at, const void* buf, int count,
+                     MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request) {
+    Rank& self = calling_rank(call, at);
+    Request* r = new_request(self, request, call, at);
+    if (!start_send_call(self, call, at, buf, count, type, dest, tag, comm, *r, mode)) r->complete.store(true);
+    return MPI_SUCCESS;
+}
+
+// A persistent request, inactive until MPI_Start. Its datatype is held as a nonblocking
+// receive's is, since the program may free its own meanwhile.
+void make_persistent(Rank& self, MPI_Request* handle, PersistentCall call, bamboo_site at) {
+    TypedBuffer data = typed_buffer(self, call.buf, call.count, call.type, call.call, at);
+    Request* r = new_request(self, handle, call.call, at);
+    call.held_type = hold_datatype(call.type, data.layout);
+    r->persistent = std::make_unique<PersistentCall>(call);
+    r->active = false;
+    r->complete.store(true);
+}
+
+int persistent_send(const char* call, SendMode mode, bamboo_site at, const void* buf, int count,
+                    MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request) {
+    Rank& self = calling_rank(call, at);
+    // The arguments are checked now, as MPI checks them, and again at each start.
+    CommView view = resolve_comm(self, comm, call, at);
+    check_destination(self, view, dest, call, at);
+    if (tag < 0) task_error(self.vrank(), call, at, "the tag %d is negative", tag);
+    PersistentCall persistent;
+    persistent.is_send = true;
+    persistent.mode = mode;
+    persistent.call = call;
+    persistent.buf = const_cast<void*>(buf);
+    persistent.count = count;
+    persistent.type = type;
+    persistent.peer = dest;
+    persistent.tag = tag;
+    persistent.comm = comm;
+    make_persistent(self, request, std::move(persistent), at);
+    return MPI_SUCCESS;
+}
+
+// MPI_Start: the persistent request's operation, started as its nonblocking call would start it.
+void start_persistent(Rank& self, Request* request, bamboo_site at) {
+    if (!request || !request->persistent)
+        task_error(self.vrank(), "MPI_Start", at, "the request is not a persistent request");
+    if (request->active)
+        task_error(self.vrank(), "MPI_Start", at, "the request is active (started and not yet completed)");
+    RequestTable::renew(*request);
+    const PersistentCall& p = *request->persistent;
+    MPI_Datatype type = p.held_type != MPI_DATATYPE_NULL ? p.held_type : p.type;
+    if (!p.is_send) {
+        start_receive_call(self, p.call, at, p.buf, p.count, type, p.peer, p.tag, p.comm, *request);
+    } else if (!start_send_call(self, p.call, at, p.buf, p.count, type, p.peer, p.tag, p.comm, *request, p.mode)) {
+        request->complete.store(true);
+    }
 }
 
 // A poll that found nothing: the other tasks of this worker run first (a polling loop must
@@ -167,20 +321,61 @@ double bamboo_wtime(void) {
 
 int bamboo_send(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
                 MPI_Comm comm) {
-    Rank& self = calling_rank("MPI_Send", at);
-    Request request;
-    if (start_send_call(self, "MPI_Send", at, buf, count, type, dest, tag, comm, request))
-        self.wait_for(request, "MPI_Send", at);
-    return MPI_SUCCESS;
+    return blocking_send("MPI_Send", SendMode::standard, at, buf, count, type, dest, tag, comm);
+}
+
+int bamboo_ssend(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                 MPI_Comm comm) {
+    return blocking_send("MPI_Ssend", SendMode::synchronous, at, buf, count, type, dest, tag, comm);
+}
+
+int bamboo_rsend(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                 MPI_Comm comm) {
+    return blocking_send("MPI_Rsend", SendMode::standard, at, buf, count, type, dest, tag, comm);
+}
+
+int bamboo_bsend(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                 MPI_Comm comm) {
+    return blocking_send("MPI_Bsend", SendMode::buffered, at, buf, count, type, dest, tag, comm);
 }
 
 int bamboo_isend(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest,
                  int tag, MPI_Comm comm, MPI_Request* request) {
-    Rank& self = calling_rank("MPI_Isend", at);
-    check_not_null(self, request, "the request pointer", "MPI_Isend", at);
-    Request* r = self.requests().allocate(request);
-    if (!start_send_call(self, "MPI_Isend", at, buf, count, type, dest, tag, comm, *r, /*nonblocking=*/true))
-        r->complete.store(true);
+    return nonblocking_send("MPI_Isend", SendMode::nonblocking, at, buf, count, type, dest, tag, comm, request);
+}
+
+int bamboo_issend(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest,
+                  int tag, MPI_Comm comm, MPI_Request* request) {
+    return nonblocking_send("MPI_Issend", SendMode::synchronous, at, buf, count, type, dest, tag, comm, request);
+}
+
+int bamboo_irsend(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest,
+                  int tag, MPI_Comm comm, MPI_Request* request) {
+    return nonblocking_send("MPI_Irsend", SendMode::nonblocking, at, buf, count, type, dest, tag, comm, request);
+}
+
+int bamboo_ibsend(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest,
+                  int tag, MPI_Comm comm, MPI_Request* request) {
+    return nonblocking_send("MPI_Ibsend", SendMode::buffered, at, buf, count, type, dest, tag, comm, request);
+}
+
+int bamboo_buffer_attach(bamboo_site at, void* buffer, int size) {
+    Rank& self = calling_rank("MPI_Buffer_attach", at);
+    if (self.attached_buffer.base)
+        task_error(self.vrank(), "MPI_Buffer_attach", at, "a buffer is already attached (MPI_Buffer_detach it first)");
+    if (size < 0) task_error(self.vrank(), "MPI_Buffer_attach", at, "the size %d is negative", size);
+    self.attached_buffer = AttachedBuffer{buffer, size};
+    return MPI_SUCCESS;
+}
+
+int bamboo_buffer_detach(bamboo_site at, void* buffer_addr, int* size) {
+    Rank& self = calling_rank("MPI_Buffer_detach", at);
+    check_not_null(self, buffer_addr, "the buffer address", "MPI_Buffer_detach", at);
+    check_not_null(self, size, "the size pointer", "MPI_Buffer_detach", at);
+    // Nothing to wait for: buffered sends keep their data in the runtime's memory, not here.
+    *static_cast<void**>(buffer_addr) = self.attached_buffer.base;
+    *size = self.attached_buffer.size;
+    self.attached_buffer = AttachedBuffer{};
     return MPI_SUCCESS;
 }
 
@@ -197,9 +392,100 @@ int bamboo_recv(bamboo_site at, void* buf, int count, MPI_Datatype type, int sou
 int bamboo_irecv(bamboo_site at, void* buf, int count, MPI_Datatype type, int source, int tag,
                  MPI_Comm comm, MPI_Request* request) {
     Rank& self = calling_rank("MPI_Irecv", at);
-    check_not_null(self, request, "the request pointer", "MPI_Irecv", at);
-    Request* r = self.requests().allocate(request);
+    Request* r = new_request(self, request, "MPI_Irecv", at);
     start_receive_call(self, "MPI_Irecv", at, buf, count, type, source, tag, comm, *r, true);
+    return MPI_SUCCESS;
+}
+
+int bamboo_send_init(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                     MPI_Comm comm, MPI_Request* request) {
+    return persistent_send("MPI_Send_init", SendMode::nonblocking, at, buf, count, type, dest, tag, comm, request);
+}
+
+int bamboo_ssend_init(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                      MPI_Comm comm, MPI_Request* request) {
+    return persistent_send("MPI_Ssend_init", SendMode::synchronous, at, buf, count, type, dest, tag, comm,
+                           request);
+}
+
+int bamboo_rsend_init(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                      MPI_Comm comm, MPI_Request* request) {
+    return persistent_send("MPI_Rsend_init", SendMode::nonblocking, at, buf, count, type, dest, tag, comm,
+                           request);
+}
+
+int bamboo_bsend_init(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                      MPI_Comm comm, MPI_Request* request) {
+    return persistent_send("MPI_Bsend_init", SendMode::buffered, at, buf, count, type, dest, tag, comm,
+                           request);
+}
+
+int bamboo_recv_init(bamboo_site at, void* buf, int count, MPI_Datatype type, int source, int tag,
+                     MPI_Comm comm, MPI_Request* request) {
+    Rank& self = calling_rank("MPI_Recv_init", at);
+    CommView view = resolve_comm(self, comm, "MPI_Recv_init", at);
+    receive_pattern(self, view, source, tag, "MPI_Recv_init", at);
+    PersistentCall call;
+    call.call = "MPI_Recv_init";
+    call.buf = buf;
+    call.count = count;
+    call.type = type;
+    call.peer = source;
+    call.tag = tag;
+    call.comm = comm;
+    make_persistent(self, request, std::move(call), at);
+    return MPI_SUCCESS;
+}
+
+int bamboo_start(bamboo_site at, MPI_Request* request) {
+    Rank& self = calling_rank("MPI_Start", at);
+    check_not_null(self, request, "the request pointer", "MPI_Start", at);
+    start_persistent(self, find_request(self, *request, "MPI_Start", at), at);
+    return MPI_SUCCESS;
+}
+
+int bamboo_startall(bamboo_site at, int count, MPI_Request requests[]) {
+    Rank& self = calling_rank("MPI_Startall", at);
+    if (count < 0) task_error(self.vrank(), "MPI_Startall", at, "the count %d is negative", count);
+    if (count > 0) check_not_null(self, requests, "the request array", "MPI_Startall", at);
+    for (int i = 0; i < count; ++i) start_persistent(self, find_request(self, requests[i], "MPI_Startall", at), at);
+    return MPI_SUCCESS;
+}
+
+int bamboo_request_free(bamboo_site at, MPI_Request* request) {
+    Rank& self = calling_rank("MPI_Request_free", at);
+    check_not_null(self, request, "the request pointer", "MPI_Request_free", at);
+    Request* r = find_request(self, *request, "MPI_Request_free", at);
+    if (!r) task_error(self.vrank(), "MPI_Request_free", at, "the request is MPI_REQUEST_NULL");
+    if (!r->active || r->complete.load()) {
+        free_request(self, request, *r);
+        return MPI_SUCCESS;
+    }
+    // MPI lets the operation go on: the request is freed once it completes.
+    self.requests().orphans().push_back(*request);
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+
+int bamboo_cancel(bamboo_site at, MPI_Request* request) {
+    Rank& self = calling_rank("MPI_Cancel", at);
+    check_not_null(self, request, "the request pointer", "MPI_Cancel", at);
+    Request* r = find_active_request(self, *request, "MPI_Cancel", at);
+    // MPI lets a cancel fail, the operation then completing as usual: sends are never taken
+    // back (they may already be in another process's hands), receives only before a message
+    // has matched them.
+    if (!r || r->kind != Request::Kind::receive || r->complete.load()) return MPI_SUCCESS;
+    bool taken_back;
+    {
+        std::lock_guard<SpinLock> lock(self.mailbox().mutex());
+        taken_back = self.mailbox().unpost(r);
+    }
+    if (taken_back) {
+        r->cancelled = true;
+        r->source = MPI_ANY_SOURCE;
+        r->tag = MPI_ANY_TAG;
+        r->complete.store(true);
+    }
     return MPI_SUCCESS;
 }
 
@@ -209,7 +495,7 @@ int bamboo_sendrecv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Data
     Rank& self = calling_rank("MPI_Sendrecv", at);
     Request send, receive;
     bool send_pending = start_send_call(self, "MPI_Sendrecv", at, sendbuf, sendcount, sendtype, dest,
-                                        sendtag, comm, send);
+                                        sendtag, comm, send, SendMode::standard);
     start_receive_call(self, "MPI_Sendrecv", at, recvbuf, recvcount, recvtype, source, recvtag, comm,
                        receive);
     if (send_pending) self.wait_for(send, "MPI_Sendrecv", at);
@@ -221,7 +507,7 @@ int bamboo_sendrecv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Data
 int bamboo_wait(bamboo_site at, MPI_Request* request, MPI_Status* status) {
     Rank& self = calling_rank("MPI_Wait", at);
     check_not_null(self, request, "the request pointer", "MPI_Wait", at);
-    Request* r = find_request(self, *request, "MPI_Wait", at);
+    Request* r = find_active_request(self, *request, "MPI_Wait", at);
     if (!r) {
         set_empty_status(status);
         return MPI_SUCCESS;
@@ -256,9 +542,7 @@ int bamboo_waitany(bamboo_site at, int count, MPI_Request requests[], int* index
     Rank& self = calling_rank("MPI_Waitany", at);
     std::vector<Request*> found = find_requests(self, count, requests, "MPI_Waitany", at);
     int completed = MPI_UNDEFINED;
-    bool any_active = false;
-    for (const Request* r : found) any_active = any_active || r;
-    if (!any_active) {
+    if (!any_active(found)) {
         *index = MPI_UNDEFINED;
         set_empty_status(status);
         return MPI_SUCCESS;
@@ -285,7 +569,7 @@ int bamboo_waitany(bamboo_site at, int count, MPI_Request requests[], int* index
 int bamboo_test(bamboo_site at, MPI_Request* request, int* flag, MPI_Status* status) {
     Rank& self = calling_rank("MPI_Test", at);
     check_not_null(self, request, "the request pointer", "MPI_Test", at);
-    Request* r = find_request(self, *request, "MPI_Test", at);
+    Request* r = find_active_request(self, *request, "MPI_Test", at);
     if (!r) {
         *flag = 1;
         set_empty_status(status);
@@ -316,6 +600,80 @@ int bamboo_testall(bamboo_site at, int count, MPI_Request requests[], int* flag,
     for (int i = 0; i < count; ++i) {
         if (found[i]) retire(self, &requests[i], *found[i], status_at(statuses, i));
         else set_empty_status(status_at(statuses, i));
+    }
+    return MPI_SUCCESS;
+}
+
+int bamboo_testany(bamboo_site at, int count, MPI_Request requests[], int* index, int* flag,
+                   MPI_Status* status) {
+    Rank& self = calling_rank("MPI_Testany", at);
+    std::vector<Request*> found = find_requests(self, count, requests, "MPI_Testany", at);
+    *index = MPI_UNDEFINED;
+    if (!any_active(found)) {
+        *flag = 1;
+        set_empty_status(status);
+        return MPI_SUCCESS;
+    }
+    for (int i = 0; i < count; ++i) {
+        if (found[i] && found[i]->complete.load()) {
+            *flag = 1;
+            *index = i;
+            retire(self, &requests[i], *found[i], status);
+            return MPI_SUCCESS;
+        }
+    }
+    *flag = 0;
+    poll_again_later(self);
+    return MPI_SUCCESS;
+}
+
+int bamboo_waitsome(bamboo_site at, int incount, MPI_Request requests[], int* outcount, int indices[],
+                    MPI_Status statuses[]) {
+    Rank& self = calling_rank("MPI_Waitsome", at);
+    std::vector<Request*> found = find_requests(self, incount, requests, "MPI_Waitsome", at);
+    if (!any_active(found)) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    WaitInfo info;
+    info.call = "MPI_Waitsome";
+    info.site = at;
+    info.handles = requests;
+    info.handle_count = incount;
+    self.wait_until(info, [&found] {
+        for (const Request* r : found)
+            if (r && r->complete.load()) return true;
+        return false;
+    });
+    *outcount = retire_completed(self, found, requests, indices, statuses);
+    return MPI_SUCCESS;
+}
+
+int bamboo_testsome(bamboo_site at, int incount, MPI_Request requests[], int* outcount, int indices[],
+                    MPI_Status statuses[]) {
+    Rank& self = calling_rank("MPI_Testsome", at);
+    std::vector<Request*> found = find_requests(self, incount, requests, "MPI_Testsome", at);
+    if (!any_active(found)) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    *outcount = retire_completed(self, found, requests, indices, statuses);
+    if (*outcount == 0) poll_again_later(self);
+    return MPI_SUCCESS;
+}
+
+int bamboo_request_get_status(bamboo_site at, MPI_Request request, int* flag, MPI_Status* status) {
+    Rank& self = calling_rank("MPI_Request_get_status", at);
+    Request* r = find_active_request(self, request, "MPI_Request_get_status", at);
+    if (!r) {
+        *flag = 1;
+        set_empty_status(status);
+    } else if (r->complete.load()) {
+        *flag = 1;
+        set_request_status(status, *r);  // the request lives on: a wait or test retires it
+    } else {
+        *flag = 0;
+        poll_again_later(self);
     }
     return MPI_SUCCESS;
 }
@@ -367,6 +725,11 @@ int bamboo_iprobe(bamboo_site at, int source, int tag, MPI_Comm comm, int* flag,
     if (found) set_status(status, envelope.source, envelope.tag, bytes);
     else poll_again_later(self);
     return MPI_SUCCESS;
+}
+
+int bamboo_test_cancelled(const MPI_Status* status, int* flag) {
+    MpiGuard guard;  // the library's own field, which the runtime sets in every status it fills
+    return MPI_Test_cancelled(status, flag);
 }
 
 int bamboo_get_count(const MPI_Status* status, MPI_Datatype type, int* count) {

@@ -237,12 +237,13 @@ CommEngine::Outgoing CommEngine::control_message(int process, const WireHeader& 
 }
 
 bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data, Request* completion,
-                      bool may_wait_for_receiver) {
+                      ReceiverWait receiver_wait) {
     std::size_t bytes = data.bytes();
     int process = routes_.process_of(dest_vrank);
     BufferBudget& budget = *routes_.budget;
-    bool announce = may_wait_for_receiver && !budget.spend(process, buffer_cost(bytes));
-    if (!may_wait_for_receiver) budget.force_spend(process, buffer_cost(bytes));
+    bool announce = receiver_wait == ReceiverWait::always ||
+                    (receiver_wait == ReceiverWait::beyond_credit && !budget.spend(process, buffer_cost(bytes)));
+    if (receiver_wait == ReceiverWait::never) budget.force_spend(process, buffer_cost(bytes));
     bool separate = !announce && bytes >= kSeparatePayloadBytes;
     bool from_user_buffer = separate && completion && data.layout.contiguous;
     WireHeader header = control_header(announce ? Kind::announce : Kind::data);

@@ -78,7 +78,7 @@ public:
     ~CommEngine();
 
     bool send(const Envelope& envelope, int dest_vrank, const TypedBuffer& data, Request* completion,
-              bool may_wait_for_receiver) override;
+              ReceiverWait receiver_wait) override;
 
     // Announced messages (any thread): a receive took one, or nobody will.
     void pull(Request& receive, const Envelope& envelope, std::size_t bytes, const Announced& announced) override;
