@@ -207,6 +207,61 @@ int bamboo_scan(bamboo_site at, const void *sendbuf, void *recvbuf, int count,
                 MPI_Datatype type, MPI_Op op, MPI_Comm comm);
 int bamboo_exscan(bamboo_site at, const void *sendbuf, void *recvbuf, int count,
                   MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+int bamboo_alltoallw(bamboo_site at, const void *sendbuf, const int sendcounts[],
+                     const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                     const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                     MPI_Comm comm);
+
+/* Nonblocking collectives: the blocking algorithm, run beside the task's own code (each on a
+ * stack of its own); it goes on whenever the task calls MPI or waits. */
+int bamboo_ibarrier(bamboo_site at, MPI_Comm comm, MPI_Request *request);
+int bamboo_ibcast(bamboo_site at, void *buffer, int count, MPI_Datatype type, int root,
+                  MPI_Comm comm, MPI_Request *request);
+int bamboo_ireduce(bamboo_site at, const void *sendbuf, void *recvbuf, int count,
+                   MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request);
+int bamboo_iallreduce(bamboo_site at, const void *sendbuf, void *recvbuf, int count,
+                      MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int bamboo_igather(bamboo_site at, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                   MPI_Request *request);
+int bamboo_igatherv(bamboo_site at, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, const int recvcounts[], const int displs[],
+                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+int bamboo_iscatter(bamboo_site at, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    MPI_Request *request);
+int bamboo_iscatterv(bamboo_site at, const void *sendbuf, const int sendcounts[],
+                     const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+int bamboo_iallgather(bamboo_site at, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                      MPI_Request *request);
+int bamboo_iallgatherv(bamboo_site at, const void *sendbuf, int sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                       const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                       MPI_Request *request);
+int bamboo_ialltoall(bamboo_site at, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request);
+int bamboo_ialltoallv(bamboo_site at, const void *sendbuf, const int sendcounts[],
+                      const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                      const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                      MPI_Comm comm, MPI_Request *request);
+int bamboo_ialltoallw(bamboo_site at, const void *sendbuf, const int sendcounts[],
+                      const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                      const int recvcounts[], const int rdispls[],
+                      const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request);
+int bamboo_ireduce_scatter(bamboo_site at, const void *sendbuf, void *recvbuf,
+                           const int recvcounts[], MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                           MPI_Request *request);
+int bamboo_ireduce_scatter_block(bamboo_site at, const void *sendbuf, void *recvbuf,
+                                 int recvcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                 MPI_Request *request);
+int bamboo_iscan(bamboo_site at, const void *sendbuf, void *recvbuf, int count,
+                 MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int bamboo_iexscan(bamboo_site at, const void *sendbuf, void *recvbuf, int count,
+                   MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+
 int bamboo_reduce_local(bamboo_site at, const void *inbuf, void *inoutbuf, int count,
                         MPI_Datatype type, MPI_Op op);
 int bamboo_op_create(bamboo_site at, MPI_User_function *function, int commute, MPI_Op *op);
@@ -378,6 +433,24 @@ void bamboo_set_priority(int priority);
 #undef MPI_Reduce_scatter_block
 #undef MPI_Scan
 #undef MPI_Exscan
+#undef MPI_Alltoallw
+#undef MPI_Ibarrier
+#undef MPI_Ibcast
+#undef MPI_Ireduce
+#undef MPI_Iallreduce
+#undef MPI_Igather
+#undef MPI_Igatherv
+#undef MPI_Iscatter
+#undef MPI_Iscatterv
+#undef MPI_Iallgather
+#undef MPI_Iallgatherv
+#undef MPI_Ialltoall
+#undef MPI_Ialltoallv
+#undef MPI_Ialltoallw
+#undef MPI_Ireduce_scatter
+#undef MPI_Ireduce_scatter_block
+#undef MPI_Iscan
+#undef MPI_Iexscan
 #undef MPI_Reduce_local
 #undef MPI_Op_create
 #undef MPI_Op_free
@@ -497,6 +570,24 @@ void bamboo_set_priority(int priority);
 #define MPI_Reduce_scatter_block(...) bamboo_reduce_scatter_block(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Scan(...) bamboo_scan(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Exscan(...) bamboo_exscan(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Alltoallw(...) bamboo_alltoallw(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ibarrier(...) bamboo_ibarrier(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ibcast(...) bamboo_ibcast(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ireduce(...) bamboo_ireduce(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Iallreduce(...) bamboo_iallreduce(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Igather(...) bamboo_igather(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Igatherv(...) bamboo_igatherv(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Iscatter(...) bamboo_iscatter(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Iscatterv(...) bamboo_iscatterv(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Iallgather(...) bamboo_iallgather(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Iallgatherv(...) bamboo_iallgatherv(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ialltoall(...) bamboo_ialltoall(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ialltoallv(...) bamboo_ialltoallv(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ialltoallw(...) bamboo_ialltoallw(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ireduce_scatter(...) bamboo_ireduce_scatter(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ireduce_scatter_block(...) bamboo_ireduce_scatter_block(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Iscan(...) bamboo_iscan(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Iexscan(...) bamboo_iexscan(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Reduce_local(...) bamboo_reduce_local(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Op_create(...) bamboo_op_create(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Op_free(...) bamboo_op_free(BAMBOO_AT, __VA_ARGS__)

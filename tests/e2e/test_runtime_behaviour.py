@@ -121,3 +121,14 @@ def test_send_mode_misuse_is_reported(send_mode_errors_exe, case, message):
     assert run.returncode != 0
     assert "never gets here" not in run.stdout
     assert re.search(message, run.stderr), run.stderr
+
+
+@pytest.mark.parametrize("processes,vf", [(1, 3), (3, 1)])
+def test_a_nonblocking_collective_that_cannot_complete_is_reported(tmp_path, processes, vf):
+    exe = build_bamboo([PROGRAMS_DIR / "missing_collective.c"], tmp_path / "missing_collective")
+    run = run_bamboo(exe, processes, vf, timeout=60, options=["--bamboo-deadlock-timeout", "1"])
+    assert run.returncode != 0
+    assert "never gets here" not in run.stdout
+    waits = re.findall(r"vrank (\d) waits in MPI_Wait at \S*missing_collective\.c:15 for its MPI_Ibarrier to "
+                       r"complete", run.stderr)
+    assert waits and set(waits) <= {"0", "1"}, run.stderr

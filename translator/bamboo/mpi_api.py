@@ -141,6 +141,11 @@ def _collective(name: str, runtime: str, collective: str, comm: int, outputs=(),
                        collective=collective, root=root, op=op)
 
 
+def _nonblocking_collective(name: str, runtime: str, comm: int, request: int,
+                            outputs=()) -> MPIFunction:
+    return MPIFunction(name, COLLECTIVE, runtime, comm=comm, request=request, outputs=outputs)
+
+
 def _local(name: str, runtime: str, *outputs: int, comm: int | None = None) -> MPIFunction:
     return MPIFunction(name, LOCAL, runtime, comm=comm, outputs=outputs)
 
@@ -169,6 +174,28 @@ _TABLE += [
                 "BAMBOO_REDUCE_SCATTER", comm=5, outputs=(1,), op=4),
     _collective("MPI_Scan", "bamboo_scan", "BAMBOO_SCAN", comm=5, outputs=(1,), op=4),
     _collective("MPI_Exscan", "bamboo_exscan", "BAMBOO_EXSCAN", comm=5, outputs=(1,), op=4),
+    _collective("MPI_Alltoallw", "bamboo_alltoallw", None, comm=8, outputs=(4,)),
+    # Nonblocking collectives complete in a wait; the translator announces none of their
+    # messages (they wait on their own), and, since they send, nothing after them either.
+    _nonblocking_collective("MPI_Ibarrier", "bamboo_ibarrier", comm=0, request=1),
+    _nonblocking_collective("MPI_Ibcast", "bamboo_ibcast", comm=4, request=5, outputs=(0,)),
+    _nonblocking_collective("MPI_Ireduce", "bamboo_ireduce", comm=6, request=7, outputs=(1,)),
+    _nonblocking_collective("MPI_Iallreduce", "bamboo_iallreduce", comm=5, request=6, outputs=(1,)),
+    _nonblocking_collective("MPI_Igather", "bamboo_igather", comm=7, request=8, outputs=(3,)),
+    _nonblocking_collective("MPI_Igatherv", "bamboo_igatherv", comm=8, request=9, outputs=(3,)),
+    _nonblocking_collective("MPI_Iscatter", "bamboo_iscatter", comm=7, request=8, outputs=(3,)),
+    _nonblocking_collective("MPI_Iscatterv", "bamboo_iscatterv", comm=8, request=9, outputs=(4,)),
+    _nonblocking_collective("MPI_Iallgather", "bamboo_iallgather", comm=6, request=7, outputs=(3,)),
+    _nonblocking_collective("MPI_Iallgatherv", "bamboo_iallgatherv", comm=7, request=8, outputs=(3,)),
+    _nonblocking_collective("MPI_Ialltoall", "bamboo_ialltoall", comm=6, request=7, outputs=(3,)),
+    _nonblocking_collective("MPI_Ialltoallv", "bamboo_ialltoallv", comm=8, request=9, outputs=(4,)),
+    _nonblocking_collective("MPI_Ialltoallw", "bamboo_ialltoallw", comm=8, request=9, outputs=(4,)),
+    _nonblocking_collective("MPI_Ireduce_scatter", "bamboo_ireduce_scatter", comm=5, request=6,
+                            outputs=(1,)),
+    _nonblocking_collective("MPI_Ireduce_scatter_block", "bamboo_ireduce_scatter_block", comm=5,
+                            request=6, outputs=(1,)),
+    _nonblocking_collective("MPI_Iscan", "bamboo_iscan", comm=5, request=6, outputs=(1,)),
+    _nonblocking_collective("MPI_Iexscan", "bamboo_iexscan", comm=5, request=6, outputs=(1,)),
     _local("MPI_Reduce_local", "bamboo_reduce_local", 1),
     _local("MPI_Op_create", "bamboo_op_create", 2),
     _local("MPI_Op_free", "bamboo_op_free", 0),

@@ -65,8 +65,9 @@ enum class Kind { barrier, bcast, reduce, allreduce, gather, scatter, allgather,
                   alltoallv, reduce_scatter, scan, exscan };
 
 // The messages this task's part of a collective receives before it first sends: what a
-// firing rule may wait for. `commutative` matters for reductions only.
+// firing rule may wait for. `commutative` matters for reductions only; `number` is the call's
+// among the collectives on `comm` (Rank::next_collective_number).
 std::vector<Pattern> first_receives(Kind kind, const Communicator& comm, int rank, int root,
-                                    bool commutative);
+                                    bool commutative, unsigned number);
 
 }  // namespace bamboo::collectives

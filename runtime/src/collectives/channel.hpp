@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "collectives/structure.hpp"
 #include "comm/communicator.hpp"
 #include "messaging/mailbox.hpp"
 #include "messaging/rank.hpp"
@@ -36,9 +37,11 @@ public:
     };
     class PostedReceives;
 
+    // The channel of the calling rank's next collective call on `comm`.
     CollectiveChannel(Rank& self, const CommView& comm, const char* call, bamboo_site at,
                       FirstReceives* first_receives = nullptr)
-        : self_(self), view_(comm), call_(call), at_(at), first_receives_(first_receives) {}
+        : self_(self), view_(comm), call_(call), at_(at), first_receives_(first_receives),
+          number_(self.take_collective_number(comm.comm->collective_context())) {}
 
     Rank& caller() const { return self_; }
     const Communicator& comm() const { return *view_.comm; }
@@ -59,9 +62,9 @@ public:
     // after the posting copies straight into place. wait() before they go out of scope.
     PostedReceives post(const std::vector<Incoming>& incoming);
 
-    // The pattern of this channel's message from `source` with `tag` (for firing rules).
+    // The pattern of this channel's message from `source` with step `tag` (for firing rules).
     Pattern pattern(int source, int tag) const {
-        return Pattern{source, tag, view_.comm->collective_context()};
+        return Pattern{source, tag::numbered(tag, number_), view_.comm->collective_context()};
     }
 
     // Ends the job with an error naming the calling task and its collective call.
@@ -80,6 +83,7 @@ private:
     const char* call_;
     bamboo_site at_;
     FirstReceives* first_receives_;
+    unsigned number_;  // of this call among the collectives on its communicator
 };
 
 class CollectiveChannel::PostedReceives {

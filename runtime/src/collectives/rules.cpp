@@ -8,9 +8,11 @@
 namespace bamboo::collectives {
 
 std::vector<Pattern> first_receives(Kind kind, const Communicator& comm, int rank, int root,
-                                    bool commutative) {
+                                    bool commutative, unsigned number) {
     std::vector<Pattern> out;
-    auto add = [&](int source, int tag) { out.push_back(Pattern{source, tag, comm.collective_context()}); };
+    auto add = [&](int source, int tag) {
+        out.push_back(Pattern{source, tag::numbered(tag, number), comm.collective_context()});
+    };
     auto size = [](const std::vector<int>& ranks) { return static_cast<int>(ranks.size()); };
     auto children = [&](const std::vector<int>& ranks, const Tree& tree, int me, int tag) {
         tree.children(me, [&](int child) { add(ranks[static_cast<std::size_t>(child)], tag); });

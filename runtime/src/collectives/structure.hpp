@@ -30,6 +30,15 @@ constexpr int kAllgatherIn = 0x700, kAllgatherOut = 0x701, kAllgatherRound = 0x7
 constexpr int kAlltoallIn = 0x800, kAlltoallOut = 0x801, kAlltoallRound = 0x810;
 constexpr int kAlltoallv = 0x900;
 constexpr int kScanRound = 0xa10, kExscanRound = 0xb10;
+
+// Every tag above is below 2^12. A collective call's messages add the call's number on its
+// communicator (Rank::take_collective_number) above those bits, so that collectives in
+// progress at the same time (nonblocking ones) never take each other's messages.
+constexpr int kNumberShift = 12;
+constexpr unsigned kNumberMask = (1u << 18) - 1;  // tags stay positive ints
+inline int numbered(int step_tag, unsigned number) {
+    return step_tag + static_cast<int>((number & kNumberMask) << kNumberShift);
+}
 }  // namespace tag
 
 // Binomial trees over positions 0..n-1 rooted at 0: position i > 0 hangs below i minus its

@@ -119,8 +119,9 @@ public:
     // Takes back `receive` if no message has matched it yet (MPI_Cancel); false if one has.
     bool unpost(PostedReceive* receive);
 
-    // Appends an arrived message that matched no posted receive. Returns true when this
-    // arrival satisfied the armed firing rule (which is then disarmed): wake the task.
+    // Appends an arrived message that matched no posted receive. Returns true when the task
+    // must be woken: this arrival satisfied the armed firing rule (which is then disarmed), or
+    // the task watches every arrival.
     bool add_unexpected(Message&& message);
 
     // Removes the earliest unexpected message that `p` accepts into *out; false if none.
@@ -140,6 +141,10 @@ public:
     bool arm_rule(const std::vector<Expectation>& rule);
     // The armed rule with current counts (empty when none is armed).
     const std::vector<Expectation>& armed_rule() const { return rule_; }
+
+    // While watched, every unexpected arrival wakes the task: background work of the task
+    // (core/background.hpp) waits for a message without arming the rule, which is the task's.
+    void watch_arrivals(int delta) { watchers_ += delta; }
 
     // Whether the last armed rule has been satisfied by arrivals. Lock-free, for the waiter.
     bool rule_satisfied() const { return rule_satisfied_.load(); }
@@ -193,6 +198,7 @@ private:
     std::atomic<bool> rule_satisfied_{false};
     std::atomic<std::uint64_t> arrivals_{0};
     bool closed_ = false;
+    int watchers_ = 0;
 };
 
 }  // namespace bamboo

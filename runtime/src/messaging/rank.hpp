@@ -12,11 +12,13 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "bamboo.h"
 #include "comm/communicator.hpp"
 #include "comm/handles.hpp"
+#include "core/background.hpp"
 #include "core/random_state.hpp"
 #include "core/task.hpp"
 #include "messaging/mailbox.hpp"
@@ -63,10 +65,22 @@ public:
     const WaitInfo& wait_info() const { return wait_info_; }
 
     // Running rank only: Task::wait_until, with what it waits for told to the deadlock report.
+    // On the stack of the rank's background work (a nonblocking collective), the wait hands
+    // the thread back to the rank's own code instead. The rank's own waits let its background
+    // work go on meanwhile.
     template <class Ready>
     void wait_until(const WaitInfo& info, Ready ready) {
         if (ready()) return;
+        if (background.inside()) {
+            background.wait_until(ready);
+            return;
+        }
         wait_info_ = info;
+        while (!background.empty()) {
+            Task::wait_until([&] { return ready() || background.any_ready(); });
+            background.progress();
+            if (ready()) return;
+        }
         Task::wait_until(ready);
     }
     // ... until `request` completes, waiting in `call` at `at`.
@@ -78,6 +92,16 @@ public:
     // nullptr. For reports; call from the rank itself or while it waits.
     const Communicator* communicator_with_context(int context) const;
 
+    // Collective calls are numbered per communicator, alike on every member since MPI has
+    // them called in the same order (collectives/structure.hpp tags their messages with it).
+    unsigned take_collective_number(int collective_context) { return collective_numbers_[collective_context]++; }
+    unsigned next_collective_number(int collective_context) const {
+        auto it = collective_numbers_.find(collective_context);
+        return it == collective_numbers_.end() ? 0 : it->second;
+    }
+    // A new communicator on `collective_context` (contexts of freed ones are taken again).
+    void restart_collective_numbers(int collective_context) { collective_numbers_.erase(collective_context); }
+
     // The rank's view of MPI_Init / MPI_Finalize.
     bool initialized = false;
     bool finalized = false;
@@ -85,6 +109,8 @@ public:
     std::vector<Expectation> pending_rule;
     // The rank's rand()/random() generator.
     RandomState random;
+    // Its nonblocking collectives in progress.
+    BackgroundWork background;
     // Communicators and groups the rank made; MPI_COMM_WORLD and MPI_COMM_SELF are not here.
     HandleTable<CommEntry, MPI_Comm> comms;
     HandleTable<Group, MPI_Group> groups;
@@ -112,6 +138,7 @@ private:
     Mailbox mailbox_;
     RequestTable requests_;
     WaitInfo wait_info_;
+    std::unordered_map<int, unsigned> collective_numbers_;  // by collective context
 };
 
 }  // namespace bamboo

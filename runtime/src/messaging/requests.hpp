@@ -39,7 +39,7 @@ struct PersistentCall {
 };
 
 struct Request : PostedReceive {
-    enum class Kind : std::uint8_t { send, receive };
+    enum class Kind : std::uint8_t { send, receive, collective };  // collective: a nonblocking one
 
     Kind kind = Kind::receive;
     // Set last by whoever completes the request; the owner may reuse it at once after.

@@ -11,6 +11,8 @@ Rank& calling_rank(const char* call, bamboo_site at) {
     if (!self) fatal("%s called outside a task (only the program's main() and what it calls may use MPI)", call);
     if (!self->initialized) task_error(self->vrank(), call, at, "called before MPI_Init");
     if (self->finalized) task_error(self->vrank(), call, at, "called after MPI_Finalize");
+    // The task's nonblocking collectives go on at each of its MPI calls.
+    if (!self->background.empty()) self->background.progress();
     return *self;
 }
 

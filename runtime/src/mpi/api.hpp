@@ -43,6 +43,10 @@ Pattern receive_pattern(const Rank& self, const CommView& comm, int source, int 
 
 void set_status(MPI_Status* status, int source, int tag, std::size_t bytes);
 
+// A request for a nonblocking call of `self` (requests the program freed early and that have
+// completed since are released first).
+Request* new_request(Rank& self, MPI_Request* handle, const char* call, bamboo_site at);
+
 // Adds one message to the firing rule the task is putting together (bamboo_expect).
 void expect_message(Rank& self, const Pattern& pattern);
 

@@ -5,6 +5,9 @@
 #include <cstring>
 #include <mutex>
 #include <numeric>
+#include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "bamboo.h"
@@ -21,14 +24,31 @@ namespace {
 
 using collectives::Blocks;
 
+// The name of the call the program made: a blocking collective that runs as background
+// work is the program's nonblocking one (mpi/nonblocking_collectives.cpp).
+const char* as_called(const char* name) {
+    Rank* self = Rank::current();
+    if (!self || !self->background.inside()) return name;
+    static const std::unordered_map<std::string_view, const char*> nonblocking = {
+        {"MPI_Barrier", "MPI_Ibarrier"}, {"MPI_Bcast", "MPI_Ibcast"}, {"MPI_Reduce", "MPI_Ireduce"},
+        {"MPI_Allreduce", "MPI_Iallreduce"}, {"MPI_Gather", "MPI_Igather"}, {"MPI_Gatherv", "MPI_Igatherv"},
+        {"MPI_Scatter", "MPI_Iscatter"}, {"MPI_Scatterv", "MPI_Iscatterv"}, {"MPI_Allgather", "MPI_Iallgather"},
+        {"MPI_Allgatherv", "MPI_Iallgatherv"}, {"MPI_Alltoall", "MPI_Ialltoall"},
+        {"MPI_Alltoallv", "MPI_Ialltoallv"}, {"MPI_Alltoallw", "MPI_Ialltoallw"},
+        {"MPI_Reduce_scatter", "MPI_Ireduce_scatter"}, {"MPI_Reduce_scatter_block", "MPI_Ireduce_scatter_block"},
+        {"MPI_Scan", "MPI_Iscan"}, {"MPI_Exscan", "MPI_Iexscan"}};
+    auto it = nonblocking.find(name);
+    return it == nonblocking.end() ? name : it->second;
+}
+
 // What every collective call starts with: the calling task, its communicator, the channel.
 struct CollectiveCall {
-    CollectiveCall(const char* name, bamboo_site at, MPI_Comm comm)
-        : self(calling_rank(name, at)),
+    CollectiveCall(const char* called, bamboo_site at, MPI_Comm comm)
+        : name(as_called(called)),
+          at(at),
+          self(calling_rank(name, at)),
           view(resolve_comm(self, comm, name, at)),
-          channel(self, view, name, at),
-          name(name),
-          at(at) {}
+          channel(self, view, name, at) {}
 
     int rank() const { return view.rank; }
     int size() const { return view.size(); }
@@ -58,11 +78,11 @@ struct CollectiveCall {
         return Reduction{op, type, count, commutative};
     }
 
+    const char* name;
+    bamboo_site at;
     Rank& self;
     CommView view;
     CollectiveChannel channel;
-    const char* name;
-    bamboo_site at;
 };
 
 std::vector<int> uniform(int n, int value) { return std::vector<int>(static_cast<std::size_t>(n), value); }
@@ -152,6 +172,43 @@ Operand operand_from(const TypedBuffer& user) {
 }
 
 bool in_place(const void* buf) { return buf == MPI_IN_PLACE; }
+
+// MPI_Alltoallw's blocks, one per rank, each of its own datatype at a displacement in bytes,
+// packed into one staging area that the algorithm moves as bytes (pack_in, unpack_out).
+class TypedBlocks {
+public:
+    TypedBlocks(const CollectiveCall& c, const void* buf, const int counts[], const int displs[],
+                const MPI_Datatype types[], const char* side) {
+        std::string counts_name = std::string(side) + "counts", displs_name = std::string(side) + "displs",
+                    types_name = std::string(side) + "types";
+        std::vector<int> n = c.counts(counts, counts_name.c_str());
+        check_not_null(c.self, displs, displs_name.c_str(), c.name, c.at);
+        check_not_null(c.self, types, types_name.c_str(), c.name, c.at);
+        std::size_t total = 0;
+        for (int r = 0; r < c.size(); ++r) {
+            auto i = static_cast<std::size_t>(r);
+            typed_.push_back(c.buffer(static_cast<const char*>(buf) + displs[i], n[i], types[i]));
+            blocks_.offset.push_back(total);
+            blocks_.size.push_back(typed_.back().bytes());
+            total += blocks_.size.back();
+        }
+        staging_.resize(total);
+        blocks_.base = staging_.data();
+    }
+
+    const Blocks& blocks() const { return blocks_; }
+    void pack_in() const {
+        for (std::size_t r = 0; r < typed_.size(); ++r) pack(typed_[r], blocks_.base + blocks_.offset[r]);
+    }
+    void unpack_out() const {
+        for (std::size_t r = 0; r < typed_.size(); ++r) unpack(blocks_.base + blocks_.offset[r], blocks_.size[r], typed_[r]);
+    }
+
+private:
+    std::vector<TypedBuffer> typed_;
+    std::vector<char> staging_;
+    Blocks blocks_;
+};
 
 void no_in_place(const CollectiveCall& c, const void* buf, const char* what) {
     if (in_place(buf)) task_error(c.self.vrank(), c.name, c.at, "MPI_IN_PLACE is not allowed for %s here", what);
@@ -447,6 +504,25 @@ int bamboo_alltoallv(bamboo_site at, const void* sendbuf, const int sendcounts[]
     return MPI_SUCCESS;
 }
 
+int bamboo_alltoallw(bamboo_site at, const void* sendbuf, const int sendcounts[], const int sdispls[],
+                     const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+    CollectiveCall c("MPI_Alltoallw", at, comm);
+    TypedBlocks out(c, recvbuf, recvcounts, rdispls, recvtypes, "recv");
+    if (in_place(sendbuf)) {
+        // The receive buffer is the send buffer too: send from a packed copy of it.
+        TypedBlocks in(c, recvbuf, recvcounts, rdispls, recvtypes, "recv");
+        in.pack_in();
+        collectives::alltoallv(c.channel, in.blocks(), out.blocks());
+    } else {
+        TypedBlocks in(c, sendbuf, sendcounts, sdispls, sendtypes, "send");
+        in.pack_in();
+        collectives::alltoallv(c.channel, in.blocks(), out.blocks());
+    }
+    out.unpack_out();
+    return MPI_SUCCESS;
+}
+
 int bamboo_reduce_local(bamboo_site at, const void* inbuf, void* inoutbuf, int count,
                         MPI_Datatype type, MPI_Op op) {
     Rank& self = calling_rank("MPI_Reduce_local", at);
@@ -493,7 +569,8 @@ void bamboo_expect_collective(bamboo_collective kind, int root, MPI_Op op, MPI_C
                    k == collectives::Kind::reduce_scatter || k == collectives::Kind::scan ||
                    k == collectives::Kind::exscan;
     if (reduces && !op_is_valid(op, &commutative)) return;
-    for (const Pattern& pattern : collectives::first_receives(k, *view.comm, view.rank, root, commutative))
+    unsigned number = self.next_collective_number(view.comm->collective_context());
+    for (const Pattern& pattern : collectives::first_receives(k, *view.comm, view.rank, root, commutative, number))
         expect_message(self, pattern);
 }
 

@@ -72,6 +72,7 @@ MPI_Comm adopt(Rank& self, int context, std::vector<int> vranks, const char* cal
     int rank = static_cast<int>(std::find(vranks.begin(), vranks.end(), self.vrank()) - vranks.begin());
     auto comm = std::make_shared<Communicator>(context, std::move(vranks), self.routes().vf,
                                                made_by(call, at), std::move(topology));
+    self.restart_collective_numbers(comm->collective_context());
     return self.comms.insert(CommEntry{std::move(comm), rank});
 }
 

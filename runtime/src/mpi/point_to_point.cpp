@@ -26,7 +26,7 @@ void set_request_status(MPI_Status* status, const Request& r) {
         if (status == MPI_STATUS_IGNORE) return;
         MpiGuard guard;
         MPI_Status_set_cancelled(status, 1);
-    } else if (r.kind == Request::Kind::send) {
+    } else if (r.kind != Request::Kind::receive) {
         set_empty_status(status);
     } else {
         set_status(status, r.source, r.tag, r.bytes);
@@ -168,13 +168,6 @@ int retire_completed(Rank& self, const std::vector<Request*>& found, MPI_Request
     return done;
 }
 
-// A request made by a nonblocking call.
-Request* new_request(Rank& self, MPI_Request* handle, const char* call, bamboo_site at) {
-    check_not_null(self, handle, "the request pointer", call, at);
-    release_completed_orphans(self);
-    return self.requests().allocate(handle);
-}
-
 int blocking_send(const char* call, SendMode mode, bamboo_site at, const void* buf, int count, MPI_Datatype type,
                   int dest, int tag, MPI_Comm comm) {
     Rank& self = calling_rank(call, at);
@@ -249,6 +242,13 @@ void poll_again_later(Rank& self) {
 }
 
 }  // namespace
+
+Request* new_request(Rank& self, MPI_Request* handle, const char* call, bamboo_site at) {
+    check_not_null(self, handle, "the request pointer", call, at);
+    release_completed_orphans(self);
+    return self.requests().allocate(handle);
+}
+
 }  // namespace bamboo
 
 using namespace bamboo;

@@ -17,6 +17,7 @@ constexpr std::chrono::milliseconds kIdleRoundInterval(20);
 
 std::string request_text(const Request& r) {
     if (r.kind == Request::Kind::receive) return describe_message(r.comm, r.pattern);
+    if (r.kind == Request::Kind::collective) return std::string("its ") + r.call + " to complete";
     std::string text = "its " + std::to_string(r.target.bytes()) + "-byte message to vrank " + std::to_string(r.peer);
     if (r.synchronous) return text + " to be received (a synchronous send completes once a receive matches it)";
     if (r.awaits_receive)

@@ -256,7 +256,7 @@ TEST_P(FirstReceivesRule, NamesWhatEveryRunReceivesBeforeItFirstSends) {
                                     common(expected[static_cast<std::size_t>(r)], recorded[static_cast<std::size_t>(r)]);
                         }
                         for (int r = 0; r < n; ++r) {
-                            Receives rule = described(collectives::first_receives(kind, comm, r, root, commutative));
+                            Receives rule = described(collectives::first_receives(kind, comm, r, root, commutative, /*number=*/0));
                             ASSERT_EQ(joined(rule), joined(expected[static_cast<std::size_t>(r)]))
                                 << GetParam().name << " on " << n << " ranks, " << per_process
                                 << " per process, in " << order_name << " order, root " << root
