@@ -274,6 +274,15 @@ int bamboo_comm_split(bamboo_site at, MPI_Comm comm, int color, int key, MPI_Com
 int bamboo_comm_dup(bamboo_site at, MPI_Comm comm, MPI_Comm *newcomm);
 int bamboo_comm_create(bamboo_site at, MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 int bamboo_comm_free(bamboo_site at, MPI_Comm *comm);
+/* Intercommunicators: point-to-point ranks name the remote group; MPI_Barrier, MPI_Bcast and
+ * MPI_Allreduce (and their nonblocking forms) work on them, other collectives not yet. */
+int bamboo_intercomm_create(bamboo_site at, MPI_Comm local_comm, int local_leader,
+                            MPI_Comm peer_comm, int remote_leader, int tag,
+                            MPI_Comm *newintercomm);
+int bamboo_intercomm_merge(bamboo_site at, MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
+int bamboo_comm_test_inter(bamboo_site at, MPI_Comm comm, int *flag);
+int bamboo_comm_remote_size(bamboo_site at, MPI_Comm comm, int *size);
+int bamboo_comm_remote_group(bamboo_site at, MPI_Comm comm, MPI_Group *group);
 int bamboo_comm_compare(bamboo_site at, MPI_Comm comm1, MPI_Comm comm2, int *result);
 int bamboo_comm_group(bamboo_site at, MPI_Comm comm, MPI_Group *group);
 int bamboo_group_size(bamboo_site at, MPI_Group group, int *size);
@@ -459,6 +468,11 @@ void bamboo_set_priority(int priority);
 #undef MPI_Comm_dup
 #undef MPI_Comm_create
 #undef MPI_Comm_free
+#undef MPI_Intercomm_create
+#undef MPI_Intercomm_merge
+#undef MPI_Comm_test_inter
+#undef MPI_Comm_remote_size
+#undef MPI_Comm_remote_group
 #undef MPI_Comm_compare
 #undef MPI_Comm_group
 #undef MPI_Group_size
@@ -596,6 +610,11 @@ void bamboo_set_priority(int priority);
 #define MPI_Comm_dup(...) bamboo_comm_dup(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_create(...) bamboo_comm_create(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_free(...) bamboo_comm_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Intercomm_create(...) bamboo_intercomm_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Intercomm_merge(...) bamboo_intercomm_merge(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_test_inter(...) bamboo_comm_test_inter(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_remote_size(...) bamboo_comm_remote_size(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_remote_group(...) bamboo_comm_remote_group(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_compare(...) bamboo_comm_compare(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_group(...) bamboo_comm_group(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Group_size(...) bamboo_group_size(BAMBOO_AT, __VA_ARGS__)

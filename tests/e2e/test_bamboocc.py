@@ -38,14 +38,14 @@ def test_translation_errors_are_compiler_style(tmp_path):
     source = tmp_path / "bad.c"
     source.write_text('#include <mpi.h>\n'
                       'int main(int argc, char **argv) {\n'
-                      '  double x = 1, y; MPI_Request r;\n'
+                      '  MPI_Comm child;\n'
                       '  MPI_Init(&argc, &argv);\n'
-                      '  MPI_Iallreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &r);\n'
+                      '  MPI_Comm_spawn("w", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_SELF, &child, NULL);\n'
                       '  MPI_Finalize(); return 0; }\n')
     done = bamboocc(source, "-o", tmp_path / "bad")
     assert done.returncode != 0
     assert f"{source}:5:3: error:" in done.stderr
-    assert "MPI_Iallreduce is not supported" in done.stderr
+    assert "MPI_Comm_spawn is not supported" in done.stderr
     assert not (tmp_path / "bad").exists()
 
 

@@ -33,6 +33,7 @@ PROGRAMS = {
     "olap_collectives": ([], CONFIGS),
     "p2p_modes": ([], CONFIGS),
     "nbc": ([], CONFIGS),
+    "intercomm": ([], CONFIGS),
 }
 
 
@@ -58,7 +59,7 @@ def test_same_output_as_plain_mpi(name, processes, vf, builds, ground_truth):
 
 
 @pytest.mark.parametrize("mode", WORKER_MODES)
-@pytest.mark.parametrize("name", ["coll_basic", "comm", "olap_collectives", "p2p_modes", "nbc"])
+@pytest.mark.parametrize("name", ["coll_basic", "comm", "olap_collectives", "p2p_modes", "nbc", "intercomm"])
 def test_worker_modes(name, mode, builds, ground_truth):
     """Collectives wait and wake alike however tasks are run (single-thread mode is what
     SimGrid's SMPI needs)."""

@@ -55,6 +55,11 @@ Communicator::Communicator(int context, std::vector<int> vranks, int vf, std::st
         members_[static_cast<std::size_t>(next[static_cast<std::size_t>(process_index_[r])]++)] = static_cast<int>(r);
 }
 
+void Communicator::join_remote_group(std::vector<int> remote, std::shared_ptr<const Communicator> local) {
+    remote_vranks_ = std::move(remote);
+    local_ = std::move(local);
+}
+
 std::vector<int> ranks_in_group(const Group& group, const std::vector<int>& vranks) {
     std::unordered_map<int, int> position;
     for (std::size_t i = 0; i < group.size(); ++i) position.emplace(group[i], static_cast<int>(i));

@@ -5,6 +5,11 @@
 // communicator. Collectives use the context + 1, so that their messages never match the
 // program's own point-to-point receives.
 //
+// An intercommunicator (MPI_Intercomm_create) joins two disjoint groups: its members are its
+// own group, and the ranks its point-to-point calls name are those of the other, remote
+// group. Its collectives run over the intracommunicator of each group (local()) and between
+// the two groups' leaders (rank 0 of each).
+//
 // Contexts are agreed when a communicator is made: MPI_Comm_split and the others are
 // collective over the parent, and the new communicator takes the largest "next free context"
 // among the parent's members. So a context is unique among the communicators of any one task,
@@ -40,11 +45,23 @@ public:
     Communicator(int context, std::vector<int> vranks, int vf, std::string name,
                  std::optional<CartTopology> topology = std::nullopt);
 
+    // An intercommunicator between this communicator's group and `remote` (world vranks);
+    // `local` is the intracommunicator of this group, on a context of its own.
+    void join_remote_group(std::vector<int> remote, std::shared_ptr<const Communicator> local);
+
     int context() const { return context_; }
     int collective_context() const { return context_ + 1; }
     int size() const { return static_cast<int>(vranks_.size()); }
     int vrank_of(int rank) const { return vranks_[static_cast<std::size_t>(rank)]; }
     const std::vector<int>& vranks() const { return vranks_; }
+
+    bool is_inter() const { return local_ != nullptr; }
+    // The group point-to-point calls name: the remote group of an intercommunicator, else
+    // the members.
+    const std::vector<int>& peer_vranks() const { return is_inter() ? remote_vranks_ : vranks_; }
+    int peer_count() const { return static_cast<int>(peer_vranks().size()); }
+    int peer_vrank(int rank) const { return peer_vranks()[static_cast<std::size_t>(rank)]; }
+    const Communicator* local() const { return local_.get(); }  // intercommunicators only
     // What reports call it: "MPI_COMM_WORLD", "the communicator from MPI_Comm_split at x.c:12".
     const std::string& name() const { return name_; }
     const CartTopology* topology() const { return topology_ ? &*topology_ : nullptr; }
@@ -67,6 +84,8 @@ private:
     std::vector<int> process_index_;  // by rank
     std::vector<int> process_start_;  // into members_, one past the end last
     std::vector<int> members_;
+    std::vector<int> remote_vranks_;
+    std::shared_ptr<const Communicator> local_;
 };
 
 // A communicator as a task holds it (in its table of communicators it made): the shared

@@ -21,7 +21,7 @@ constexpr std::size_t kCopyUnderLockBytes = 4096;
 // Which process `receive`'s message came from, as --bamboo-stats counts it.
 MessageKind::Scope scope_of(const Request& receive, const Envelope& e) {
     const Routes& routes = static_cast<const Rank*>(receive.owner)->routes();
-    return routes.local(receive.comm->vrank_of(e.source)) ? MessageKind::same_process : MessageKind::other_process;
+    return routes.local(receive.comm->peer_vrank(e.source)) ? MessageKind::same_process : MessageKind::other_process;
 }
 
 Message copied_message(const Routes& routes, const Envelope& e, const TypedBuffer& data, BufferCharge charge) {

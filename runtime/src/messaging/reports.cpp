@@ -13,8 +13,8 @@ std::string describe_rank(const Communicator* comm, int rank) {
     if (rank == kAny) return "any source";
     if (comm && comm->context() == kWorldContext) return "vrank " + std::to_string(rank);
     std::string text = "rank " + std::to_string(rank);
-    if (comm && rank >= 0 && rank < comm->size())
-        text += " (vrank " + std::to_string(comm->vrank_of(rank)) + ")";
+    if (comm && rank >= 0 && rank < comm->peer_count())
+        text += " (vrank " + std::to_string(comm->peer_vrank(rank)) + ")";
     return text;
 }
 

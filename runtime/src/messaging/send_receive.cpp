@@ -48,7 +48,7 @@ bool start_send(Rank& self, SendMode mode, const CommView& from, int dest, int t
     if (dest == MPI_PROC_NULL) return false;
     const MessageKind::Origin origin =
         mode == SendMode::collective ? MessageKind::collective : MessageKind::point_to_point;
-    int dest_vrank = from.comm->vrank_of(dest);
+    int dest_vrank = from.comm->peer_vrank(dest);
     request.peer = dest_vrank;
     request.synchronous = mode == SendMode::synchronous;
     Envelope envelope{from.rank, tag, origin == MessageKind::point_to_point ? from.context() : from.comm->collective_context()};

@@ -51,15 +51,24 @@ void check_rank(const Rank& self, const CommView& comm, int rank, const char* ro
                    comm.size() - 1);
 }
 
+// A rank that point-to-point calls name: of the remote group on an intercommunicator.
+void check_peer(const Rank& self, const CommView& comm, int rank, const char* role, const char* call,
+                bamboo_site at) {
+    int count = comm.comm->peer_count();
+    if (rank < 0 || rank >= count)
+        task_error(self.vrank(), call, at, "%s rank %d is out of range (0..%d%s)", role, rank, count - 1,
+                   comm.comm->is_inter() ? ", the remote group of an intercommunicator" : "");
+}
+
 void check_destination(const Rank& self, const CommView& comm, int dest, const char* call,
                        bamboo_site at) {
-    if (dest != MPI_PROC_NULL) check_rank(self, comm, dest, "destination", call, at);
+    if (dest != MPI_PROC_NULL) check_peer(self, comm, dest, "destination", call, at);
 }
 
 void check_source(const Rank& self, const CommView& comm, int source, const char* call,
                   bamboo_site at) {
     if (source != MPI_ANY_SOURCE && source != MPI_PROC_NULL)
-        check_rank(self, comm, source, "source", call, at);
+        check_peer(self, comm, source, "source", call, at);
 }
 
 void check_count(const Rank& self, int count, const char* what, const char* call, bamboo_site at) {
@@ -69,6 +78,12 @@ void check_count(const Rank& self, int count, const char* what, const char* call
 void check_not_null(const Rank& self, const void* pointer, const char* what, const char* call,
                     bamboo_site at) {
     if (!pointer) task_error(self.vrank(), call, at, "%s is NULL", what);
+}
+
+void intra_only(const Rank& self, const CommView& comm, const char* call, bamboo_site at) {
+    if (comm.comm->is_inter())
+        task_error(self.vrank(), call, at, "%s on an intercommunicator is not supported by the Bamboo runtime yet",
+                   call);
 }
 
 Pattern receive_pattern(const Rank& self, const CommView& view, int source, int tag,

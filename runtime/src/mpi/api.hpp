@@ -35,6 +35,8 @@ void check_source(const Rank& self, const CommView& comm, int source, const char
 void check_count(const Rank& self, int count, const char* what, const char* call, bamboo_site at);
 void check_not_null(const Rank& self, const void* pointer, const char* what, const char* call,
                     bamboo_site at);
+// Calls that MPI defines for intercommunicators too, but the runtime only for intracommunicators.
+void intra_only(const Rank& self, const CommView& comm, const char* call, bamboo_site at);
 
 // The messages a receive, probe or expectation of `source` and `tag` on `comm` accepts, once
 // its arguments are checked. (MPI_PROC_NULL passes the checks; callers handle it.)

@@ -14,6 +14,7 @@
 #include "collectives/algorithms.hpp"
 #include "collectives/channel.hpp"
 #include "collectives/reduction.hpp"
+#include "collectives/structure.hpp"
 #include "messaging/rank.hpp"
 #include "mpi/api.hpp"
 #include "util/errors.hpp"
@@ -48,7 +49,18 @@ struct CollectiveCall {
           at(at),
           self(calling_rank(name, at)),
           view(resolve_comm(self, comm, name, at)),
-          channel(self, view, name, at) {}
+          channel(self, view, name, at) {
+        bool inter_too = std::string_view(called) == "MPI_Barrier" || std::string_view(called) == "MPI_Bcast" ||
+                         std::string_view(called) == "MPI_Allreduce";
+        if (!inter_too) intra_only(self, view, name, at);
+    }
+
+    bool inter() const { return view.comm->is_inter(); }
+    // An intercommunicator's collectives run over the intracommunicator of the calling task's
+    // group, and between the two groups' leaders over `channel`.
+    CollectiveChannel group_channel() const {
+        return CollectiveChannel(self, CommView{view.comm->local(), view.rank}, name, at);
+    }
 
     int rank() const { return view.rank; }
     int size() const { return view.size(); }
@@ -326,6 +338,44 @@ int reduce_scatter_common(CollectiveCall& c, const void* sendbuf, void* recvbuf,
     return MPI_SUCCESS;
 }
 
+// On an intercommunicator the root (MPI_ROOT) sends to the other group's leader, which
+// broadcasts in its group; the root's own group (MPI_PROC_NULL) has nothing to do.
+int inter_bcast(CollectiveCall& c, void* buffer, int count, MPI_Datatype type, int root) {
+    if (root == MPI_PROC_NULL) return MPI_SUCCESS;
+    PackedData data(c.buffer(buffer, count, type));
+    if (root == MPI_ROOT) {
+        data.pack_in();
+        c.channel.send(0, tag::kInterLeaders, data.data(), data.bytes());
+        return MPI_SUCCESS;
+    }
+    check_source(c.self, c.view, root, c.name, c.at);
+    CollectiveChannel group = c.group_channel();
+    if (c.rank() == 0) c.channel.receive(root, tag::kInterLeaders, data.data(), data.bytes());
+    collectives::bcast(group, 0, data.data(), data.bytes());
+    data.unpack_out();
+    return MPI_SUCCESS;
+}
+
+// On an intercommunicator each group gets the reduction over the other: each reduces to its
+// leader, the leaders trade, and each broadcasts in its group what it got.
+int inter_allreduce(CollectiveCall& c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                    MPI_Op op) {
+    no_in_place(c, sendbuf, "an intercommunicator");
+    Reduction r = c.reduction(op, type, count);
+    TypedBuffer recv = c.buffer(recvbuf, count, type);
+    Operand ours = operand_from(c.buffer(sendbuf, count, type));
+    Operand theirs = r.operand(recv.layout);
+    CollectiveChannel group = c.group_channel();
+    collectives::reduce(group, 0, ours, r);
+    if (c.rank() == 0) {
+        c.channel.send(0, tag::kInterLeaders, ours.bytes(), ours.size());
+        c.channel.receive(0, tag::kInterLeaders, theirs.bytes(), theirs.size());
+    }
+    collectives::bcast(group, 0, theirs.bytes(), theirs.size());
+    copy(theirs.typed(), recv);
+    return MPI_SUCCESS;
+}
+
 }  // namespace
 }  // namespace bamboo
 
@@ -335,12 +385,25 @@ extern "C" {
 
 int bamboo_barrier(bamboo_site at, MPI_Comm comm) {
     CollectiveCall c("MPI_Barrier", at, comm);
-    collectives::barrier(c.channel);
+    if (!c.inter()) {
+        collectives::barrier(c.channel);
+        return MPI_SUCCESS;
+    }
+    // Once the group is in, its leader hears that the other group is in too, and tells it.
+    CollectiveChannel group = c.group_channel();
+    collectives::barrier(group);
+    char token = 0;
+    if (c.rank() == 0) {
+        c.channel.send(0, tag::kInterLeaders, &token, 1);
+        c.channel.receive(0, tag::kInterLeaders, &token, 1);
+    }
+    collectives::bcast(group, 0, &token, 1);
     return MPI_SUCCESS;
 }
 
 int bamboo_bcast(bamboo_site at, void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm) {
     CollectiveCall c("MPI_Bcast", at, comm);
+    if (c.inter()) return inter_bcast(c, buffer, count, type, root);
     c.check_root(root);
     PackedData data(c.buffer(buffer, count, type));
     if (c.rank() == root) data.pack_in();
@@ -364,6 +427,7 @@ int bamboo_reduce(bamboo_site at, const void* sendbuf, void* recvbuf, int count,
 int bamboo_allreduce(bamboo_site at, const void* sendbuf, void* recvbuf, int count,
                      MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
     CollectiveCall c("MPI_Allreduce", at, comm);
+    if (c.inter()) return inter_allreduce(c, sendbuf, recvbuf, count, type, op);
     return reduction_common(c, sendbuf, recvbuf, count, type, op, true,
                             [&](Operand& acc, const Reduction& r) { collectives::allreduce(c.channel, acc, r); });
 }
@@ -559,6 +623,7 @@ int bamboo_op_commutative(bamboo_site at, MPI_Op op, int* commute) {
 void bamboo_expect_collective(bamboo_collective kind, int root, MPI_Op op, MPI_Comm comm) {
     Rank& self = calling_rank("the firing rule", kNoSite);
     CommView view = resolve_comm(self, comm, "the firing rule", kNoSite);
+    if (view.comm->is_inter()) return;  // the collective waits on its own
     auto k = static_cast<collectives::Kind>(kind);
     bool rooted = k == collectives::Kind::bcast || k == collectives::Kind::reduce ||
                   k == collectives::Kind::gather || k == collectives::Kind::scatter;

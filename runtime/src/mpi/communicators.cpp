@@ -17,24 +17,11 @@
 #include "messaging/rank.hpp"
 #include "messaging/routes.hpp"
 #include "mpi/api.hpp"
+#include "mpi/communicators.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
 
 namespace bamboo {
-namespace {
-
-// One member's part in making communicators from a parent.
-struct Proposal {
-    int color;
-    int key;
-    int next_context;
-};
-
-// Every member's proposal, in rank order, and the first context the new communicators take.
-struct Agreement {
-    std::vector<Proposal> proposals;
-    int first_context = 0;
-};
 
 Agreement agree(CollectiveChannel& ch, int color, int key) {
     Agreement agreement;
@@ -53,7 +40,6 @@ Agreement agree(CollectiveChannel& ch, int color, int key) {
     return agreement;
 }
 
-// All members of the parent took part: none may hand out contexts below those now taken.
 void take_contexts(CollectiveChannel& ch, const Agreement& agreement, int count) {
     if (agreement.first_context > INT_MAX - 2 * count)
         ch.fail("the runtime has run out of communicator contexts");
@@ -66,15 +52,16 @@ std::string made_by(const char* call, bamboo_site at) {
     return name;
 }
 
-// Gives the task a handle to a new communicator of which it is a member.
 MPI_Comm adopt(Rank& self, int context, std::vector<int> vranks, const char* call, bamboo_site at,
-               std::optional<CartTopology> topology = std::nullopt) {
+               std::optional<CartTopology> topology) {
     int rank = static_cast<int>(std::find(vranks.begin(), vranks.end(), self.vrank()) - vranks.begin());
     auto comm = std::make_shared<Communicator>(context, std::move(vranks), self.routes().vf,
                                                made_by(call, at), std::move(topology));
     self.restart_collective_numbers(comm->collective_context());
     return self.comms.insert(CommEntry{std::move(comm), rank});
 }
+
+namespace {
 
 // MPI_Comm_split's new communicators: one per color, ranks ordered by key, then by parent
 // rank. Returns MPI_COMM_NULL for MPI_UNDEFINED.
@@ -103,6 +90,8 @@ MPI_Comm split(Rank& self, CollectiveChannel& ch, const CommView& parent, int co
     return adopt(self, agreement.first_context + 2 * index, std::move(vranks), call, at, std::move(topology));
 }
 
+}  // namespace
+
 MPI_Comm* checked_out(const Rank& self, MPI_Comm* out, const char* call, bamboo_site at) {
     check_not_null(self, out, "the new communicator's pointer", call, at);
     return out;
@@ -129,6 +118,8 @@ MPI_Group new_group(Rank& self, Group group) {
     if (group.empty()) return MPI_GROUP_EMPTY;
     return self.groups.insert(std::move(group));
 }
+
+namespace {
 
 // The ranks of `group` that `n` and `ranks` name, each valid and none twice.
 std::vector<int> chosen_ranks(const Rank& self, const Group& group, int n, const int ranks[],
@@ -182,6 +173,7 @@ int bamboo_comm_split(bamboo_site at, MPI_Comm comm, int color, int key, MPI_Com
     Rank& self = calling_rank(call, at);
     checked_out(self, newcomm, call, at);
     CommView parent = resolve_comm(self, comm, call, at);
+    intra_only(self, parent, call, at);
     CollectiveChannel ch(self, parent, call, at);
     *newcomm = split(self, ch, parent, color, key, call, at);
     return MPI_SUCCESS;
@@ -192,6 +184,10 @@ int bamboo_comm_dup(bamboo_site at, MPI_Comm comm, MPI_Comm* newcomm) {
     Rank& self = calling_rank(call, at);
     checked_out(self, newcomm, call, at);
     CommView parent = resolve_comm(self, comm, call, at);
+    if (parent.comm->is_inter()) {
+        *newcomm = dup_intercomm(self, parent, call, at);
+        return MPI_SUCCESS;
+    }
     CollectiveChannel ch(self, parent, call, at);
     Agreement agreement = agree(ch, 0, 0);
     take_contexts(ch, agreement, 1);
@@ -206,6 +202,7 @@ int bamboo_comm_create(bamboo_site at, MPI_Comm comm, MPI_Group group, MPI_Comm*
     Rank& self = calling_rank(call, at);
     checked_out(self, newcomm, call, at);
     CommView parent = resolve_comm(self, comm, call, at);
+    intra_only(self, parent, call, at);
     Group members = group_of(self, group, call, at);
     for (int rank : ranks_in_group(parent.comm->vranks(), members))
         if (rank == MPI_UNDEFINED)
@@ -340,6 +337,7 @@ int bamboo_cart_create(bamboo_site at, MPI_Comm comm, int ndims, const int dims[
     Rank& self = calling_rank(call, at);
     checked_out(self, newcomm, call, at);
     CommView parent = resolve_comm(self, comm, call, at);
+    intra_only(self, parent, call, at);
     check_count(self, ndims, "the number of dimensions", call, at);
     CartTopology topology;
     for (int d = 0; d < ndims; ++d) {

@@ -2,10 +2,10 @@
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    sync_all();
+    spawn_one();
     return 0;
 }
 
 /* The translator must reject this file with exactly these errors:
-// expect: bad_header_mpi.h:2:52: error: MPI_Ibarrier is not supported by the Bamboo runtime yet
+// expect: bad_header_mpi.h:2:50: error: MPI_Comm_spawn is not supported by the Bamboo runtime yet
 */

@@ -1,0 +1,47 @@
+// What making a communicator takes, shared by the intracommunicator calls
+// (mpi/communicators.cpp) and the intercommunicator ones (mpi/intercommunicators.cpp).
+#pragma once
+
+#include <mpi.h>
+
+#include <optional>
+#include <vector>
+
+#include "bamboo.h"
+#include "collectives/channel.hpp"
+#include "comm/communicator.hpp"
+#include "messaging/rank.hpp"
+
+namespace bamboo {
+
+// One member's part in making communicators from a parent.
+struct Proposal {
+    int color;
+    int key;
+    int next_context;
+};
+
+// Every member's proposal, in rank order, and the first context the new communicators take.
+struct Agreement {
+    std::vector<Proposal> proposals;
+    int first_context = 0;
+};
+
+// Collective over the channel's communicator: every member's proposal.
+Agreement agree(CollectiveChannel& ch, int color, int key);
+// The `count` context pairs from agreement.first_context on are taken, for every member.
+void take_contexts(CollectiveChannel& ch, const Agreement& agreement, int count);
+// Gives the task a handle to a new communicator of which it is a member.
+MPI_Comm adopt(Rank& self, int context, std::vector<int> vranks, const char* call, bamboo_site at,
+               std::optional<CartTopology> topology = std::nullopt);
+// "the communicator from MPI_Comm_split at x.c:12", for reports.
+std::string made_by(const char* call, bamboo_site at);
+
+MPI_Comm* checked_out(const Rank& self, MPI_Comm* out, const char* call, bamboo_site at);
+const Group& group_of(Rank& self, MPI_Group handle, const char* call, bamboo_site at);
+MPI_Group new_group(Rank& self, Group group);
+
+// MPI_Comm_dup of an intercommunicator (mpi/intercommunicators.cpp).
+MPI_Comm dup_intercomm(Rank& self, const CommView& inter, const char* call, bamboo_site at);
+
+}  // namespace bamboo

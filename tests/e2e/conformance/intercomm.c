@@ -1,0 +1,174 @@
+/* Intercommunicators.
+ *   MPI_Intercomm_create   between the even and the odd world ranks (groups of unequal size
+ *                          when the world is odd), leaders named by world rank, a tag on
+ *                          MPI_COMM_WORLD; and between the low and high halves
+ *   MPI_Comm_test_inter, MPI_Comm_remote_size, MPI_Comm_remote_group, MPI_Comm_rank/size
+ *   point-to-point         ranks name the remote group: MPI_ANY_SOURCE receives whose status
+ *                          names the remote sender, MPI_Sendrecv across
+ *   MPI_Comm_dup           of an intercommunicator: still one, and its messages never match
+ *                          receives on the original
+ *   MPI_Barrier, MPI_Bcast (MPI_ROOT, MPI_PROC_NULL, from either group), MPI_Allreduce
+ *                          (each group gets the other's sum), MPI_Ibcast, MPI_Iallreduce
+ *   MPI_Intercomm_merge    with high given by the groups, and with the same high on both
+ *                          sides; collectives on the merged communicator */
+#include "conformance.h"
+
+#define WORLD MPI_COMM_WORLD
+
+static int world_ranks_of(MPI_Group group, int *out)
+{
+    MPI_Group world_group;
+    int n;
+    MPI_Comm_group(WORLD, &world_group);
+    MPI_Group_size(group, &n);
+    int *ranks = malloc(sizeof(int) * (n + 1));
+    for (int i = 0; i < n; i++)
+        ranks[i] = i;
+    MPI_Group_translate_ranks(group, n, ranks, world_group, out);
+    MPI_Group_free(&world_group);
+    free(ranks);
+    return n;
+}
+
+static int exercise(MPI_Comm inter, const char *name, int world_rank, int in_second_group)
+{
+    int bad = 0, flag, rank, size, remote_size;
+    MPI_Comm_test_inter(inter, &flag);
+    MPI_Comm_rank(inter, &rank);
+    MPI_Comm_size(inter, &size);
+    MPI_Comm_remote_size(inter, &remote_size);
+    bad += expect(flag == 1, "%s: test_inter says %d", name, flag);
+
+    MPI_Group remote;
+    int members[64], n;
+    MPI_Comm_remote_group(inter, &remote);
+    n = world_ranks_of(remote, members);
+    MPI_Group_free(&remote);
+    uint32_t h = hash_ints(HASH_INIT, members, (size_t)n);
+    say("rank %d: %s rank %d of %d, remote size %d, remote world ranks hash %08x", world_rank, name, rank, size,
+        remote_size, h);
+
+    /* Every rank sends to remote rank (its rank mod remote size); receives from anyone. */
+    int out = value_of(world_rank, 0, 1), dest = rank % remote_size;
+    MPI_Request request;
+    MPI_Isend(&out, 1, MPI_INT, dest, 5, inter, &request);
+    int expected = 0;
+    for (int r = 0; r < remote_size; r++)  /* remote ranks r with r % size == rank send to us */
+        if (r % size == rank)
+            expected++;
+    int sum_sources = 0;
+    for (int k = 0; k < expected; k++) {
+        int in;
+        MPI_Status status;
+        MPI_Recv(&in, 1, MPI_INT, MPI_ANY_SOURCE, 5, inter, &status);
+        bad += expect(in == value_of(members[status.MPI_SOURCE], 0, 1), "%s: from remote %d got %d", name,
+                      status.MPI_SOURCE, in);
+        sum_sources += status.MPI_SOURCE;
+    }
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    say("rank %d: %s received %d, remote sources sum %d", world_rank, name, expected, sum_sources);
+
+    /* A duplicate: a message on it must not match a receive on the original. */
+    MPI_Comm dup;
+    MPI_Comm_dup(inter, &dup);
+    MPI_Comm_test_inter(dup, &flag);
+    bad += expect(flag == 1, "%s: dup is not an intercommunicator", name);
+    if (rank < remote_size) {
+        int a = 1, b = 2, got_orig = 0, got_dup = 0;
+        MPI_Request two[2];
+        MPI_Irecv(&got_orig, 1, MPI_INT, rank, 6, inter, &two[0]);
+        MPI_Irecv(&got_dup, 1, MPI_INT, rank, 6, dup, &two[1]);
+        /* pairs: rank r of each group talks with rank r of the other */
+        MPI_Send(&b, 1, MPI_INT, rank, 6, dup);
+        MPI_Send(&a, 1, MPI_INT, rank, 6, inter);
+        MPI_Waitall(2, two, MPI_STATUSES_IGNORE);
+        bad += expect(got_orig == 1 && got_dup == 2, "%s: dup crossed (%d, %d)", name, got_orig, got_dup);
+    }
+    MPI_Barrier(dup);
+    MPI_Comm_free(&dup);
+
+    /* Broadcasts from rank 0 of each group in turn. */
+    for (int root_group = 0; root_group < 2; root_group++) {
+        int data[3] = {-1, -1, -1};
+        if (root_group == in_second_group) {
+            if (rank == 0)
+                for (int i = 0; i < 3; i++)
+                    data[i] = value_of(world_rank, i, 2);
+            MPI_Bcast(data, 3, MPI_INT, rank == 0 ? MPI_ROOT : MPI_PROC_NULL, inter);
+        } else {
+            MPI_Bcast(data, 3, MPI_INT, 0, inter);
+            bad += expect(data[2] == value_of(members[0], 2, 2), "%s: bcast got %d", name, data[2]);
+        }
+        say("rank %d: %s bcast from group %d: %d %d %d", world_rank, name, root_group, data[0], data[1], data[2]);
+    }
+
+    /* Each group gets the other's sum. */
+    int mine = value_of(world_rank, 0, 3), theirs = -1, want = 0;
+    MPI_Allreduce(&mine, &theirs, 1, MPI_INT, MPI_SUM, inter);
+    for (int r = 0; r < remote_size; r++)
+        want += value_of(members[r], 0, 3);
+    bad += expect(theirs == want, "%s: allreduce gave %d, want %d", name, theirs, want);
+    int nb_theirs = -1, token = rank == 0 ? 77 : -1;
+    MPI_Request nb[2];
+    MPI_Iallreduce(&mine, &nb_theirs, 1, MPI_INT, MPI_SUM, inter, &nb[0]);
+    if (in_second_group)
+        MPI_Ibcast(&token, 1, MPI_INT, 0, inter, &nb[1]);
+    else
+        MPI_Ibcast(&token, 1, MPI_INT, rank == 0 ? MPI_ROOT : MPI_PROC_NULL, inter, &nb[1]);
+    MPI_Waitall(2, nb, MPI_STATUSES_IGNORE);
+    bad += expect(nb_theirs == want, "%s: iallreduce gave %d", name, nb_theirs);
+    if (in_second_group)
+        bad += expect(token == 77, "%s: ibcast gave %d", name, token);
+    MPI_Barrier(inter);
+    say("rank %d: %s allreduce %d, nonblocking %d, token %d", world_rank, name, theirs, nb_theirs,
+        in_second_group ? token : 0);
+
+    /* Merged: the second group last, then both saying the same. */
+    for (int same = 0; same < 2; same++) {
+        MPI_Comm merged;
+        MPI_Intercomm_merge(inter, same ? 1 : in_second_group, &merged);
+        int mrank, msize, all[64];
+        MPI_Comm_rank(merged, &mrank);
+        MPI_Comm_size(merged, &msize);
+        MPI_Allgather(&world_rank, 1, MPI_INT, all, 1, MPI_INT, merged);
+        say("rank %d: %s merged (%s) rank %d of %d, members hash %08x", world_rank, name, same ? "same high" : "by group",
+            mrank, msize, hash_ints(HASH_INIT, all, (size_t)msize));
+        MPI_Comm_free(&merged);
+    }
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size, bad = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(WORLD, &rank);
+    MPI_Comm_size(WORLD, &size);
+    if (size < 2) {
+        say("rank %d: intercommunicators need two ranks", rank);
+        MPI_Finalize();
+        return 0;
+    }
+    /* Even and odd world ranks: the leaders are world ranks 0 and 1. */
+    MPI_Comm group, inter;
+    int odd = rank % 2;
+    MPI_Comm_split(WORLD, odd, rank, &group);
+    MPI_Intercomm_create(group, 0, WORLD, odd ? 0 : 1, 99, &inter);
+    bad += exercise(inter, "even/odd", rank, odd);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&group);
+
+    /* Low and high halves, the high half's leader its last member. */
+    int high = rank >= size / 2;
+    MPI_Comm_split(WORLD, high, rank, &group);
+    int group_size;
+    MPI_Comm_size(group, &group_size);
+    MPI_Intercomm_create(group, high ? group_size - 1 : 0, WORLD, high ? 0 : size - 1, 7, &inter);
+    bad += exercise(inter, "halves", rank, high);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&group);
+
+    int status = report_failures(rank, bad);
+    MPI_Finalize();
+    return status;
+}
