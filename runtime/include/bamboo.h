@@ -273,6 +273,8 @@ int bamboo_op_commutative(bamboo_site at, MPI_Op op, int *commute);
 int bamboo_comm_split(bamboo_site at, MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 int bamboo_comm_dup(bamboo_site at, MPI_Comm comm, MPI_Comm *newcomm);
 int bamboo_comm_create(bamboo_site at, MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+int bamboo_comm_create_group(bamboo_site at, MPI_Comm comm, MPI_Group group, int tag,
+                             MPI_Comm *newcomm);
 int bamboo_comm_free(bamboo_site at, MPI_Comm *comm);
 /* Intercommunicators: point-to-point ranks name the remote group; MPI_Barrier, MPI_Bcast and
  * MPI_Allreduce (and their nonblocking forms) work on them, other collectives not yet. */
@@ -467,6 +469,7 @@ void bamboo_set_priority(int priority);
 #undef MPI_Comm_split
 #undef MPI_Comm_dup
 #undef MPI_Comm_create
+#undef MPI_Comm_create_group
 #undef MPI_Comm_free
 #undef MPI_Intercomm_create
 #undef MPI_Intercomm_merge
@@ -609,6 +612,7 @@ void bamboo_set_priority(int priority);
 #define MPI_Comm_split(...) bamboo_comm_split(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_dup(...) bamboo_comm_dup(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_create(...) bamboo_comm_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_create_group(...) bamboo_comm_create_group(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_free(...) bamboo_comm_free(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Intercomm_create(...) bamboo_intercomm_create(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Intercomm_merge(...) bamboo_intercomm_merge(BAMBOO_AT, __VA_ARGS__)

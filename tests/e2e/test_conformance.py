@@ -34,6 +34,7 @@ PROGRAMS = {
     "p2p_modes": ([], CONFIGS),
     "nbc": ([], CONFIGS),
     "intercomm": ([], CONFIGS),
+    "create_group": ([], CONFIGS),
 }
 
 

@@ -206,6 +206,7 @@ _TABLE += [
     _collective("MPI_Comm_create", "bamboo_comm_create", None, comm=0, outputs=(2,)),
     _collective("MPI_Cart_create", "bamboo_cart_create", None, comm=0, outputs=(5,)),
     _collective("MPI_Cart_sub", "bamboo_cart_sub", None, comm=0, outputs=(2,)),
+    _collective("MPI_Comm_create_group", "bamboo_comm_create_group", None, comm=0, outputs=(3,)),
     _collective("MPI_Intercomm_create", "bamboo_intercomm_create", None, comm=0, outputs=(5,)),
     _collective("MPI_Intercomm_merge", "bamboo_intercomm_merge", None, comm=0, outputs=(2,)),
     _local("MPI_Comm_test_inter", "bamboo_comm_test_inter", 1, comm=0),

@@ -13,7 +13,7 @@ void CollectiveChannel::send(int dest, int tag, const void* data, std::size_t by
     if (first_receives_) first_receives_->sent = true;
     Request request;
     // A large message leaves straight from `data`: wait until it has left the process.
-    if (start_send(self_, SendMode::collective, view_, dest, tag::numbered(tag, number_), raw_bytes(data, bytes),
+    if (start_send(self_, SendMode::collective, view_, dest, tag + tag_base_, raw_bytes(data, bytes),
                    request, call_, at_))
         self_.wait_for(request, call_, at_);
 }

@@ -41,7 +41,12 @@ public:
     CollectiveChannel(Rank& self, const CommView& comm, const char* call, bamboo_site at,
                       FirstReceives* first_receives = nullptr)
         : self_(self), view_(comm), call_(call), at_(at), first_receives_(first_receives),
-          number_(self.take_collective_number(comm.comm->collective_context())) {}
+          tag_base_(tag::numbered(0, self.take_collective_number(comm.comm->collective_context()))) {}
+
+    // A channel whose step tags are offset by `tag_base` instead (tag::kUnnumberedBase and
+    // up): for collectives that only some members of `comm` call, which must not take a number.
+    CollectiveChannel(Rank& self, const CommView& comm, const char* call, bamboo_site at, int tag_base)
+        : self_(self), view_(comm), call_(call), at_(at), first_receives_(nullptr), tag_base_(tag_base) {}
 
     Rank& caller() const { return self_; }
     const Communicator& comm() const { return *view_.comm; }
@@ -64,7 +69,7 @@ public:
 
     // The pattern of this channel's message from `source` with step `tag` (for firing rules).
     Pattern pattern(int source, int tag) const {
-        return Pattern{source, tag::numbered(tag, number_), view_.comm->collective_context()};
+        return Pattern{source, tag + tag_base_, view_.comm->collective_context()};
     }
 
     // Ends the job with an error naming the calling task and its collective call.
@@ -83,7 +88,7 @@ private:
     const char* call_;
     bamboo_site at_;
     FirstReceives* first_receives_;
-    unsigned number_;  // of this call among the collectives on its communicator
+    int tag_base_;  // the call's number among the collectives on its communicator, as a tag offset
 };
 
 class CollectiveChannel::PostedReceives {

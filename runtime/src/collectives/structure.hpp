@@ -40,6 +40,9 @@ constexpr unsigned kNumberMask = (1u << 18) - 1;  // tags stay positive ints
 inline int numbered(int step_tag, unsigned number) {
     return step_tag + static_cast<int>((number & kNumberMask) << kNumberShift);
 }
+// Numbered tags stay below this; collectives that take no number (MPI_Comm_create_group)
+// offset their step tags from here.
+constexpr int kUnnumberedBase = 1 << 30;
 }  // namespace tag
 
 // Binomial trees over positions 0..n-1 rooted at 0: position i > 0 hangs below i minus its

@@ -13,6 +13,7 @@
 #include "bamboo.h"
 #include "collectives/algorithms.hpp"
 #include "collectives/channel.hpp"
+#include "collectives/structure.hpp"
 #include "comm/cart_placement.hpp"
 #include "messaging/rank.hpp"
 #include "messaging/routes.hpp"
@@ -212,6 +213,30 @@ int bamboo_comm_create(bamboo_site at, MPI_Comm comm, MPI_Group group, MPI_Comm*
     take_contexts(ch, agreement, 1);
     bool member = std::find(members.begin(), members.end(), self.vrank()) != members.end();
     *newcomm = member ? adopt(self, agreement.first_context, std::move(members), call, at) : MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+int bamboo_comm_create_group(bamboo_site at, MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
+    const char* call = "MPI_Comm_create_group";
+    Rank& self = calling_rank(call, at);
+    checked_out(self, newcomm, call, at);
+    CommView parent = resolve_comm(self, comm, call, at);
+    intra_only(self, parent, call, at);
+    if (tag < 0) task_error(self.vrank(), call, at, "the tag %d is negative", tag);
+    Group members = group_of(self, group, call, at);
+    for (int rank : ranks_in_group(parent.comm->vranks(), members))
+        if (rank == MPI_UNDEFINED)
+            task_error(self.vrank(), call, at, "the group has a task that is not in %s", parent.comm->name().c_str());
+    auto me = std::find(members.begin(), members.end(), self.vrank());
+    if (me == members.end()) task_error(self.vrank(), call, at, "the calling task is not in the group");
+    // Only the group's members call it: they agree among themselves, on the parent's
+    // collective context with tags of their own, which the program's tag sets apart.
+    Communicator among(parent.comm->context(), members, self.routes().vf, made_by(call, at));
+    int tag_base = tag::kUnnumberedBase + static_cast<int>((static_cast<unsigned>(tag) & tag::kNumberMask) << tag::kNumberShift);
+    CollectiveChannel ch(self, CommView{&among, static_cast<int>(me - members.begin())}, call, at, tag_base);
+    Agreement agreement = agree(ch, 0, 0);
+    take_contexts(ch, agreement, 1);
+    *newcomm = adopt(self, agreement.first_context, std::move(members), call, at);
     return MPI_SUCCESS;
 }
 
