@@ -276,8 +276,8 @@ int bamboo_comm_create(bamboo_site at, MPI_Comm comm, MPI_Group group, MPI_Comm 
 int bamboo_comm_create_group(bamboo_site at, MPI_Comm comm, MPI_Group group, int tag,
                              MPI_Comm *newcomm);
 int bamboo_comm_free(bamboo_site at, MPI_Comm *comm);
-/* Intercommunicators: point-to-point ranks name the remote group; MPI_Barrier, MPI_Bcast and
- * MPI_Allreduce (and their nonblocking forms) work on them, other collectives not yet. */
+/* Intercommunicators: point-to-point ranks name the remote group; the collectives but the
+ * reduce-scatters and the scans work on them (docs/mpi-support.md). */
 int bamboo_intercomm_create(bamboo_site at, MPI_Comm local_comm, int local_leader,
                             MPI_Comm peer_comm, int remote_leader, int tag,
                             MPI_Comm *newintercomm);

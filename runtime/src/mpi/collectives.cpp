@@ -50,9 +50,11 @@ struct CollectiveCall {
           self(calling_rank(name, at)),
           view(resolve_comm(self, comm, name, at)),
           channel(self, view, name, at) {
-        bool inter_too = std::string_view(called) == "MPI_Barrier" || std::string_view(called) == "MPI_Bcast" ||
-                         std::string_view(called) == "MPI_Allreduce";
-        if (!inter_too) intra_only(self, view, name, at);
+        // MPI defines no scan on an intercommunicator; the runtime has no reduce-scatter on one yet.
+        std::string_view blocking(called);
+        bool intra_only_call = blocking == "MPI_Scan" || blocking == "MPI_Exscan" ||
+                               blocking == "MPI_Reduce_scatter" || blocking == "MPI_Reduce_scatter_block";
+        if (intra_only_call) intra_only(self, view, name, at);
     }
 
     bool inter() const { return view.comm->is_inter(); }
@@ -64,6 +66,7 @@ struct CollectiveCall {
 
     int rank() const { return view.rank; }
     int size() const { return view.size(); }
+    int peers() const { return view.comm->peer_count(); }  // the remote group's size on an intercommunicator
     void check_root(int root) const { check_rank(self, view, root, "the root", name, at); }
     TypedBuffer buffer(const void* buf, int count, MPI_Datatype type) const {
         return typed_buffer(self, buf, count, type, name, at);
@@ -77,10 +80,11 @@ struct CollectiveCall {
         check_not_null(self, displs, "displs", name, at);
         displs_out->assign(displs, displs + size());
     }
-    // A v-collective's counts[], one per rank, none negative.
+    // A v-collective's counts[], one per rank (of the remote group on an intercommunicator),
+    // none negative.
     std::vector<int> counts(const int* values, const char* what) const {
         check_not_null(self, values, what, name, at);
-        std::vector<int> out(values, values + size());
+        std::vector<int> out(values, values + peers());
         for (int c : out) check_count(self, c, "a count", name, at);
         return out;
     }
@@ -197,7 +201,7 @@ public:
         check_not_null(c.self, displs, displs_name.c_str(), c.name, c.at);
         check_not_null(c.self, types, types_name.c_str(), c.name, c.at);
         std::size_t total = 0;
-        for (int r = 0; r < c.size(); ++r) {
+        for (int r = 0; r < c.peers(); ++r) {
             auto i = static_cast<std::size_t>(r);
             typed_.push_back(c.buffer(static_cast<const char*>(buf) + displs[i], n[i], types[i]));
             blocks_.offset.push_back(total);
@@ -338,6 +342,186 @@ int reduce_scatter_common(CollectiveCall& c, const void* sendbuf, void* recvbuf,
     return MPI_SUCCESS;
 }
 
+// ---- Collectives on intercommunicators ----
+// Data crosses between the two groups' leaders only (rank 0 of each, over `c.channel`); within
+// a group it moves by the intracommunicator collectives (c.group_channel()).
+
+// Rooted collectives: the root (MPI_ROOT) deals with the other group's leader, the rest of its
+// group (MPI_PROC_NULL) with no one, and the other group (the root's rank) relays in itself.
+enum class InterRole { root, idle, relay };
+
+InterRole inter_role(const CollectiveCall& c, int root) {
+    if (root == MPI_ROOT) return InterRole::root;
+    if (root == MPI_PROC_NULL) return InterRole::idle;
+    check_source(c.self, c.view, root, c.name, c.at);
+    return InterRole::relay;
+}
+
+// Every member's packed block, end to end in rank order, at the group's leader (elsewhere
+// empty). Sizes first, since only each member knows its own.
+std::vector<char> gather_at_leader(CollectiveChannel& group, const PackedData& mine) {
+    std::size_t n = static_cast<std::size_t>(group.size()), my_bytes = mine.bytes();
+    std::vector<std::size_t> sizes(n);
+    std::vector<std::size_t> word(n, sizeof(std::size_t));
+    Blocks size_blocks{reinterpret_cast<char*>(sizes.data()), {}, word};
+    for (std::size_t r = 0; r < n; ++r) size_blocks.offset.push_back(r * sizeof(std::size_t));
+    bool leader = group.rank() == 0;
+    collectives::gather(group, 0, &my_bytes, sizeof my_bytes, &word, leader ? &size_blocks : nullptr);
+    std::vector<char> all;
+    Blocks blocks;
+    if (leader) {
+        std::size_t total = 0;
+        for (std::size_t r = 0; r < n; ++r) {
+            blocks.offset.push_back(total);
+            blocks.size.push_back(sizes[r]);
+            total += sizes[r];
+        }
+        all.resize(total);
+        blocks.base = all.data();
+    }
+    collectives::gather(group, 0, mine.data(), my_bytes, nullptr, leader ? &blocks : nullptr);
+    return all;
+}
+
+// `all`: the blocks of `out` end to end in rank order, into their places in the user's buffer.
+void place_blocks(const std::vector<char>& all, const UserBlocks& out) {
+    const Blocks& b = out.blocks();
+    std::size_t from = 0;
+    for (std::size_t r = 0; r < b.size.size(); ++r) {
+        std::memcpy(b.at(static_cast<int>(r)), all.data() + from, b.size[r]);
+        from += b.size[r];
+    }
+    out.unpack_out();
+}
+
+std::vector<char> end_to_end(const UserBlocks& in) {
+    const Blocks& b = in.blocks();
+    std::vector<char> all;
+    for (std::size_t r = 0; r < b.size.size(); ++r)
+        all.insert(all.end(), b.at(static_cast<int>(r)), b.at(static_cast<int>(r)) + b.size[r]);
+    return all;
+}
+
+// Gather and Gatherv: the other group's blocks, end to end from its leader, at the root.
+int inter_gather(CollectiveCall& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 const std::vector<int>& counts, const std::vector<int>& displs, MPI_Datatype recvtype, int root) {
+    switch (inter_role(c, root)) {
+        case InterRole::idle: return MPI_SUCCESS;
+        case InterRole::root: {
+            UserBlocks out(c.buffer(recvbuf, 0, recvtype), counts, displs);
+            std::size_t total = 0;
+            for (std::size_t size : out.blocks().size) total += size;
+            std::vector<char> all(total);
+            c.channel.receive(0, tag::kInterLeaders, all.data(), total);
+            place_blocks(all, out);
+            return MPI_SUCCESS;
+        }
+        case InterRole::relay: break;
+    }
+    PackedData mine(c.buffer(sendbuf, sendcount, sendtype));
+    mine.pack_in();
+    CollectiveChannel group = c.group_channel();
+    std::vector<char> all = gather_at_leader(group, mine);
+    if (c.rank() == 0) c.channel.send(root, tag::kInterLeaders, all.data(), all.size());
+    return MPI_SUCCESS;
+}
+
+// Scatter and Scatterv: the root's blocks, end to end with their sizes, to the other group's
+// leader, which scatters them in its group.
+int inter_scatter(CollectiveCall& c, const void* sendbuf, const std::vector<int>& counts,
+                  const std::vector<int>& displs, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, int root) {
+    switch (inter_role(c, root)) {
+        case InterRole::idle: return MPI_SUCCESS;
+        case InterRole::root: {
+            UserBlocks in(c.buffer(sendbuf, 0, sendtype), counts, displs);
+            in.pack_in();
+            std::vector<char> all = end_to_end(in);
+            c.channel.send(0, tag::kInterLeaders, in.blocks().size.data(), in.blocks().size.size() * sizeof(std::size_t));
+            c.channel.send(0, tag::kInterLeaders, all.data(), all.size());
+            return MPI_SUCCESS;
+        }
+        case InterRole::relay: break;
+    }
+    PackedData mine(c.buffer(recvbuf, recvcount, recvtype));
+    CollectiveChannel group = c.group_channel();
+    std::vector<std::size_t> sizes(static_cast<std::size_t>(c.size()));
+    std::vector<char> all;
+    Blocks blocks;
+    if (c.rank() == 0) {
+        c.channel.receive(root, tag::kInterLeaders, sizes.data(), sizes.size() * sizeof(std::size_t));
+        std::size_t total = 0;
+        for (std::size_t size : sizes) {
+            blocks.offset.push_back(total);
+            blocks.size.push_back(size);
+            total += size;
+        }
+        all.resize(total);
+        blocks.base = all.data();
+        c.channel.receive(root, tag::kInterLeaders, all.data(), total);
+    }
+    collectives::scatter(group, 0, c.rank() == 0 ? &blocks : nullptr, nullptr, mine.data(), mine.bytes());
+    mine.unpack_out();
+    return MPI_SUCCESS;
+}
+
+// Allgather and Allgatherv: each group's blocks gathered at its leader, traded, and broadcast
+// in the other group, whose counts say how large they are.
+int inter_allgather(CollectiveCall& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    const std::vector<int>& counts, const std::vector<int>& displs, MPI_Datatype recvtype) {
+    no_in_place(c, sendbuf, "an intercommunicator");
+    PackedData mine(c.buffer(sendbuf, sendcount, sendtype));
+    mine.pack_in();
+    UserBlocks out(c.buffer(recvbuf, 0, recvtype), counts, displs);
+    std::size_t total = 0;
+    for (std::size_t size : out.blocks().size) total += size;
+    std::vector<char> theirs(total);
+    CollectiveChannel group = c.group_channel();
+    std::vector<char> ours = gather_at_leader(group, mine);
+    if (c.rank() == 0) {
+        c.channel.send(0, tag::kInterLeaders, ours.data(), ours.size());
+        c.channel.receive(0, tag::kInterLeaders, theirs.data(), total);
+    }
+    collectives::bcast(group, 0, theirs.data(), total);
+    place_blocks(theirs, out);
+    return MPI_SUCCESS;
+}
+
+// Alltoall, Alltoallv, Alltoallw: every task straight to every task of the other group.
+int inter_alltoall(CollectiveCall& c, const Blocks& send, const Blocks& recv) {
+    std::vector<CollectiveChannel::Incoming> incoming;
+    for (int r = 0; r < c.peers(); ++r)
+        incoming.push_back({r, tag::kInterLeaders, recv.at(r), recv.size[static_cast<std::size_t>(r)]});
+    CollectiveChannel::PostedReceives posted = c.channel.post(incoming);
+    for (int r = 0; r < c.peers(); ++r) c.channel.send(r, tag::kInterLeaders, send.at(r), send.size[static_cast<std::size_t>(r)]);
+    posted.wait();
+    return MPI_SUCCESS;
+}
+
+// Reduce: the other group reduces at its leader, which sends the result to the root.
+int inter_reduce(CollectiveCall& c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                 int root) {
+    switch (inter_role(c, root)) {
+        case InterRole::idle: return MPI_SUCCESS;
+        case InterRole::root: {
+            Reduction r = c.reduction(op, type, count);
+            TypedBuffer recv = c.buffer(recvbuf, count, type);
+            Operand result = r.operand(recv.layout);
+            c.channel.receive(0, tag::kInterLeaders, result.bytes(), result.size());
+            copy(result.typed(), recv);
+            return MPI_SUCCESS;
+        }
+        case InterRole::relay: break;
+    }
+    no_in_place(c, sendbuf, "an intercommunicator");
+    Reduction r = c.reduction(op, type, count);
+    Operand acc = operand_from(c.buffer(sendbuf, count, type));
+    CollectiveChannel group = c.group_channel();
+    collectives::reduce(group, 0, acc, r);
+    if (c.rank() == 0) c.channel.send(root, tag::kInterLeaders, acc.bytes(), acc.size());
+    return MPI_SUCCESS;
+}
+
 // On an intercommunicator the root (MPI_ROOT) sends to the other group's leader, which
 // broadcasts in its group; the root's own group (MPI_PROC_NULL) has nothing to do.
 int inter_bcast(CollectiveCall& c, void* buffer, int count, MPI_Datatype type, int root) {
@@ -415,6 +599,7 @@ int bamboo_bcast(bamboo_site at, void* buffer, int count, MPI_Datatype type, int
 int bamboo_reduce(bamboo_site at, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                   MPI_Op op, int root, MPI_Comm comm) {
     CollectiveCall c("MPI_Reduce", at, comm);
+    if (c.inter()) return inter_reduce(c, sendbuf, recvbuf, count, type, op, root);
     c.check_root(root);
     if (c.rank() != root) {
         no_in_place(c, sendbuf, "the send buffer of a rank other than the root");
@@ -462,6 +647,10 @@ int bamboo_reduce_scatter(bamboo_site at, const void* sendbuf, void* recvbuf, co
 int bamboo_gather(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                   void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
     CollectiveCall c("MPI_Gather", at, comm);
+    if (c.inter()) {
+        std::vector<int> counts = uniform(c.peers(), recvcount);
+        return inter_gather(c, sendbuf, sendcount, sendtype, recvbuf, counts, back_to_back(counts), recvtype, root);
+    }
     std::vector<int> counts = uniform(c.size(), recvcount);
     std::vector<int> displs = back_to_back(counts);
     return gather_common(c, sendbuf, sendcount, sendtype, recvbuf, &counts, &displs, recvtype, root, false);
@@ -471,6 +660,15 @@ int bamboo_gatherv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datat
                    void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                    int root, MPI_Comm comm) {
     CollectiveCall c("MPI_Gatherv", at, comm);
+    if (c.inter()) {
+        std::vector<int> counts, offsets;
+        if (root == MPI_ROOT) {
+            counts = c.counts(recvcounts, "recvcounts");
+            check_not_null(c.self, displs, "displs", c.name, at);
+            offsets.assign(displs, displs + c.peers());
+        }
+        return inter_gather(c, sendbuf, sendcount, sendtype, recvbuf, counts, offsets, recvtype, root);
+    }
     std::vector<int> counts, offsets;
     c.root_layout(root, recvcounts, "recvcounts", displs, &counts, &offsets);
     return gather_common(c, sendbuf, sendcount, sendtype, recvbuf, &counts, &offsets, recvtype, root, true);
@@ -479,6 +677,10 @@ int bamboo_gatherv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datat
 int bamboo_scatter(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                    void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
     CollectiveCall c("MPI_Scatter", at, comm);
+    if (c.inter()) {
+        std::vector<int> counts = uniform(c.peers(), sendcount);
+        return inter_scatter(c, sendbuf, counts, back_to_back(counts), sendtype, recvbuf, recvcount, recvtype, root);
+    }
     std::vector<int> counts = uniform(c.size(), sendcount);
     std::vector<int> displs = back_to_back(counts);
     return scatter_common(c, sendbuf, &counts, &displs, sendtype, recvbuf, recvcount, recvtype, root, false);
@@ -488,6 +690,15 @@ int bamboo_scatterv(bamboo_site at, const void* sendbuf, const int sendcounts[],
                     MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                     int root, MPI_Comm comm) {
     CollectiveCall c("MPI_Scatterv", at, comm);
+    if (c.inter()) {
+        std::vector<int> counts, offsets;
+        if (root == MPI_ROOT) {
+            counts = c.counts(sendcounts, "sendcounts");
+            check_not_null(c.self, displs, "displs", c.name, at);
+            offsets.assign(displs, displs + c.peers());
+        }
+        return inter_scatter(c, sendbuf, counts, offsets, sendtype, recvbuf, recvcount, recvtype, root);
+    }
     std::vector<int> counts, offsets;
     c.root_layout(root, sendcounts, "sendcounts", displs, &counts, &offsets);
     return scatter_common(c, sendbuf, &counts, &offsets, sendtype, recvbuf, recvcount, recvtype, root, true);
@@ -496,6 +707,10 @@ int bamboo_scatterv(bamboo_site at, const void* sendbuf, const int sendcounts[],
 int bamboo_allgather(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                      void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
     CollectiveCall c("MPI_Allgather", at, comm);
+    if (c.inter()) {
+        std::vector<int> counts = uniform(c.peers(), recvcount);
+        return inter_allgather(c, sendbuf, sendcount, sendtype, recvbuf, counts, back_to_back(counts), recvtype);
+    }
     std::vector<int> counts = uniform(c.size(), recvcount);
     return allgather_common(c, sendbuf, sendcount, sendtype, recvbuf, counts, back_to_back(counts), recvtype);
 }
@@ -506,13 +721,24 @@ int bamboo_allgatherv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Da
     CollectiveCall c("MPI_Allgatherv", at, comm);
     std::vector<int> counts = c.counts(recvcounts, "recvcounts");
     check_not_null(c.self, displs, "displs", c.name, at);
-    return allgather_common(c, sendbuf, sendcount, sendtype, recvbuf, counts,
-                            std::vector<int>(displs, displs + c.size()), recvtype);
+    std::vector<int> offsets(displs, displs + c.peers());
+    if (c.inter()) return inter_allgather(c, sendbuf, sendcount, sendtype, recvbuf, counts, offsets, recvtype);
+    return allgather_common(c, sendbuf, sendcount, sendtype, recvbuf, counts, offsets, recvtype);
 }
 
 int bamboo_alltoall(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                     void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
     CollectiveCall c("MPI_Alltoall", at, comm);
+    if (c.inter()) {
+        no_in_place(c, sendbuf, "an intercommunicator");
+        std::vector<int> send_counts = uniform(c.peers(), sendcount), recv_counts = uniform(c.peers(), recvcount);
+        UserBlocks in(c.buffer(sendbuf, 0, sendtype), send_counts, back_to_back(send_counts));
+        UserBlocks out(c.buffer(recvbuf, 0, recvtype), recv_counts, back_to_back(recv_counts));
+        in.pack_in();
+        inter_alltoall(c, in.blocks(), out.blocks());
+        out.unpack_out();
+        return MPI_SUCCESS;
+    }
     std::vector<int> recv_counts = uniform(c.size(), recvcount);
     UserBlocks out(c.buffer(recvbuf, 0, recvtype), recv_counts, back_to_back(recv_counts));
     std::size_t block = out.blocks().size[0];
@@ -544,8 +770,15 @@ int bamboo_alltoallv(bamboo_site at, const void* sendbuf, const int sendcounts[]
     CollectiveCall c("MPI_Alltoallv", at, comm);
     std::vector<int> rcounts = c.counts(recvcounts, "recvcounts");
     check_not_null(c.self, rdispls, "rdispls", c.name, at);
-    UserBlocks out(c.buffer(recvbuf, 0, recvtype), rcounts, std::vector<int>(rdispls, rdispls + c.size()));
-    if (in_place(sendbuf)) {
+    UserBlocks out(c.buffer(recvbuf, 0, recvtype), rcounts, std::vector<int>(rdispls, rdispls + c.peers()));
+    if (c.inter()) {
+        no_in_place(c, sendbuf, "an intercommunicator");
+        std::vector<int> scounts = c.counts(sendcounts, "sendcounts");
+        check_not_null(c.self, sdispls, "sdispls", c.name, at);
+        UserBlocks in(c.buffer(sendbuf, 0, sendtype), scounts, std::vector<int>(sdispls, sdispls + c.peers()));
+        in.pack_in();
+        inter_alltoall(c, in.blocks(), out.blocks());
+    } else if (in_place(sendbuf)) {
         // The receive buffer is the send buffer too: send from a packed copy of it.
         out.pack_in();
         const Blocks& recv = out.blocks();
@@ -573,7 +806,12 @@ int bamboo_alltoallw(bamboo_site at, const void* sendbuf, const int sendcounts[]
                      const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
     CollectiveCall c("MPI_Alltoallw", at, comm);
     TypedBlocks out(c, recvbuf, recvcounts, rdispls, recvtypes, "recv");
-    if (in_place(sendbuf)) {
+    if (c.inter()) {
+        no_in_place(c, sendbuf, "an intercommunicator");
+        TypedBlocks in(c, sendbuf, sendcounts, sdispls, sendtypes, "send");
+        in.pack_in();
+        inter_alltoall(c, in.blocks(), out.blocks());
+    } else if (in_place(sendbuf)) {
         // The receive buffer is the send buffer too: send from a packed copy of it.
         TypedBlocks in(c, recvbuf, recvcounts, rdispls, recvtypes, "recv");
         in.pack_in();

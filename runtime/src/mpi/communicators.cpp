@@ -174,7 +174,10 @@ int bamboo_comm_split(bamboo_site at, MPI_Comm comm, int color, int key, MPI_Com
     Rank& self = calling_rank(call, at);
     checked_out(self, newcomm, call, at);
     CommView parent = resolve_comm(self, comm, call, at);
-    intra_only(self, parent, call, at);
+    if (parent.comm->is_inter()) {
+        *newcomm = split_intercomm(self, parent, color, key, call, at);
+        return MPI_SUCCESS;
+    }
     CollectiveChannel ch(self, parent, call, at);
     *newcomm = split(self, ch, parent, color, key, call, at);
     return MPI_SUCCESS;
@@ -203,11 +206,14 @@ int bamboo_comm_create(bamboo_site at, MPI_Comm comm, MPI_Group group, MPI_Comm*
     Rank& self = calling_rank(call, at);
     checked_out(self, newcomm, call, at);
     CommView parent = resolve_comm(self, comm, call, at);
-    intra_only(self, parent, call, at);
     Group members = group_of(self, group, call, at);
     for (int rank : ranks_in_group(parent.comm->vranks(), members))
         if (rank == MPI_UNDEFINED)
             task_error(self.vrank(), call, at, "the group has a task that is not in %s", parent.comm->name().c_str());
+    if (parent.comm->is_inter()) {
+        *newcomm = create_intercomm(self, parent, members, call, at);
+        return MPI_SUCCESS;
+    }
     CollectiveChannel ch(self, parent, call, at);
     Agreement agreement = agree(ch, 0, 0);
     take_contexts(ch, agreement, 1);

@@ -41,7 +41,11 @@ MPI_Comm* checked_out(const Rank& self, MPI_Comm* out, const char* call, bamboo_
 const Group& group_of(Rank& self, MPI_Group handle, const char* call, bamboo_site at);
 MPI_Group new_group(Rank& self, Group group);
 
-// MPI_Comm_dup of an intercommunicator (mpi/intercommunicators.cpp).
+// MPI_Comm_dup, MPI_Comm_split and MPI_Comm_create of an intercommunicator
+// (mpi/intercommunicators.cpp).
 MPI_Comm dup_intercomm(Rank& self, const CommView& inter, const char* call, bamboo_site at);
+MPI_Comm split_intercomm(Rank& self, const CommView& inter, int color, int key, const char* call, bamboo_site at);
+MPI_Comm create_intercomm(Rank& self, const CommView& inter, const Group& members, const char* call,
+                          bamboo_site at);
 
 }  // namespace bamboo

@@ -86,7 +86,73 @@ void receive_from_leader(Rank& self, const CommView& peer, int source, int tag, 
                    request.bytes, bytes);
 }
 
+// Both groups' proposals, each in its group's rank order: every member of both has them.
+struct BothSides {
+    Agreement ours;
+    std::vector<Proposal> theirs;
+};
+
+BothSides agree_on_both_sides(CollectiveChannel& across, CollectiveChannel& group, int color, int key) {
+    BothSides both;
+    both.ours = agree(group, color, key);
+    Side mine{both.ours.first_context, group.size(), 0, 0};
+    Side other = trade_sides(across, group, mine);
+    both.theirs.resize(static_cast<std::size_t>(other.size));
+    if (group.rank() == 0) {
+        across.send(0, tag::kInterLeaders, both.ours.proposals.data(), both.ours.proposals.size() * sizeof(Proposal));
+        across.receive(0, tag::kInterLeaders, both.theirs.data(), both.theirs.size() * sizeof(Proposal));
+    }
+    collectives::bcast(group, 0, both.theirs.data(), both.theirs.size() * sizeof(Proposal));
+    both.ours.first_context = std::max(both.ours.first_context, other.next_context);
+    return both;
+}
+
+// The members of `vranks` whose proposal has `color`, ordered by key, then by rank.
+std::vector<int> with_color(const std::vector<int>& vranks, const std::vector<Proposal>& proposals, int color) {
+    std::vector<int> ranks;
+    for (std::size_t r = 0; r < proposals.size(); ++r)
+        if (proposals[r].color == color) ranks.push_back(static_cast<int>(r));
+    std::stable_sort(ranks.begin(), ranks.end(), [&](int a, int b) {
+        return proposals[static_cast<std::size_t>(a)].key < proposals[static_cast<std::size_t>(b)].key;
+    });
+    std::vector<int> out;
+    for (int r : ranks) out.push_back(vranks[static_cast<std::size_t>(r)]);
+    return out;
+}
+
 }  // namespace
+
+MPI_Comm split_intercomm(Rank& self, const CommView& inter, int color, int key, const char* call, bamboo_site at) {
+    if (color < 0 && color != MPI_UNDEFINED)
+        task_error(self.vrank(), call, at, "the color %d is negative (and not MPI_UNDEFINED)", color);
+    CollectiveChannel across(self, inter, call, at);
+    CollectiveChannel group(self, group_view(inter), call, at);
+    BothSides both = agree_on_both_sides(across, group, color, key);
+    // A new intercommunicator for each color both groups have: two context pairs each.
+    std::vector<int> colors;
+    for (const Proposal& p : both.ours.proposals)
+        if (p.color != MPI_UNDEFINED) colors.push_back(p.color);
+    for (const Proposal& p : both.theirs)
+        if (p.color != MPI_UNDEFINED) colors.push_back(p.color);
+    std::sort(colors.begin(), colors.end());
+    colors.erase(std::unique(colors.begin(), colors.end()), colors.end());
+    take_contexts(group, both.ours, 2 * static_cast<int>(colors.size()));
+    if (color == MPI_UNDEFINED) return MPI_COMM_NULL;
+    std::vector<int> local = with_color(inter.comm->vranks(), both.ours.proposals, color);
+    std::vector<int> remote = with_color(inter.comm->peer_vranks(), both.theirs, color);
+    if (remote.empty()) return MPI_COMM_NULL;  // MPI: no intercommunicator without a remote group
+    int index = static_cast<int>(std::lower_bound(colors.begin(), colors.end(), color) - colors.begin());
+    return adopt_inter(self, both.ours.first_context + 4 * index, local, std::move(remote), call, at);
+}
+
+MPI_Comm create_intercomm(Rank& self, const CommView& inter, const Group& members, const char* call,
+                          bamboo_site at) {
+    // A split in which the group's members take color 0, ordered as the group orders them.
+    auto me = std::find(members.begin(), members.end(), self.vrank());
+    bool member = me != members.end();
+    return split_intercomm(self, inter, member ? 0 : MPI_UNDEFINED, member ? static_cast<int>(me - members.begin()) : 0,
+                           call, at);
+}
 
 MPI_Comm dup_intercomm(Rank& self, const CommView& inter, const char* call, bamboo_site at) {
     CollectiveChannel across(self, inter, call, at);

@@ -8,7 +8,10 @@
  *   MPI_Comm_dup           of an intercommunicator: still one, and its messages never match
  *                          receives on the original
  *   MPI_Barrier, MPI_Bcast (MPI_ROOT, MPI_PROC_NULL, from either group), MPI_Allreduce
- *                          (each group gets the other's sum), MPI_Ibcast, MPI_Iallreduce
+ *                          (each group gets the other's sum), MPI_Ibcast, MPI_Iallreduce,
+ *                          MPI_Gather(v), MPI_Scatter(v), MPI_Reduce, MPI_Allgather(v),
+ *                          MPI_Alltoall(v, w)
+ *   MPI_Comm_split, MPI_Comm_create of an intercommunicator
  *   MPI_Intercomm_merge    with high given by the groups, and with the same high on both
  *                          sides; collectives on the merged communicator */
 #include "conformance.h"
@@ -28,6 +31,79 @@ static int world_ranks_of(MPI_Group group, int *out)
     MPI_Group_free(&world_group);
     free(ranks);
     return n;
+}
+
+/* The data-moving collectives, the first group's rank 0 the root where there is one; every
+ * rank prints a checksum of what it got. */
+static int data_collectives(MPI_Comm inter, const char *name, int world_rank, int in_second_group,
+                            const int *members)
+{
+    int bad = 0, rank, size, remote_size;
+    MPI_Comm_rank(inter, &rank);
+    MPI_Comm_size(inter, &size);
+    MPI_Comm_remote_size(inter, &remote_size);
+    int big = size > remote_size ? size : remote_size;
+    int *send = malloc(sizeof(int) * 4 * big), *recv = calloc((size_t)(4 * big), sizeof(int));
+    int *counts = malloc(sizeof(int) * big), *displs = malloc(sizeof(int) * big);
+    int *rcounts = malloc(sizeof(int) * big), *rdispls = malloc(sizeof(int) * big);
+    MPI_Datatype *types = malloc(sizeof(MPI_Datatype) * big);
+    for (int i = 0; i < 4 * big; i++)
+        send[i] = value_of(world_rank, i, 4);
+    for (int r = 0; r < big; r++) {
+        counts[r] = 1 + r % 3;  /* what remote rank r gets from / gives to this rank's group */
+        displs[r] = 4 * r;
+        types[r] = MPI_INT;
+    }
+    int root = in_second_group ? 0 : (rank == 0 ? MPI_ROOT : MPI_PROC_NULL);
+    uint32_t h = HASH_INIT;
+#define TAKE(n) (h = hash_ints(h, recv, (size_t)(n)), memset(recv, 0, sizeof(int) * 4 * big))
+    MPI_Gather(send, 2, MPI_INT, recv, 2, MPI_INT, root, inter);
+    TAKE(2 * remote_size);
+    /* each rank of the second group gives 1 + rank % 3 */
+    MPI_Gatherv(send, 1 + rank % 3, MPI_INT, recv, counts, displs, MPI_INT, root, inter);
+    TAKE(4 * remote_size);
+    MPI_Scatter(send, 3, MPI_INT, recv, 3, MPI_INT, root, inter);
+    TAKE(3);
+    MPI_Scatterv(send, counts, displs, MPI_INT, recv, 1 + rank % 3, MPI_INT, root, inter);
+    TAKE(3);
+    MPI_Reduce(send, recv, 4, MPI_INT, MPI_SUM, root, inter);
+    if (root == MPI_ROOT) {
+        long long want = 0;
+        for (int r = 0; r < remote_size; r++)
+            want += value_of(members[r], 3, 4);
+        bad += expect(recv[3] == want, "%s: reduce gave %d, want %lld", name, recv[3], want);
+    }
+    TAKE(4);
+    MPI_Allgather(send, 2, MPI_INT, recv, 2, MPI_INT, inter);
+    for (int r = 0; r < remote_size; r++)
+        bad += expect(recv[2 * r + 1] == value_of(members[r], 1, 4), "%s: allgather block %d", name, r);
+    TAKE(2 * remote_size);
+    MPI_Allgatherv(send, 1 + rank % 3, MPI_INT, recv, counts, displs, MPI_INT, inter);
+    TAKE(4 * remote_size);
+    for (int r = 0; r < remote_size; r++) {
+        rcounts[r] = 1 + (r + rank) % 2;  /* rank a and remote rank b exchange 1 + (a + b) % 2 */
+        rdispls[r] = 4 * r;
+    }
+    MPI_Alltoall(send, 2, MPI_INT, recv, 2, MPI_INT, inter);
+    for (int r = 0; r < remote_size; r++)
+        bad += expect(recv[2 * r] == value_of(members[r], 2 * rank, 4), "%s: alltoall block %d", name, r);
+    TAKE(2 * remote_size);
+    MPI_Alltoallv(send, rcounts, rdispls, MPI_INT, recv, rcounts, rdispls, MPI_INT, inter);
+    TAKE(4 * remote_size);
+    for (int r = 0; r < remote_size; r++)
+        rdispls[r] *= (int)sizeof(int);  /* in bytes for MPI_Alltoallw */
+    MPI_Alltoallw(send, rcounts, rdispls, types, recv, rcounts, rdispls, types, inter);
+    TAKE(4 * remote_size);
+#undef TAKE
+    say("rank %d: %s data collectives hash %08x", world_rank, name, h);
+    free(send);
+    free(recv);
+    free(counts);
+    free(displs);
+    free(rcounts);
+    free(rdispls);
+    free(types);
+    return bad;
 }
 
 static int exercise(MPI_Comm inter, const char *name, int world_rank, int in_second_group)
@@ -122,6 +198,42 @@ static int exercise(MPI_Comm inter, const char *name, int world_rank, int in_sec
     MPI_Barrier(inter);
     say("rank %d: %s allreduce %d, nonblocking %d, token %d", world_rank, name, theirs, nb_theirs,
         in_second_group ? token : 0);
+
+    bad += data_collectives(inter, name, world_rank, in_second_group, members);
+
+    /* Split by rank parity on each side, and made from each group without its rank 0: both
+     * still intercommunicators (or MPI_COMM_NULL where a side is empty). */
+    MPI_Comm part;
+    MPI_Comm_split(inter, rank % 2, -rank, &part);
+    if (part != MPI_COMM_NULL) {
+        int prank, psize, premote, sum = -1, one = world_rank;
+        MPI_Comm_rank(part, &prank);
+        MPI_Comm_size(part, &psize);
+        MPI_Comm_remote_size(part, &premote);
+        MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, part);
+        say("rank %d: %s split part rank %d of %d, remote %d, remote world ranks sum %d", world_rank, name, prank,
+            psize, premote, sum);
+        MPI_Comm_free(&part);
+    } else {
+        say("rank %d: %s split part null", world_rank, name);
+    }
+    MPI_Group local_group, without_first;
+    MPI_Comm_group(inter, &local_group);
+    int first = 0;
+    MPI_Group_excl(local_group, 1, &first, &without_first);
+    MPI_Comm_create(inter, without_first, &part);
+    if (part != MPI_COMM_NULL) {
+        int prank, premote;
+        MPI_Comm_rank(part, &prank);
+        MPI_Comm_remote_size(part, &premote);
+        MPI_Barrier(part);
+        say("rank %d: %s created rank %d, remote %d", world_rank, name, prank, premote);
+        MPI_Comm_free(&part);
+    } else {
+        say("rank %d: %s created null", world_rank, name);
+    }
+    MPI_Group_free(&without_first);
+    MPI_Group_free(&local_group);
 
     /* Merged: the second group last, then both saying the same. */
     for (int same = 0; same < 2; same++) {
