@@ -14,8 +14,9 @@
  *     Point-to-point calls are the core; collectives, communicators, topologies and
  *     datatypes are the utility layer, built on the same messages between tasks;
  *   - firing rules: bamboo_expect() / bamboo_fire() at each evaluation point;
- *   - exit() ends the calling task, not the process its task shares with others, and
- *     rand()/random() draw from the task's own generator.
+ *   - exit() ends the calling task, not the process its task shares with others,
+ *     rand()/random() draw from the task's own generator, and sleep() suspends the task
+ *     only.
  *
  * Types and constants (MPI_Comm, MPI_Datatype, MPI_Status, MPI_Request, MPI_ANY_SOURCE,
  * ...) are the MPI library's own, so user code keeps compiling unchanged.
@@ -55,6 +56,12 @@ int bamboo_rand(void);
 void bamboo_srand(unsigned seed);
 long bamboo_random(void);
 void bamboo_srandom(unsigned seed);
+
+/* sleep(), usleep() and nanosleep() suspend the calling task, not its worker thread. */
+struct timespec;
+unsigned bamboo_sleep(unsigned seconds);
+int bamboo_usleep(unsigned microseconds);
+int bamboo_nanosleep(const struct timespec *requested, struct timespec *remaining);
 
 /* ---- Privatized globals ------------------------------------------------------- */
 
@@ -365,11 +372,17 @@ void bamboo_set_priority(int priority);
 #undef srand
 #undef random
 #undef srandom
+#undef sleep
+#undef usleep
+#undef nanosleep
 #define exit(status) bamboo_exit(status)
 #define rand() bamboo_rand()
 #define srand(seed) bamboo_srand(seed)
 #define random() bamboo_random()
 #define srandom(seed) bamboo_srandom(seed)
+#define sleep(seconds) bamboo_sleep(seconds)
+#define usleep(microseconds) bamboo_usleep(microseconds)
+#define nanosleep(requested, remaining) bamboo_nanosleep(requested, remaining)
 #define MPI_Init(argc, argv) bamboo_init(argc, argv)
 #define MPI_Init_thread(argc, argv, required, provided) \
     bamboo_init_thread(argc, argv, required, provided)

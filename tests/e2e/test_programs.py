@@ -27,6 +27,7 @@ PROGRAMS = {
     "freed_datatype": ([PROGRAMS_DIR / "freed_datatype.c"], []),
     "mixed_sizes": ([PROGRAMS_DIR / "mixed_sizes.c"], []),
     "jacobi2d": ([REPO / "apps" / "jacobi2d" / "jacobi2d.c"], ["40", "25"]),
+    "sleepers": ([PROGRAMS_DIR / "sleepers.c"], []),
     "extern_header": (sorted((PROGRAMS_DIR / "extern_header").glob("*.c")), []),
 }
 
@@ -62,6 +63,17 @@ def test_worker_modes(name, mode, builds, ground_truth):
     expected = ground_truth(name, sources, 2 * 3, args)
     _, bamboo = builds(name, sources)
     run = run_bamboo(bamboo, 2, 3, args, WORKER_MODES[mode])
+    assert run.returncode == 0, run.stderr
+    assert run.lines() == expected.lines()
+
+
+def test_a_sleeping_task_is_not_deadlocked(builds, ground_truth):
+    # rank 0 sleeps a second while every other rank waits for its message: no task can run
+    # for longer than the deadlock timeout, yet one will
+    sources, args = PROGRAMS["sleepers"]
+    expected = ground_truth("sleepers", sources, 2 * 3, args)
+    _, bamboo = builds("sleepers", sources)
+    run = run_bamboo(bamboo, 2, 3, args, ["--bamboo-deadlock-timeout", "0.3"])
     assert run.returncode == 0, run.stderr
     assert run.lines() == expected.lines()
 

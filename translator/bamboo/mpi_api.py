@@ -187,8 +187,9 @@ _TABLE += [
 SUPPORTED: dict[str, MPIFunction] = {f.name: f for f in _TABLE}
 
 # C library functions bamboo.h also redirects, to per-task versions (exit ends the task,
-# rand and random draw from the task's own generator). A program may not define its own.
-LIBC_REPLACED = ("exit", "rand", "srand", "random", "srandom")
+# rand and random draw from the task's own generator, sleeps suspend the task only). A
+# program may not define its own.
+LIBC_REPLACED = ("exit", "rand", "srand", "random", "srandom", "sleep", "usleep", "nanosleep")
 # Variables the C library defines. A program's `extern` declaration of one (POSIX has
 # programs declare `extern char **environ;` themselves) is not a global of the program.
 LIBC_VARIABLES = ("optarg", "optind", "opterr", "optopt", "environ", "__environ", "timezone",

@@ -91,7 +91,8 @@ Activity DeadlockWatch::activity() {
     for (const auto& rank : routes_.ranks) {
         TaskState state = rank->state();
         all_done = all_done && state == TaskState::done;
-        any_runs = any_runs || state == TaskState::runnable || state == TaskState::running;
+        any_runs = any_runs || state == TaskState::runnable || state == TaskState::running ||
+                   rank->asleep();  // it wakes by itself
         now.waiting = now.waiting || state == TaskState::waiting;
     }
     // Whatever moved while the states were read makes this look not idle.
