@@ -14,9 +14,9 @@
  *     Point-to-point calls are the core; collectives, communicators, topologies and
  *     datatypes are the utility layer, built on the same messages between tasks;
  *   - firing rules: bamboo_expect() / bamboo_fire() at each evaluation point;
- *   - exit() ends the calling task, not the process its task shares with others,
- *     rand()/random() draw from the task's own generator, and sleep() suspends the task
- *     only.
+ *   - exit() ends the calling task, not the process its task shares with others; the C
+ *     library's hidden state (rand(), drand48()) is the task's own; sleep() suspends the
+ *     task only.
  *
  * Types and constants (MPI_Comm, MPI_Datatype, MPI_Status, MPI_Request, MPI_ANY_SOURCE,
  * ...) are the MPI library's own, so user code keeps compiling unchanged.
@@ -56,6 +56,17 @@ int bamboo_rand(void);
 void bamboo_srand(unsigned seed);
 long bamboo_random(void);
 void bamboo_srandom(unsigned seed);
+
+/* The drand48() family likewise: a generator per task, glibc's own. */
+double bamboo_drand48(void);
+long bamboo_lrand48(void);
+long bamboo_mrand48(void);
+double bamboo_erand48(unsigned short xsubi[3]);
+long bamboo_nrand48(unsigned short xsubi[3]);
+long bamboo_jrand48(unsigned short xsubi[3]);
+void bamboo_srand48(long seed);
+unsigned short *bamboo_seed48(unsigned short seed16v[3]);
+void bamboo_lcong48(unsigned short param[7]);
 
 /* sleep(), usleep() and nanosleep() suspend the calling task, not its worker thread. */
 struct timespec;
@@ -372,6 +383,15 @@ void bamboo_set_priority(int priority);
 #undef srand
 #undef random
 #undef srandom
+#undef drand48
+#undef lrand48
+#undef mrand48
+#undef erand48
+#undef nrand48
+#undef jrand48
+#undef srand48
+#undef seed48
+#undef lcong48
 #undef sleep
 #undef usleep
 #undef nanosleep
@@ -380,6 +400,15 @@ void bamboo_set_priority(int priority);
 #define srand(seed) bamboo_srand(seed)
 #define random() bamboo_random()
 #define srandom(seed) bamboo_srandom(seed)
+#define drand48() bamboo_drand48()
+#define lrand48() bamboo_lrand48()
+#define mrand48() bamboo_mrand48()
+#define erand48(xsubi) bamboo_erand48(xsubi)
+#define nrand48(xsubi) bamboo_nrand48(xsubi)
+#define jrand48(xsubi) bamboo_jrand48(xsubi)
+#define srand48(seed) bamboo_srand48(seed)
+#define seed48(seed16v) bamboo_seed48(seed16v)
+#define lcong48(param) bamboo_lcong48(param)
 #define sleep(seconds) bamboo_sleep(seconds)
 #define usleep(microseconds) bamboo_usleep(microseconds)
 #define nanosleep(requested, remaining) bamboo_nanosleep(requested, remaining)

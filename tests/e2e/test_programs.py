@@ -27,6 +27,7 @@ PROGRAMS = {
     "freed_datatype": ([PROGRAMS_DIR / "freed_datatype.c"], []),
     "mixed_sizes": ([PROGRAMS_DIR / "mixed_sizes.c"], []),
     "jacobi2d": ([REPO / "apps" / "jacobi2d" / "jacobi2d.c"], ["40", "25"]),
+    "rand48": ([PROGRAMS_DIR / "rand48.c"], []),
     "sleepers": ([PROGRAMS_DIR / "sleepers.c"], []),
     "extern_header": (sorted((PROGRAMS_DIR / "extern_header").glob("*.c")), []),
 }

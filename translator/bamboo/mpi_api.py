@@ -187,9 +187,11 @@ _TABLE += [
 SUPPORTED: dict[str, MPIFunction] = {f.name: f for f in _TABLE}
 
 # C library functions bamboo.h also redirects, to per-task versions (exit ends the task,
-# rand and random draw from the task's own generator, sleeps suspend the task only). A
-# program may not define its own.
-LIBC_REPLACED = ("exit", "rand", "srand", "random", "srandom", "sleep", "usleep", "nanosleep")
+# rand, random and drand48 draw from the task's own generator, sleeps suspend the task
+# only). A program may not define its own.
+LIBC_REPLACED = ("exit", "rand", "srand", "random", "srandom",
+                 "drand48", "lrand48", "mrand48", "erand48", "nrand48", "jrand48", "srand48",
+                 "seed48", "lcong48", "sleep", "usleep", "nanosleep")
 # Variables the C library defines. A program's `extern` declaration of one (POSIX has
 # programs declare `extern char **environ;` themselves) is not a global of the program.
 LIBC_VARIABLES = ("optarg", "optind", "opterr", "optopt", "environ", "__environ", "timezone",

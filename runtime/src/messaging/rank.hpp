@@ -1,6 +1,7 @@
 // A virtual rank: the task that runs the user's program (core/task.hpp) and what MPI keeps
 // for it, which the task knows nothing of: its mailbox and requests, its communicators and
-// groups, the firing rule it is putting together, its own rand() state, what it has sent
+// groups, the firing rule it is putting together, its own C library state (rand(),
+// drand48()), what it has sent
 // (--bamboo-stats) and what it waits for (deadlock reports).
 #pragma once
 
@@ -17,6 +18,7 @@
 #include "bamboo.h"
 #include "comm/communicator.hpp"
 #include "comm/handles.hpp"
+#include "core/drand48_state.hpp"
 #include "core/random_state.hpp"
 #include "core/task.hpp"
 #include "messaging/mailbox.hpp"
@@ -77,8 +79,9 @@ public:
     bool finalized = false;
     // Expectations gathered by bamboo_expect() for the next bamboo_fire().
     std::vector<Expectation> pending_rule;
-    // The rank's rand()/random() generator.
+    // The rank's rand()/random() and drand48() generators.
     RandomState random;
+    Drand48State drand48;
     // Communicators and groups the rank made; MPI_COMM_WORLD and MPI_COMM_SELF are not here.
     HandleTable<CommEntry, MPI_Comm> comms;
     HandleTable<Group, MPI_Group> groups;

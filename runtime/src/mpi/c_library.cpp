@@ -1,6 +1,6 @@
-// The C library's sleeps, which suspend the calling task only. Outside tasks (a
-// constructor, an atexit handler) each is the C library's own. rand() and exit() are with
-// MPI_Init's calls.
+// The C library's calls with hidden state, per task (drand48), and its
+// sleeps, which suspend the calling task only. Outside tasks (a constructor, an atexit
+// handler) each is the C library's own. rand() and exit() are with MPI_Init's calls.
 #include <errno.h>
 #include <time.h>
 #include <unistd.h>
@@ -11,6 +11,51 @@
 #include "messaging/rank.hpp"
 
 using bamboo::Rank;
+
+double bamboo_drand48(void) {
+    Rank* self = Rank::current();
+    return self ? self->drand48.next_double() : drand48();
+}
+
+long bamboo_lrand48(void) {
+    Rank* self = Rank::current();
+    return self ? self->drand48.next_nonnegative() : lrand48();
+}
+
+long bamboo_mrand48(void) {
+    Rank* self = Rank::current();
+    return self ? self->drand48.next_signed() : mrand48();
+}
+
+double bamboo_erand48(unsigned short xsubi[3]) {
+    Rank* self = Rank::current();
+    return self ? self->drand48.next_double(xsubi) : erand48(xsubi);
+}
+
+long bamboo_nrand48(unsigned short xsubi[3]) {
+    Rank* self = Rank::current();
+    return self ? self->drand48.next_nonnegative(xsubi) : nrand48(xsubi);
+}
+
+long bamboo_jrand48(unsigned short xsubi[3]) {
+    Rank* self = Rank::current();
+    return self ? self->drand48.next_signed(xsubi) : jrand48(xsubi);
+}
+
+void bamboo_srand48(long seed) {
+    if (Rank* self = Rank::current()) self->drand48.seed(seed);
+    else srand48(seed);
+}
+
+unsigned short* bamboo_seed48(unsigned short seed16v[3]) {
+    Rank* self = Rank::current();
+    return self ? self->drand48.seed(seed16v) : seed48(seed16v);
+}
+
+void bamboo_lcong48(unsigned short param[7]) {
+    if (Rank* self = Rank::current()) self->drand48.set_parameters(param);
+    else lcong48(param);
+}
 
 unsigned bamboo_sleep(unsigned seconds) {
     Rank* self = Rank::current();
