@@ -15,8 +15,8 @@
  *     datatypes are the utility layer, built on the same messages between tasks;
  *   - firing rules: bamboo_expect() / bamboo_fire() at each evaluation point;
  *   - exit() ends the calling task, not the process its task shares with others; the C
- *     library's hidden state (rand(), drand48()) is the task's own; sleep() suspends the
- *     task only.
+ *     library's hidden state (rand(), drand48(), strtok(), getopt() and its optind,
+ *     optarg, opterr and optopt) is the task's own; sleep() suspends the task only.
  *
  * Types and constants (MPI_Comm, MPI_Datatype, MPI_Status, MPI_Request, MPI_ANY_SOURCE,
  * ...) are the MPI library's own, so user code keeps compiling unchanged.
@@ -67,6 +67,25 @@ long bamboo_jrand48(unsigned short xsubi[3]);
 void bamboo_srand48(long seed);
 unsigned short *bamboo_seed48(unsigned short seed16v[3]);
 void bamboo_lcong48(unsigned short param[7]);
+
+/* strtok() continues where the calling task's last strtok() left off. */
+char *bamboo_strtok(char *str, const char *delimiters);
+
+/* getopt(), getopt_long() and getopt_long_only() parse the calling task's own argv with
+ * glibc's getopt and the task's own optind, optarg, opterr and optopt, which the program
+ * reaches through these functions (the macros below). glibc keeps more state than those,
+ * so one task of a process parses at a time: from its first getopt() until getopt()
+ * returns -1 or the task ends; another task's getopt() waits meanwhile. */
+struct option;
+int bamboo_getopt(int argc, char *const argv[], const char *optstring);
+int bamboo_getopt_long(int argc, char *const argv[], const char *optstring,
+                       const struct option *longopts, int *longindex);
+int bamboo_getopt_long_only(int argc, char *const argv[], const char *optstring,
+                            const struct option *longopts, int *longindex);
+char **bamboo_optarg(void);
+int *bamboo_optind(void);
+int *bamboo_opterr(void);
+int *bamboo_optopt(void);
 
 /* sleep(), usleep() and nanosleep() suspend the calling task, not its worker thread. */
 struct timespec;
@@ -392,9 +411,23 @@ void bamboo_set_priority(int priority);
 #undef srand48
 #undef seed48
 #undef lcong48
+#undef strtok
+#undef getopt
+#undef getopt_long
+#undef getopt_long_only
+#undef optarg
+#undef optind
+#undef opterr
+#undef optopt
 #undef sleep
 #undef usleep
 #undef nanosleep
+/* Under strict POSIX (-D_POSIX_C_SOURCE without _GNU_SOURCE), <unistd.h> without <getopt.h>
+ * gives getopt an assembler name, __posix_getopt, that bamboo_getopt would take on behind
+ * the macro below; <getopt.h> first prevents it (its getopt permutes, as with _GNU_SOURCE). */
+#if defined __USE_POSIX2 && !defined __USE_POSIX_IMPLICITLY && !defined __USE_GNU
+#include <getopt.h>
+#endif
 #define exit(status) bamboo_exit(status)
 #define rand() bamboo_rand()
 #define srand(seed) bamboo_srand(seed)
@@ -409,6 +442,17 @@ void bamboo_set_priority(int priority);
 #define srand48(seed) bamboo_srand48(seed)
 #define seed48(seed16v) bamboo_seed48(seed16v)
 #define lcong48(param) bamboo_lcong48(param)
+#define strtok(str, delimiters) bamboo_strtok(str, delimiters)
+/* <unistd.h> and <getopt.h>, included after this header, then declare these bamboo_
+ * functions again, compatibly: `extern int optind;` reads `extern int (*bamboo_optind());`,
+ * a function returning int *. So does an `extern` declaration in the program. */
+#define getopt(argc, argv, optstring) bamboo_getopt(argc, argv, optstring)
+#define getopt_long(...) bamboo_getopt_long(__VA_ARGS__)
+#define getopt_long_only(...) bamboo_getopt_long_only(__VA_ARGS__)
+#define optarg (*bamboo_optarg())
+#define optind (*bamboo_optind())
+#define opterr (*bamboo_opterr())
+#define optopt (*bamboo_optopt())
 #define sleep(seconds) bamboo_sleep(seconds)
 #define usleep(microseconds) bamboo_usleep(microseconds)
 #define nanosleep(requested, remaining) bamboo_nanosleep(requested, remaining)

@@ -1,16 +1,75 @@
-// The C library's calls with hidden state, per task (drand48), and its
+// The C library's calls with hidden state, per task (getopt, strtok, drand48), and its
 // sleeps, which suspend the calling task only. Outside tasks (a constructor, an atexit
 // handler) each is the C library's own. rand() and exit() are with MPI_Init's calls.
 #include <errno.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <chrono>
 
 #include "bamboo.h"
+#include "core/getopt_session.hpp"
 #include "messaging/rank.hpp"
 
+namespace bamboo {
+namespace {
+
+int task_getopt(const GetoptCall& call) {
+    Rank* self = Rank::current();
+    if (!self) return call.to_glibc();
+    GetoptSession& session = GetoptSession::instance();
+    WaitInfo info;
+    info.call = "getopt";
+    info.what = "the option parser, which another task of this process holds until its getopt() returns -1";
+    self->wait_until(info, [&] { return session.try_take(*self); });
+    return session.next_option(self->getopt, call);
+}
+
+}  // namespace
+}  // namespace bamboo
+
+using bamboo::GetoptCall;
 using bamboo::Rank;
+
+int bamboo_getopt(int argc, char* const argv[], const char* optstring) {
+    return bamboo::task_getopt({GetoptCall::Kind::short_options, argc, argv, optstring, nullptr, nullptr});
+}
+
+int bamboo_getopt_long(int argc, char* const argv[], const char* optstring, const struct option* longopts,
+                       int* longindex) {
+    return bamboo::task_getopt({GetoptCall::Kind::long_options, argc, argv, optstring, longopts, longindex});
+}
+
+int bamboo_getopt_long_only(int argc, char* const argv[], const char* optstring, const struct option* longopts,
+                            int* longindex) {
+    return bamboo::task_getopt({GetoptCall::Kind::long_only, argc, argv, optstring, longopts, longindex});
+}
+
+char** bamboo_optarg(void) {
+    Rank* self = Rank::current();
+    return self ? &self->getopt.optarg : &optarg;
+}
+
+int* bamboo_optind(void) {
+    Rank* self = Rank::current();
+    return self ? &self->getopt.optind : &optind;
+}
+
+int* bamboo_opterr(void) {
+    Rank* self = Rank::current();
+    return self ? &self->getopt.opterr : &opterr;
+}
+
+int* bamboo_optopt(void) {
+    Rank* self = Rank::current();
+    return self ? &self->getopt.optopt : &optopt;
+}
+
+char* bamboo_strtok(char* str, const char* delimiters) {
+    Rank* self = Rank::current();
+    return self ? strtok_r(str, delimiters, &self->strtok_next) : strtok(str, delimiters);
+}
 
 double bamboo_drand48(void) {
     Rank* self = Rank::current();

@@ -45,6 +45,7 @@ std::string describe_wait(const Rank& rank) {
     std::string text = "task vrank " + std::to_string(rank.vrank()) + " waits in ";
     text += w.call ? w.call : "its firing rule";
     text += site_text(w);
+    if (w.what) return text + " for " + w.what;
     if (w.request) return text + " for " + request_text(*w.request);
     if (w.handles) {
         std::string list;
