@@ -31,6 +31,7 @@ PROGRAMS = {
                 ["-v", "input.dat", "--iterations=3", "-s", "16", "--name", "-q", "extra", "-vn7",
                  "--size", "2"]),
     "rand48": ([PROGRAMS_DIR / "rand48.c"], []),
+    "tokens": ([PROGRAMS_DIR / "tokens.c"], []),
     "sleepers": ([PROGRAMS_DIR / "sleepers.c"], []),
     "extern_header": (sorted((PROGRAMS_DIR / "extern_header").glob("*.c")), []),
 }
