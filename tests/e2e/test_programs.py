@@ -62,7 +62,7 @@ def test_header_helper_receives_join_the_firing_rule(source):
 
 
 @pytest.mark.parametrize("mode", WORKER_MODES)
-@pytest.mark.parametrize("name", ["ring", "nonblocking", "regions", "jacobi2d"])
+@pytest.mark.parametrize("name", ["ring", "nonblocking", "regions", "jacobi2d", "options", "tokens"])
 def test_worker_modes(name, mode, builds, ground_truth):
     sources, args = PROGRAMS[name]
     expected = ground_truth(name, sources, 2 * 3, args)
