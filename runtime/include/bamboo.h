@@ -14,8 +14,9 @@
  *     Point-to-point calls are the core; collectives, communicators, topologies and
  *     datatypes are the utility layer, built on the same messages between tasks;
  *   - firing rules: bamboo_expect() / bamboo_fire() at each evaluation point;
- *   - exit() ends the calling task, not the process its task shares with others, and
- *     rand()/random() draw from the task's own generator.
+ *   - exit() ends the calling task, not the process its task shares with others; the C
+ *     library's hidden state (rand(), drand48(), strtok(), getopt() and its optind,
+ *     optarg, opterr and optopt) is the task's own; sleep() suspends the task only.
  *
  * Types and constants (MPI_Comm, MPI_Datatype, MPI_Status, MPI_Request, MPI_ANY_SOURCE,
  * ...) are the MPI library's own, so user code keeps compiling unchanged.
@@ -55,6 +56,42 @@ int bamboo_rand(void);
 void bamboo_srand(unsigned seed);
 long bamboo_random(void);
 void bamboo_srandom(unsigned seed);
+
+/* The drand48() family likewise: a generator per task, glibc's own. */
+double bamboo_drand48(void);
+long bamboo_lrand48(void);
+long bamboo_mrand48(void);
+double bamboo_erand48(unsigned short xsubi[3]);
+long bamboo_nrand48(unsigned short xsubi[3]);
+long bamboo_jrand48(unsigned short xsubi[3]);
+void bamboo_srand48(long seed);
+unsigned short *bamboo_seed48(unsigned short seed16v[3]);
+void bamboo_lcong48(unsigned short param[7]);
+
+/* strtok() continues where the calling task's last strtok() left off. */
+char *bamboo_strtok(char *str, const char *delimiters);
+
+/* getopt(), getopt_long() and getopt_long_only() parse the calling task's own argv with
+ * glibc's getopt and the task's own optind, optarg, opterr and optopt, which the program
+ * reaches through these functions (the macros below). glibc keeps more state than those,
+ * so one task of a process parses at a time: from its first getopt() until getopt()
+ * returns -1 or the task ends; another task's getopt() waits meanwhile. */
+struct option;
+int bamboo_getopt(int argc, char *const argv[], const char *optstring);
+int bamboo_getopt_long(int argc, char *const argv[], const char *optstring,
+                       const struct option *longopts, int *longindex);
+int bamboo_getopt_long_only(int argc, char *const argv[], const char *optstring,
+                            const struct option *longopts, int *longindex);
+char **bamboo_optarg(void);
+int *bamboo_optind(void);
+int *bamboo_opterr(void);
+int *bamboo_optopt(void);
+
+/* sleep(), usleep() and nanosleep() suspend the calling task, not its worker thread. */
+struct timespec;
+unsigned bamboo_sleep(unsigned seconds);
+int bamboo_usleep(unsigned microseconds);
+int bamboo_nanosleep(const struct timespec *requested, struct timespec *remaining);
 
 /* ---- Privatized globals ------------------------------------------------------- */
 
@@ -519,11 +556,60 @@ void bamboo_set_priority(int priority);
 #undef srand
 #undef random
 #undef srandom
+#undef drand48
+#undef lrand48
+#undef mrand48
+#undef erand48
+#undef nrand48
+#undef jrand48
+#undef srand48
+#undef seed48
+#undef lcong48
+#undef strtok
+#undef getopt
+#undef getopt_long
+#undef getopt_long_only
+#undef optarg
+#undef optind
+#undef opterr
+#undef optopt
+#undef sleep
+#undef usleep
+#undef nanosleep
+/* Under strict POSIX (-D_POSIX_C_SOURCE without _GNU_SOURCE), <unistd.h> without <getopt.h>
+ * gives getopt an assembler name, __posix_getopt, that bamboo_getopt would take on behind
+ * the macro below; <getopt.h> first prevents it (its getopt permutes, as with _GNU_SOURCE). */
+#if defined __USE_POSIX2 && !defined __USE_POSIX_IMPLICITLY && !defined __USE_GNU
+#include <getopt.h>
+#endif
 #define exit(status) bamboo_exit(status)
 #define rand() bamboo_rand()
 #define srand(seed) bamboo_srand(seed)
 #define random() bamboo_random()
 #define srandom(seed) bamboo_srandom(seed)
+#define drand48() bamboo_drand48()
+#define lrand48() bamboo_lrand48()
+#define mrand48() bamboo_mrand48()
+#define erand48(xsubi) bamboo_erand48(xsubi)
+#define nrand48(xsubi) bamboo_nrand48(xsubi)
+#define jrand48(xsubi) bamboo_jrand48(xsubi)
+#define srand48(seed) bamboo_srand48(seed)
+#define seed48(seed16v) bamboo_seed48(seed16v)
+#define lcong48(param) bamboo_lcong48(param)
+#define strtok(str, delimiters) bamboo_strtok(str, delimiters)
+/* <unistd.h> and <getopt.h>, included after this header, then declare these bamboo_
+ * functions again, compatibly: `extern int optind;` reads `extern int (*bamboo_optind());`,
+ * a function returning int *. So does an `extern` declaration in the program. */
+#define getopt(argc, argv, optstring) bamboo_getopt(argc, argv, optstring)
+#define getopt_long(...) bamboo_getopt_long(__VA_ARGS__)
+#define getopt_long_only(...) bamboo_getopt_long_only(__VA_ARGS__)
+#define optarg (*bamboo_optarg())
+#define optind (*bamboo_optind())
+#define opterr (*bamboo_opterr())
+#define optopt (*bamboo_optopt())
+#define sleep(seconds) bamboo_sleep(seconds)
+#define usleep(microseconds) bamboo_usleep(microseconds)
+#define nanosleep(requested, remaining) bamboo_nanosleep(requested, remaining)
 #define MPI_Init(argc, argv) bamboo_init(argc, argv)
 #define MPI_Init_thread(argc, argv, required, provided) \
     bamboo_init_thread(argc, argv, required, provided)

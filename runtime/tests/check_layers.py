@@ -25,7 +25,7 @@ def read_readme(src: Path) -> tuple[dict[str, set[str]], set[str]]:
     for line in block.group(1).splitlines():
         layer, _, below = line.partition(":")
         rule[layer.strip()] = set(below.split())
-    mapped = set(re.findall(r"^- `([a-z_]+/[a-z_]+)`", text, re.M))
+    mapped = set(re.findall(r"^- `([a-z0-9_]+/[a-z0-9_]+)`", text, re.M))
     return rule, mapped
 
 

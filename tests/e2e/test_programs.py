@@ -28,6 +28,13 @@ PROGRAMS = {
     "mixed_sizes": ([PROGRAMS_DIR / "mixed_sizes.c"], []),
     "persistent_halo": ([PROGRAMS_DIR / "persistent_halo.c"], []),
     "jacobi2d": ([REPO / "apps" / "jacobi2d" / "jacobi2d.c"], ["40", "25"]),
+    "options": ([PROGRAMS_DIR / "options.c"],
+                ["-v", "input.dat", "--iterations=3", "-s", "16", "--name", "-q", "extra", "-vn7",
+                 "--size", "2"]),
+    "rand48": ([PROGRAMS_DIR / "rand48.c"], []),
+    "tokens": ([PROGRAMS_DIR / "tokens.c"], []),
+    "sleepers": ([PROGRAMS_DIR / "sleepers.c"], []),
+    "extern_header": (sorted((PROGRAMS_DIR / "extern_header").glob("*.c")), []),
 }
 
 # (processes, VF) pairs: VF 1, 2, 3, 4 and 8 on one and two processes.
@@ -56,12 +63,23 @@ def test_header_helper_receives_join_the_firing_rule(source):
 
 
 @pytest.mark.parametrize("mode", WORKER_MODES)
-@pytest.mark.parametrize("name", ["ring", "nonblocking", "regions", "jacobi2d"])
+@pytest.mark.parametrize("name", ["ring", "nonblocking", "regions", "jacobi2d", "options", "tokens"])
 def test_worker_modes(name, mode, builds, ground_truth):
     sources, args = PROGRAMS[name]
     expected = ground_truth(name, sources, 2 * 3, args)
     _, bamboo = builds(name, sources)
     run = run_bamboo(bamboo, 2, 3, args, WORKER_MODES[mode])
+    assert run.returncode == 0, run.stderr
+    assert run.lines() == expected.lines()
+
+
+def test_a_sleeping_task_is_not_deadlocked(builds, ground_truth):
+    # rank 0 sleeps a second while every other rank waits for its message: no task can run
+    # for longer than the deadlock timeout, yet one will
+    sources, args = PROGRAMS["sleepers"]
+    expected = ground_truth("sleepers", sources, 2 * 3, args)
+    _, bamboo = builds("sleepers", sources)
+    run = run_bamboo(bamboo, 2, 3, args, ["--bamboo-deadlock-timeout", "0.3"])
     assert run.returncode == 0, run.stderr
     assert run.lines() == expected.lines()
 

@@ -37,6 +37,17 @@ def test_deadlock_is_reported(deadlock_exe, processes, vf, comm_thread):
         assert int(source) == (int(task) + total - 1) % total
 
 
+def test_option_loop_left_holding_getopt_is_a_reported_deadlock(tmp_path):
+    # docs/runtime.md: a task that leaves its option loop before getopt returns -1 holds the
+    # process's getopt until it ends; here it first waits for the tasks that wait for getopt
+    exe = build_bamboo([PROGRAMS_DIR / "option_loop_left.c"], tmp_path / "option_loop_left")
+    run = run_bamboo(exe, 1, 3, ["-q", "-v"], timeout=60, options=["--bamboo-deadlock-timeout", "1"])
+    assert run.returncode != 0
+    waiting = re.findall(r"vrank (\d) waits in getopt for the option parser, which another task of "
+                         r"this process holds until its getopt\(\) returns -1", run.stderr)
+    assert sorted(waiting) == ["1", "2"], run.stderr
+
+
 def test_bamboo_arguments_are_removed(tmp_path):
     source = tmp_path / "args.c"
     source.write_text(

@@ -254,8 +254,20 @@ _TABLE += [
 SUPPORTED: dict[str, MPIFunction] = {f.name: f for f in _TABLE}
 
 # C library functions bamboo.h also redirects, to per-task versions (exit ends the task,
-# rand and random draw from the task's own generator). A program may not define its own.
-LIBC_REPLACED = ("exit", "rand", "srand", "random", "srandom")
+# rand, random and drand48 draw from the task's own generator, strtok and getopt keep the
+# task's own place, sleeps suspend the task only). A program may not define its own.
+LIBC_REPLACED = ("exit", "rand", "srand", "random", "srandom",
+                 "drand48", "lrand48", "mrand48", "erand48", "nrand48", "jrand48", "srand48",
+                 "seed48", "lcong48", "strtok", "getopt", "getopt_long", "getopt_long_only",
+                 "sleep", "usleep", "nanosleep")
+# C library variables bamboo.h makes the task's own: the program's uses reach them through
+# its macros, so the translator leaves the names alone.
+LIBC_VARIABLES_REPLACED = ("optarg", "optind", "opterr", "optopt")
+# Variables the C library defines. A program's `extern` declaration of one (POSIX has
+# programs declare `extern char **environ;` themselves) is not a global of the program.
+LIBC_VARIABLES = LIBC_VARIABLES_REPLACED + (
+    "environ", "__environ", "timezone", "daylight", "tzname", "signgam",
+    "program_invocation_name", "program_invocation_short_name")
 
 
 def lookup(name: str) -> MPIFunction | None:

@@ -55,6 +55,8 @@ def test_replaced_libc_functions_match_bamboo_h():
     text = open(os.path.join(RUNTIME_INCLUDE, "bamboo.h")).read()
     redirected = set(re.findall(r"^#define ([a-z]\w*)\([^)]*\) bamboo_\w+", text, re.M))
     assert redirected == set(mpi_api.LIBC_REPLACED)
+    variables = set(re.findall(r"^#define ([a-z]\w*) \(\*bamboo_\w+\(\)\)", text, re.M))
+    assert variables == set(mpi_api.LIBC_VARIABLES_REPLACED)
 
 
 def test_collective_names_match_bamboo_h():

@@ -68,6 +68,14 @@ void Task::exit(int status) {
     std::longjmp(exit_jump_, 1);
 }
 
+void Task::sleep_until(std::chrono::steady_clock::time_point deadline) {
+    if (std::chrono::steady_clock::now() >= deadline) return;
+    asleep_.store(true);
+    worker_.wake_at(deadline, *this);
+    wait_until([deadline] { return std::chrono::steady_clock::now() >= deadline; });
+    asleep_.store(false);
+}
+
 void Task::yield() {
     state_.store(TaskState::runnable, std::memory_order_release);  // wakers act on `waiting` only
     worker_.enqueue(this);

@@ -11,6 +11,7 @@
 #include <boost/context/stack_context.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <csetjmp>
 #include <cstddef>
 #include <cstdint>
@@ -61,6 +62,13 @@ public:
     // queued at its priority.
     void yield();
 
+    // Running task only: suspends until `deadline` (sleep(), nanosleep()), letting the
+    // worker run other tasks.
+    void sleep_until(std::chrono::steady_clock::time_point deadline);
+    // Any thread: the task waits in sleep_until(), so it will run again without a wake()
+    // from anyone (not a deadlock).
+    bool asleep() const { return asleep_.load(); }
+
     // Any thread: makes the task runnable if it is waiting; otherwise does nothing.
     void wake();
 
@@ -89,6 +97,7 @@ private:
     std::shared_ptr<char> globals_;
     std::atomic<TaskState> state_{TaskState::runnable};
     std::atomic<int> priority_{0};
+    std::atomic<bool> asleep_{false};
     int exit_code_ = 0;
     std::jmp_buf exit_jump_;  // back into run_body() from exit()
     const char* const stack_bottom_;

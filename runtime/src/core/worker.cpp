@@ -44,7 +44,18 @@ void Worker::enqueue(Task* task) {
     if (wake) wakeup_.notify_one();
 }
 
+void Worker::wake_sleepers() {
+    if (wake_times_.empty()) return;
+    auto now = std::chrono::steady_clock::now();
+    while (!wake_times_.empty() && wake_times_.top().first <= now) {
+        Task* task = wake_times_.top().second;
+        wake_times_.pop();
+        task->wake();
+    }
+}
+
 Task* Worker::take_runnable() {
+    wake_sleepers();
     if (inbox_filled_.load(std::memory_order_acquire)) {
         std::lock_guard<std::mutex> lock(mutex_);
         for (Task* task : inbox_) local_.push(task, task->priority());
@@ -59,11 +70,14 @@ bool Worker::poll_due() const {
            std::chrono::steady_clock::now() - last_poll_ >= kPollInterval;
 }
 
-// Sleeps until another thread queues a task (never called by a worker that naps).
+// Sleeps until another thread queues a task or a sleeping task's time comes (never called
+// by a worker that naps).
 void Worker::wait_for_work() {
     std::unique_lock<std::mutex> lock(mutex_);
     sleeping_ = true;
-    wakeup_.wait(lock, [this] { return !inbox_.empty(); });
+    auto work = [this] { return !inbox_.empty(); };
+    if (wake_times_.empty()) wakeup_.wait(lock, work);
+    else wakeup_.wait_until(lock, wake_times_.top().first, work);
     sleeping_ = false;
 }
 

@@ -18,6 +18,8 @@
 #include <cstddef>
 #include <functional>
 #include <mutex>
+#include <queue>
+#include <utility>
 #include <vector>
 
 #include "core/run_queue.hpp"
@@ -55,6 +57,11 @@ public:
     // Any thread: queues a runnable task and wakes the worker if it sleeps.
     void enqueue(Task* task);
 
+    // This worker's thread only: wakes `task` once `deadline` has passed (Task::sleep_until).
+    void wake_at(std::chrono::steady_clock::time_point deadline, Task& task) {
+        wake_times_.emplace(deadline, &task);
+    }
+
     // Runs tasks until all assigned tasks are done.
     void run();
 
@@ -88,6 +95,7 @@ public:
 private:
     Task* next_task();
     Task* take_runnable();
+    void wake_sleepers();
     bool poll_due() const;
     void wait_for_work();
     // From the running context to the suspended context `to` (on `to_stack`), leaving the
@@ -110,6 +118,9 @@ private:
 
     // Tasks made runnable by this worker's own thread: no lock needed.
     RunQueue local_;
+    // Sleeping tasks by the time they wake, soonest first; this worker's thread only.
+    using WakeTime = std::pair<std::chrono::steady_clock::time_point, Task*>;
+    std::priority_queue<WakeTime, std::vector<WakeTime>, std::greater<WakeTime>> wake_times_;
     // Tasks made runnable by other threads, moved to local_ when the worker looks.
     std::mutex mutex_;
     std::condition_variable wakeup_;

@@ -22,6 +22,7 @@ Rank::Rank(int vrank, Worker& worker, boost::context::stack_context stack, std::
 int Rank::run() { return entry_(static_cast<int>(args_.size()), argv_.data()); }
 
 void Rank::finish() {
+    GetoptSession::instance().task_ended(*this);
     // Sends the program never waited for: their buffers may go with the task's stack.
     buy_back_all(*this);
     std::deque<Message> unreceived;

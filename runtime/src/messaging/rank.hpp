@@ -1,6 +1,7 @@
 // A virtual rank: the task that runs the user's program (core/task.hpp) and what MPI keeps
 // for it, which the task knows nothing of: its mailbox and requests, its communicators and
-// groups, the firing rule it is putting together, its own rand() state, what it has sent
+// groups, the firing rule it is putting together, its own C library state (rand(),
+// drand48(), strtok(), getopt()), what it has sent
 // (--bamboo-stats) and what it waits for (deadlock reports).
 #pragma once
 
@@ -19,6 +20,8 @@
 #include "comm/communicator.hpp"
 #include "comm/handles.hpp"
 #include "core/background.hpp"
+#include "core/drand48_state.hpp"
+#include "core/getopt_session.hpp"
 #include "core/random_state.hpp"
 #include "core/task.hpp"
 #include "messaging/mailbox.hpp"
@@ -42,6 +45,7 @@ struct WaitInfo {
     const Request* request = nullptr;        // a blocking send or receive
     const MPI_Request* handles = nullptr;    // MPI_Wait, MPI_Waitall, MPI_Waitany
     int handle_count = 0;
+    const char* what = nullptr;              // a wait for something other than messages
 };
 
 class Rank final : public Task {
@@ -107,8 +111,12 @@ public:
     bool finalized = false;
     // Expectations gathered by bamboo_expect() for the next bamboo_fire().
     std::vector<Expectation> pending_rule;
-    // The rank's rand()/random() generator.
+    // The rank's rand()/random() and drand48() generators, where strtok() left off, and
+    // its getopt() variables.
     RandomState random;
+    Drand48State drand48;
+    char* strtok_next = nullptr;
+    GetoptVariables getopt;
     // Its nonblocking collectives in progress.
     BackgroundWork background;
     // Communicators and groups the rank made; MPI_COMM_WORLD and MPI_COMM_SELF are not here.

@@ -47,6 +47,7 @@ std::string describe_wait(const Rank& rank) {
     std::string text = "task vrank " + std::to_string(rank.vrank()) + " waits in ";
     text += w.call ? w.call : "its firing rule";
     text += site_text(w);
+    if (w.what) return text + " for " + w.what;
     if (w.request) return text + " for " + request_text(*w.request);
     if (w.handles) {
         std::string list;
@@ -93,7 +94,8 @@ Activity DeadlockWatch::activity() {
     for (const auto& rank : routes_.ranks) {
         TaskState state = rank->state();
         all_done = all_done && state == TaskState::done;
-        any_runs = any_runs || state == TaskState::runnable || state == TaskState::running;
+        any_runs = any_runs || state == TaskState::runnable || state == TaskState::running ||
+                   rank->asleep();  // it wakes by itself
         now.waiting = now.waiting || state == TaskState::waiting;
     }
     // Whatever moved while the states were read makes this look not idle.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <string>
 #include <thread>
 #include <vector>
@@ -219,6 +220,37 @@ TEST(TaskYield, GoesBehindATaskItWoke) {
     });
     group.run();
     EXPECT_EQ(order, "woken waker");
+}
+
+TEST(TaskSleep, LetsTheWorkersOtherTasksRun) {
+    std::string order;
+    TaskGroup group(2);
+    group.add([&] {
+        order += "sleeps ";
+        Task::current()->sleep_until(std::chrono::steady_clock::now() + std::chrono::milliseconds(20));
+        order += "wakes";
+    });
+    group.add([&] { order += "runs "; });
+    group.run();
+    EXPECT_EQ(order, "sleeps runs wakes");
+}
+
+TEST(TaskSleep, TasksWakeInTheOrderOfTheirTimes) {
+    // The worker has nothing else to do: it sleeps until the first time comes.
+    std::string order;
+    TaskGroup group(2);
+    auto start = std::chrono::steady_clock::now();
+    group.add([&] {
+        Task::current()->sleep_until(start + std::chrono::milliseconds(40));
+        order += "late ";
+    });
+    group.add([&] {
+        Task::current()->sleep_until(start + std::chrono::milliseconds(10));
+        order += "early ";
+    });
+    group.run();
+    EXPECT_EQ(order, "early late ");
+    EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(40));
 }
 
 }  // namespace

@@ -44,6 +44,7 @@ def load(path: str, compiler_args, diags: Diagnostics, display: str | None = Non
     check_priority_expressions(prog, compiler_args)
     _check_mpi_references(prog)
     _check_replaced_libc_definitions(prog)
+    _check_replaced_libc_variable_names(prog)
     return prog
 
 
@@ -314,6 +315,21 @@ def _check_replaced_libc_definitions(prog: Program):
                 prog.diags.error(*prog.cursor_where(c), f"the program defines its own {name}(); "
                                  f"Bamboo replaces {name}() with a per-task version, so rename "
                                  "this function")
+
+
+def _check_replaced_libc_variable_names(prog: Program):
+    """bamboo.h's macros turn getopt's variables into the task's copies, which leaves only an
+    extern declaration of such a name compilable."""
+    what = {CK.VAR_DECL: "variable", CK.PARM_DECL: "parameter", CK.FIELD_DECL: "member"}
+    trees = [fn.node for fn in prog.function_order] + prog.file_vars + prog.other_trees
+    for tree in trees:
+        for n in tree.walk():
+            if n.kind in what and n.spelling in mpi_api.LIBC_VARIABLES_REPLACED and \
+                    n.cursor.storage_class != cx.ci.StorageClass.EXTERN:
+                prog.diags.error(*prog.cursor_where(n.cursor),
+                                 f"'{n.spelling}' is the C library's getopt variable, which "
+                                 "Bamboo makes per task with a macro; rename this "
+                                 f"{what[n.kind]}")
 
 
 def _check_header_cursor(prog, cursor):

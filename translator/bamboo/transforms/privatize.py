@@ -13,6 +13,14 @@ Scheme (see BAMBOO_PRIVATE in runtime/include/bamboo.h):
 Internal-linkage names keep their name (their symbols are static); function-local statics
 become ``<function>__<name>`` and their template moves to file scope just before the
 function, on the function's first line.
+
+A header's tentative definition (``EXTERN int x;`` where the one file that defines the
+program's globals sets ``#define EXTERN`` before including it) cannot be renamed: the file
+that includes it defines the offset and registers the header's own variable as the
+template.
+
+An ``extern`` declaration of a C library variable (``optarg``, ``environ``) is the
+library's, not the program's: bamboo.h makes getopt's variables per task itself.
 """
 from __future__ import annotations
 
@@ -23,6 +31,7 @@ from ..frontend import cx
 from ..frontend.cx import CK
 from ..emit.edits import EditBuffer, EditOrder
 from ..frontend.model import Program, ids_under
+from ..mpi_api import LIBC_VARIABLES
 from ..source import NameRewrites
 from .base import Transformation
 
@@ -37,9 +46,15 @@ class PrivateVar:
     decls: list = field(default_factory=list)         # main-file declaration cursors
     header_decls: list = field(default_factory=list)  # declarations in user headers
     defined_here: bool = False
+    defined_in_header: bool = False  # a tentative definition in a user header
     uses: list = field(default_factory=list)          # Nodes (DECL_REF_EXPR) in the main
                                                       # file, VariableRefs of priority exprs
     type_spelling: str = ""
+
+    @property
+    def template(self):
+        """The variable each task's copy starts from."""
+        return self.name if self.defined_in_header else f"bamboo_initial_{self.mangled}"
 
     @property
     def registered_name(self):
@@ -76,7 +91,12 @@ class PrivatizeGlobals(Transformation):
             return False
         if cx.is_const_object(c.type):
             return False
-        return True
+        return not self._is_library_variable(c)
+
+    def _is_library_variable(self, c) -> bool:
+        if self._defines(c):
+            return False
+        return c.canonical.location.is_in_system_header or c.spelling in LIBC_VARIABLES
 
     @staticmethod
     def _defines(c) -> bool:
@@ -127,8 +147,16 @@ class PrivatizeGlobals(Transformation):
                 continue
             if not self._check_tls(c):
                 continue
+            if self._defines(c) and c.linkage == cx.ci.LinkageKind.INTERNAL:
+                prog.diags.error(*prog.cursor_where(c),
+                                 f"static global variable '{c.spelling}' is defined in a header; "
+                                 "each task needs its own copy: define it in one .c file and "
+                                 "declare it 'extern' in the header")
+                continue
             pv = self._add(c, "external")
             pv.header_decls.append(c)
+            if self._defines(c):
+                pv.defined_here = pv.defined_in_header = True
         # file-scope declarations of the main file
         for n in prog.file_vars:
             c = n.cursor
@@ -398,7 +426,10 @@ class PrivatizeGlobals(Transformation):
             buf.replace(off, end, text)
         defined = [pv for pv in self.vars.values() if pv.defined_here]
         if defined:
-            buf.append(self.constructor(defined))
+            header_offsets = "".join(f"\nsize_t bamboo_offset_{pv.mangled};  /* bamboo: privatized "
+                                     f"'{pv.name}', defined in a header */"
+                                     for pv in defined if pv.defined_in_header)
+            buf.append(header_offsets + self.constructor(defined))
 
     def _top_level_start(self, offset: int) -> int:
         for fn in self.prog.function_order:
@@ -421,8 +452,8 @@ class PrivatizeGlobals(Transformation):
             m = pv.mangled
             shown = pv.name if pv.linkage == "external" else (
                 f"{base}:{pv.name}" if pv.linkage == "internal" else f"{base}:{pv.function}:{pv.name}")
-            lines.append(f'        {{"{shown}", &bamboo_offset_{m}, &bamboo_initial_{m}, '
-                         f"sizeof(bamboo_initial_{m}), __alignof__(bamboo_initial_{m})}},")
+            t = pv.template
+            lines.append(f'        {{"{shown}", &bamboo_offset_{m}, &{t}, sizeof({t}), __alignof__({t})}},')
         lines += ["    };",
                   "    bamboo_register_globals(globals, sizeof globals / sizeof globals[0]);",
                   "}", ""]

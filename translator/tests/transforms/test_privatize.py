@@ -87,3 +87,41 @@ def test_const_tables_are_shared_wherever_they_are_defined(translate):
     assert res.ok, errors(res)
     assert "static const double weights[3] = {0.5, 0.25, 0.25};" in res.text
     assert "BAMBOO_PRIVATE" not in res.text
+
+
+def test_extern_declarations_of_c_library_variables_stay_the_librarys(translate):
+    # getopt's variables are per task through bamboo.h's macros, environ is the process's:
+    # none is a global of the program, at file or block scope, with or without a header
+    res = translate(PROLOGUE + "#include <unistd.h>\nextern int optind;\nextern char **environ;\n"
+                    "int main(int argc, char **argv) { extern char *optarg; MPI_Init(&argc, &argv);\n"
+                    "  getopt(argc, argv, \"a:\"); return optarg != 0 && optind && environ; }\n")
+    assert res.ok, errors(res)
+    assert "BAMBOO_PRIVATE" not in res.text and "bamboo_offset" not in res.text
+    res = translate(PROLOGUE + "int main(void) { extern int opterr; return opterr; }\n")
+    assert res.ok, errors(res)
+    assert "BAMBOO_PRIVATE" not in res.text
+
+
+def test_header_tentative_definition_registered_by_the_file_that_includes_it(translate):
+    # the EXTERN idiom: `EXTERN int steps;` defines steps in the one file with EXTERN empty
+    header = "#ifndef EXTERN\n#define EXTERN extern\n#endif\nEXTERN int steps;\nEXTERN double sums[4];\n"
+    res = translate(PROLOGUE + '#define EXTERN\n#include "globals.h"\n'
+                    "int main(void) { steps++; return (int)sums[steps]; }\n", globals_h=header)
+    assert res.ok, errors(res)
+    t = res.text
+    assert "BAMBOO_PRIVATE(steps)++; return (int)BAMBOO_PRIVATE(sums)[BAMBOO_PRIVATE(steps)];" in t
+    assert "\nsize_t bamboo_offset_steps;" in t and "\nsize_t bamboo_offset_sums;" in t
+    assert '{"steps", &bamboo_offset_steps, &steps, sizeof(steps), __alignof__(steps)},' in t
+    assert '{"sums", &bamboo_offset_sums, &sums, sizeof(sums), __alignof__(sums)},' in t
+    # the other files see declarations only
+    res = translate(PROLOGUE + '#include "globals.h"\nint f(void) { return steps; }\n', globals_h=header)
+    assert res.ok, errors(res)
+    assert "extern size_t bamboo_offset_steps;" in res.text
+    assert "\nsize_t bamboo_offset_steps;" not in res.text and "bamboo_register" not in res.text
+
+
+def test_static_tentative_definition_in_a_header_is_an_error(translate):
+    res = translate('#include "g.h"\nint main(void) { return counter; }\n', g_h="static int counter;\n")
+    assert errors(res) == ["g.h:1:12: error: static global variable 'counter' is defined in a header; "
+                           "each task needs its own copy: define it in one .c file and declare it "
+                           "'extern' in the header"]

@@ -1,0 +1,6 @@
+#include "globals.h"
+
+double report(void)
+{
+    return energy / nsteps + calls;
+}
