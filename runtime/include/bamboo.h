@@ -245,6 +245,25 @@ int bamboo_unpack(bamboo_site at, const void *inbuf, int insize, int *position, 
                   int outcount, MPI_Datatype type, MPI_Comm comm);
 int bamboo_pack_size(bamboo_site at, int incount, MPI_Datatype type, MPI_Comm comm, int *size);
 
+/* ---- Error handlers: each task's own, per communicator ------------------------------- */
+/* A check that fails on a communicator whose handler is MPI_ERRORS_RETURN, or the program's
+ * own, returns its MPI error class instead of ending the job (docs/mpi-support.md, Errors).
+ * MPI_Errhandler_set/get/create, removed by MPI-3, take the same functions as their MPI-2
+ * names; MPI_Error_string and MPI_Error_class are the library's own, also before MPI_Init. */
+
+int bamboo_comm_set_errhandler(bamboo_site at, MPI_Comm comm, MPI_Errhandler handler);
+int bamboo_comm_get_errhandler(bamboo_site at, MPI_Comm comm, MPI_Errhandler *handler);
+int bamboo_comm_create_errhandler(bamboo_site at, MPI_Comm_errhandler_function *function,
+                                  MPI_Errhandler *handler);
+int bamboo_errhandler_free(bamboo_site at, MPI_Errhandler *handler);
+int bamboo_comm_call_errhandler(bamboo_site at, MPI_Comm comm, int errorcode);
+int bamboo_errhandler_set(bamboo_site at, MPI_Comm comm, MPI_Errhandler handler);
+int bamboo_errhandler_get(bamboo_site at, MPI_Comm comm, MPI_Errhandler *handler);
+int bamboo_errhandler_create(bamboo_site at, MPI_Comm_errhandler_function *function,
+                             MPI_Errhandler *handler);
+int bamboo_error_string(bamboo_site at, int errorcode, char *string, int *length);
+int bamboo_error_class(bamboo_site at, int errorcode, int *errorclass);
+
 /* ---- Firing rules --------------------------------------------------------------- */
 /* At an evaluation point the translator emits one bamboo_expect() per message the
  * following receive blocks will take (guarded by the same conditions and loops), then
@@ -457,6 +476,26 @@ void bamboo_set_priority(int priority);
 #define MPI_Pack(...) bamboo_pack(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Unpack(...) bamboo_unpack(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Pack_size(...) bamboo_pack_size(BAMBOO_AT, __VA_ARGS__)
+#undef MPI_Comm_set_errhandler
+#undef MPI_Comm_get_errhandler
+#undef MPI_Comm_create_errhandler
+#undef MPI_Errhandler_free
+#undef MPI_Comm_call_errhandler
+#undef MPI_Errhandler_set
+#undef MPI_Errhandler_get
+#undef MPI_Errhandler_create
+#undef MPI_Error_string
+#undef MPI_Error_class
+#define MPI_Comm_set_errhandler(...) bamboo_comm_set_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_get_errhandler(...) bamboo_comm_get_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_create_errhandler(...) bamboo_comm_create_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Errhandler_free(...) bamboo_errhandler_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_call_errhandler(...) bamboo_comm_call_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Errhandler_set(...) bamboo_errhandler_set(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Errhandler_get(...) bamboo_errhandler_get(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Errhandler_create(...) bamboo_errhandler_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Error_string(...) bamboo_error_string(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Error_class(...) bamboo_error_class(BAMBOO_AT, __VA_ARGS__)
 #endif
 
 #endif /* BAMBOO_H */

@@ -31,6 +31,7 @@ PROGRAMS = {
     "cart": ([], CONFIGS),
     "datatypes": ([], CONFIGS),
     "olap_collectives": ([], CONFIGS),
+    "errhandlers": ([], CONFIGS),
 }
 
 

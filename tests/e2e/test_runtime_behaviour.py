@@ -86,3 +86,22 @@ def test_unknown_option_is_an_error(tmp_path):
     run = mpirun(exe, 1, ["--bamboo-vff", "2"], timeout=60)
     assert run.returncode != 0
     assert "--bamboo-vff" in run.stderr
+
+
+@pytest.fixture(scope="module")
+def fatal_errors_exe(tmp_path_factory):
+    return build_bamboo([PROGRAMS_DIR / "fatal_errors.c"], tmp_path_factory.mktemp("fatal") / "fatal_errors")
+
+
+@pytest.mark.parametrize("case", ["default", "restored", "inherited"])
+def test_errors_are_fatal_under_mpi_errors_are_fatal(fatal_errors_exe, case):
+    """The communicator's handler decides: where it is MPI_ERRORS_ARE_FATAL, an erroneous call
+    ends the job with the report naming the task, the call and its place, even where other
+    communicators' handlers return errors."""
+    run = run_bamboo(fatal_errors_exe, 2, 2, ["--case", case], timeout=60)
+    assert run.returncode != 0
+    assert "never gets here" not in run.stdout
+    assert re.search(r"^bamboo: task vrank 0: MPI_Send at \S*fatal_errors\.c:\d+: destination rank 4 is out of "
+                     r"range \(0\.\.3\)$", run.stderr, re.MULTILINE), run.stderr
+    if case == "restored":
+        assert "rank 0: the error on MPI_COMM_WORLD returned" in run.stdout

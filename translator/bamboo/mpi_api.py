@@ -184,6 +184,20 @@ _TABLE += [
     _local("MPI_Pack_size", "bamboo_pack_size", 3, comm=2),
 ]
 
+# Error handlers (each task's own, per communicator), and the library's error strings and classes.
+_TABLE += [
+    _local("MPI_Comm_set_errhandler", "bamboo_comm_set_errhandler", comm=0),
+    _local("MPI_Comm_get_errhandler", "bamboo_comm_get_errhandler", 1, comm=0),
+    _local("MPI_Comm_create_errhandler", "bamboo_comm_create_errhandler", 1),
+    _local("MPI_Errhandler_free", "bamboo_errhandler_free", 0),
+    _local("MPI_Comm_call_errhandler", "bamboo_comm_call_errhandler", comm=0),
+    _local("MPI_Errhandler_set", "bamboo_errhandler_set", comm=0),
+    _local("MPI_Errhandler_get", "bamboo_errhandler_get", 1, comm=0),
+    _local("MPI_Errhandler_create", "bamboo_errhandler_create", 1),
+    _local("MPI_Error_string", "bamboo_error_string", 1, 2),
+    _local("MPI_Error_class", "bamboo_error_class", 1),
+]
+
 SUPPORTED: dict[str, MPIFunction] = {f.name: f for f in _TABLE}
 
 # C library functions bamboo.h also redirects, to per-task versions (exit ends the task,

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "comm/local_state.hpp"
+
 namespace bamboo {
 
 constexpr int kWorldContext = 0;
@@ -74,6 +76,7 @@ private:
 struct CommEntry {
     std::shared_ptr<const Communicator> comm;
     int rank = 0;
+    CommLocal local;
 };
 
 // A communicator as the calling task sees it.

@@ -15,12 +15,25 @@ Rank& calling_rank(const char* call, bamboo_site at) {
 }
 
 CommEntry* made_comm(Rank& self, MPI_Comm comm, const char* call, bamboo_site at) {
-    if (comm == MPI_COMM_NULL) task_error(self.vrank(), call, at, "the communicator is MPI_COMM_NULL");
+    if (comm == MPI_COMM_NULL) call_error(MPI_ERR_COMM, self.vrank(), call, at, "the communicator is MPI_COMM_NULL");
     CommEntry* entry = self.comms.find(comm);
     if (!entry)
-        task_error(self.vrank(), call, at,
+        call_error(MPI_ERR_COMM, self.vrank(), call, at,
                    "invalid communicator (freed, or not made by this task's MPI calls)");
     return entry;
+}
+
+CommLocal* find_comm_local(Rank& self, MPI_Comm comm) {
+    if (comm == MPI_COMM_WORLD) return &self.world_local;
+    if (comm == MPI_COMM_SELF) return &self.self_local;
+    if (comm == MPI_COMM_NULL) return nullptr;
+    CommEntry* entry = self.comms.find(comm);
+    return entry ? &entry->local : nullptr;
+}
+
+CommLocal& comm_local(Rank& self, MPI_Comm comm, const char* call, bamboo_site at) {
+    if (CommLocal* local = find_comm_local(self, comm)) return *local;
+    return made_comm(self, comm, call, at)->local;  // reports why it is not valid
 }
 
 CommView resolve_comm(Rank& self, MPI_Comm comm, const char* call, bamboo_site at) {
@@ -32,47 +45,58 @@ CommView resolve_comm(Rank& self, MPI_Comm comm, const char* call, bamboo_site a
 
 TypedBuffer typed_buffer(const Rank& self, const void* buf, int count, MPI_Datatype type,
                          const char* call, bamboo_site at) {
-    if (count < 0) task_error(self.vrank(), call, at, "the count %d is negative", count);
+    if (count < 0) call_error(MPI_ERR_COUNT, self.vrank(), call, at, "the count %d is negative", count);
     TypedBuffer buffer;
     buffer.base = const_cast<void*>(buf);
     buffer.count = count;
     buffer.type = type;
     if (!describe_datatype(type, &buffer.layout))
-        task_error(self.vrank(), call, at, "invalid datatype");
+        call_error(MPI_ERR_TYPE, self.vrank(), call, at, "invalid datatype");
     return buffer;
 }
 
-void check_rank(const Rank& self, const CommView& comm, int rank, const char* role,
+void check_rank(const Rank& self, const CommView& comm, int rank, const char* role, int error_class,
                 const char* call, bamboo_site at) {
     if (rank < 0 || rank >= comm.size())
-        task_error(self.vrank(), call, at, "%s rank %d is out of range (0..%d)", role, rank,
+        call_error(error_class, self.vrank(), call, at, "%s rank %d is out of range (0..%d)", role, rank,
                    comm.size() - 1);
 }
 
 void check_destination(const Rank& self, const CommView& comm, int dest, const char* call,
                        bamboo_site at) {
-    if (dest != MPI_PROC_NULL) check_rank(self, comm, dest, "destination", call, at);
+    if (dest != MPI_PROC_NULL) check_rank(self, comm, dest, "destination", MPI_ERR_RANK, call, at);
 }
 
 void check_source(const Rank& self, const CommView& comm, int source, const char* call,
                   bamboo_site at) {
     if (source != MPI_ANY_SOURCE && source != MPI_PROC_NULL)
-        check_rank(self, comm, source, "source", call, at);
+        check_rank(self, comm, source, "source", MPI_ERR_RANK, call, at);
 }
 
 void check_count(const Rank& self, int count, const char* what, const char* call, bamboo_site at) {
-    if (count < 0) task_error(self.vrank(), call, at, "%s %d is negative", what, count);
+    if (count < 0) call_error(MPI_ERR_COUNT, self.vrank(), call, at, "%s %d is negative", what, count);
 }
 
 void check_not_null(const Rank& self, const void* pointer, const char* what, const char* call,
                     bamboo_site at) {
-    if (!pointer) task_error(self.vrank(), call, at, "%s is NULL", what);
+    if (!pointer) call_error(MPI_ERR_ARG, self.vrank(), call, at, "%s is NULL", what);
+}
+
+void check_library(const Rank& self, int code, const char* call, bamboo_site at) {
+    if (code == MPI_SUCCESS) return;
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    {
+        MpiGuard guard;
+        MPI_Error_string(code, text, &length);
+    }
+    call_error(code, self.vrank(), call, at, "the MPI library: %s", text);
 }
 
 Pattern receive_pattern(const Rank& self, const CommView& view, int source, int tag,
                         const char* call, bamboo_site at) {
     check_source(self, view, source, call, at);
-    if (tag < 0 && tag != MPI_ANY_TAG) task_error(self.vrank(), call, at, "the tag %d is negative", tag);
+    if (tag < 0 && tag != MPI_ANY_TAG) call_error(MPI_ERR_TAG, self.vrank(), call, at, "the tag %d is negative", tag);
     return Pattern{source == MPI_ANY_SOURCE ? kAny : source, tag == MPI_ANY_TAG ? kAny : tag,
                    view.context()};
 }

@@ -17,19 +17,30 @@ using namespace bamboo;
 
 namespace {
 
-// The calling task (checked), then `call` under the MPI lock.
+// The calling task (checked), then `call` under the MPI lock; an error the library returns
+// goes to the error handler of `comm`.
 template <class Call>
-int local_call(const char* name, bamboo_site at, Call call) {
-    calling_rank(name, at);
-    MpiGuard guard;
-    return call();
+int local_call(const char* name, bamboo_site at, Call call, MPI_Comm comm = MPI_COMM_WORLD) {
+    return checked_call(comm, [&] {
+        Rank& self = calling_rank(name, at);
+        int code;
+        {
+            MpiGuard guard;
+            code = call();
+        }
+        check_library(self, code, name, at);
+        return MPI_SUCCESS;
+    });
 }
 
 // Packing is defined per communicator only for heterogeneous systems; the runtime's
 // processes are alike, so the library's own MPI_COMM_SELF stands for any of the task's.
-MPI_Comm packing_comm(const char* name, bamboo_site at, MPI_Comm comm) {
-    resolve_comm(calling_rank(name, at), comm, name, at);
-    return MPI_COMM_SELF;
+template <class Call>
+int packing_call(const char* name, bamboo_site at, MPI_Comm comm, Call call) {
+    return local_call(name, at, [&] {
+        resolve_comm(*Rank::current(), comm, name, at);
+        return call(MPI_COMM_SELF);
+    }, comm);
 }
 
 }  // namespace
@@ -114,11 +125,11 @@ int bamboo_type_commit(bamboo_site at, MPI_Datatype* type) {
 }
 
 int bamboo_type_free(bamboo_site at, MPI_Datatype* type) {
-    Rank& self = calling_rank("MPI_Type_free", at);
-    check_not_null(self, type, "the datatype pointer", "MPI_Type_free", at);
-    forget_datatype(*type);
-    MpiGuard guard;
-    return MPI_Type_free(type);
+    return local_call("MPI_Type_free", at, [&] {
+        check_not_null(*Rank::current(), type, "the datatype pointer", "MPI_Type_free", at);
+        forget_datatype(*type);
+        return MPI_Type_free(type);
+    });
 }
 
 int bamboo_type_size(bamboo_site at, MPI_Datatype type, int* size) {
@@ -140,31 +151,33 @@ int bamboo_get_address(bamboo_site at, const void* location, MPI_Aint* address) 
 }
 
 int bamboo_get_elements(bamboo_site at, const MPI_Status* status, MPI_Datatype type, int* count) {
-    Rank& self = calling_rank("MPI_Get_elements", at);
-    if (status == MPI_STATUS_IGNORE)
-        task_error(self.vrank(), "MPI_Get_elements", at, "the status is MPI_STATUS_IGNORE");
-    MpiGuard guard;  // the runtime filled the status's count with the library's own call
-    return MPI_Get_elements(status, type, count);
+    // The runtime filled the status's count with the library's own call.
+    return local_call("MPI_Get_elements", at, [&] {
+        if (status == MPI_STATUS_IGNORE)
+            call_error(MPI_ERR_ARG, Rank::current()->vrank(), "MPI_Get_elements", at,
+                       "the status is MPI_STATUS_IGNORE");
+        return MPI_Get_elements(status, type, count);
+    });
 }
 
 int bamboo_pack(bamboo_site at, const void* inbuf, int incount, MPI_Datatype type, void* outbuf,
                 int outsize, int* position, MPI_Comm comm) {
-    MPI_Comm library_comm = packing_comm("MPI_Pack", at, comm);
-    MpiGuard guard;
-    return MPI_Pack(inbuf, incount, type, outbuf, outsize, position, library_comm);
+    return packing_call("MPI_Pack", at, comm, [&](MPI_Comm library_comm) {
+        return MPI_Pack(inbuf, incount, type, outbuf, outsize, position, library_comm);
+    });
 }
 
 int bamboo_unpack(bamboo_site at, const void* inbuf, int insize, int* position, void* outbuf,
                   int outcount, MPI_Datatype type, MPI_Comm comm) {
-    MPI_Comm library_comm = packing_comm("MPI_Unpack", at, comm);
-    MpiGuard guard;
-    return MPI_Unpack(inbuf, insize, position, outbuf, outcount, type, library_comm);
+    return packing_call("MPI_Unpack", at, comm, [&](MPI_Comm library_comm) {
+        return MPI_Unpack(inbuf, insize, position, outbuf, outcount, type, library_comm);
+    });
 }
 
 int bamboo_pack_size(bamboo_site at, int incount, MPI_Datatype type, MPI_Comm comm, int* size) {
-    MPI_Comm library_comm = packing_comm("MPI_Pack_size", at, comm);
-    MpiGuard guard;
-    return MPI_Pack_size(incount, type, library_comm, size);
+    return packing_call("MPI_Pack_size", at, comm, [&](MPI_Comm library_comm) {
+        return MPI_Pack_size(incount, type, library_comm, size);
+    });
 }
 
 }  // extern "C"
