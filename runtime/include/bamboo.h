@@ -264,6 +264,19 @@ int bamboo_errhandler_create(bamboo_site at, MPI_Comm_errhandler_function *funct
 int bamboo_error_string(bamboo_site at, int errorcode, char *string, int *length);
 int bamboo_error_class(bamboo_site at, int errorcode, int *errorclass);
 
+/* ---- Groups from ranges, and set operations on groups ---------------------------------- */
+
+int bamboo_group_range_incl(bamboo_site at, MPI_Group group, int n, int ranges[][3],
+                            MPI_Group *newgroup);
+int bamboo_group_range_excl(bamboo_site at, MPI_Group group, int n, int ranges[][3],
+                            MPI_Group *newgroup);
+int bamboo_group_union(bamboo_site at, MPI_Group group1, MPI_Group group2,
+                       MPI_Group *newgroup);
+int bamboo_group_intersection(bamboo_site at, MPI_Group group1, MPI_Group group2,
+                              MPI_Group *newgroup);
+int bamboo_group_difference(bamboo_site at, MPI_Group group1, MPI_Group group2,
+                            MPI_Group *newgroup);
+
 /* ---- Firing rules --------------------------------------------------------------- */
 /* At an evaluation point the translator emits one bamboo_expect() per message the
  * following receive blocks will take (guarded by the same conditions and loops), then
@@ -496,6 +509,16 @@ void bamboo_set_priority(int priority);
 #define MPI_Errhandler_create(...) bamboo_errhandler_create(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Error_string(...) bamboo_error_string(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Error_class(...) bamboo_error_class(BAMBOO_AT, __VA_ARGS__)
+#undef MPI_Group_range_incl
+#undef MPI_Group_range_excl
+#undef MPI_Group_union
+#undef MPI_Group_intersection
+#undef MPI_Group_difference
+#define MPI_Group_range_incl(...) bamboo_group_range_incl(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_range_excl(...) bamboo_group_range_excl(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_union(...) bamboo_group_union(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_intersection(...) bamboo_group_intersection(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_difference(...) bamboo_group_difference(BAMBOO_AT, __VA_ARGS__)
 #endif
 
 #endif /* BAMBOO_H */

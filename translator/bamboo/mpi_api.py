@@ -198,6 +198,15 @@ _TABLE += [
     _local("MPI_Error_class", "bamboo_error_class", 1),
 ]
 
+# Groups from ranges, and set operations on groups.
+_TABLE += [
+    _local("MPI_Group_range_incl", "bamboo_group_range_incl", 3),
+    _local("MPI_Group_range_excl", "bamboo_group_range_excl", 3),
+    _local("MPI_Group_union", "bamboo_group_union", 2),
+    _local("MPI_Group_intersection", "bamboo_group_intersection", 2),
+    _local("MPI_Group_difference", "bamboo_group_difference", 2),
+]
+
 SUPPORTED: dict[str, MPIFunction] = {f.name: f for f in _TABLE}
 
 # C library functions bamboo.h also redirects, to per-task versions (exit ends the task,

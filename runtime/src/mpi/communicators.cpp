@@ -156,6 +156,37 @@ std::vector<int> chosen_ranks(const Rank& self, const Group& group, int n, const
     return out;
 }
 
+// The ranks of `group` that MPI_Group_range_incl's and _excl's triplets (first, last, stride)
+// name, in the order the triplets list them; each valid and none twice.
+std::vector<int> ranks_in_ranges(const Rank& self, const Group& group, int n, int ranges[][3], const char* call,
+                                 bamboo_site at) {
+    check_count(self, n, "the count", call, at);
+    if (n > 0) check_not_null(self, ranges, "the ranges array", call, at);
+    std::vector<int> listed;
+    for (int i = 0; i < n; ++i) {
+        int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
+        if (stride == 0) call_error(MPI_ERR_ARG, self.vrank(), call, at, "range %d has stride 0", i);
+        if ((last - first) / stride < 0)
+            call_error(MPI_ERR_ARG, self.vrank(), call, at, "range %d (%d, %d, %d) runs away from its last rank", i,
+                       first, last, stride);
+        for (long long r = first; stride > 0 ? r <= last : r >= last; r += stride) listed.push_back(static_cast<int>(r));
+    }
+    return chosen_ranks(self, group, static_cast<int>(listed.size()), listed.data(), call, at);
+}
+
+// The members of `a` and `b` that `keep` accepts, in the order MPI gives the union, intersection
+// and difference: those of `a` in `a`'s order, then those of `b` that are not in `a`.
+template <class Keep>
+Group combine(const Group& a, const Group& b, Keep keep) {
+    auto in = [](const Group& g, int vrank) { return std::find(g.begin(), g.end(), vrank) != g.end(); };
+    Group out;
+    for (int vrank : a)
+        if (keep(true, in(b, vrank))) out.push_back(vrank);
+    for (int vrank : b)
+        if (!in(a, vrank) && keep(false, true)) out.push_back(vrank);
+    return out;
+}
+
 // MPI_IDENT, MPI_SIMILAR or MPI_UNEQUAL for two lists of tasks (MPI_CONGRUENT is the
 // caller's: communicators that are not one object but list the same tasks in order).
 int compare_members(const std::vector<int>& a, const std::vector<int>& b) {
@@ -320,6 +351,66 @@ int bamboo_group_excl(bamboo_site at, MPI_Group group, int n, const int ranks[],
         for (std::size_t r = 0; r < from.size(); ++r)
             if (!excluded[r]) kept.push_back(from[r]);
         *newgroup = new_group(self, std::move(kept));
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_group_range_incl(bamboo_site at, MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup) {
+    return checked_call(MPI_COMM_WORLD, [&] {
+        const char* call = "MPI_Group_range_incl";
+        Rank& self = calling_rank(call, at);
+        const Group& from = group_of(self, group, call, at);
+        Group chosen;
+        for (int r : ranks_in_ranges(self, from, n, ranges, call, at)) chosen.push_back(from[static_cast<std::size_t>(r)]);
+        *newgroup = new_group(self, std::move(chosen));
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_group_range_excl(bamboo_site at, MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup) {
+    return checked_call(MPI_COMM_WORLD, [&] {
+        const char* call = "MPI_Group_range_excl";
+        Rank& self = calling_rank(call, at);
+        const Group& from = group_of(self, group, call, at);
+        std::vector<bool> excluded(from.size(), false);
+        for (int r : ranks_in_ranges(self, from, n, ranges, call, at)) excluded[static_cast<std::size_t>(r)] = true;
+        Group kept;
+        for (std::size_t r = 0; r < from.size(); ++r)
+            if (!excluded[r]) kept.push_back(from[r]);
+        *newgroup = new_group(self, std::move(kept));
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_group_union(bamboo_site at, MPI_Group group1, MPI_Group group2, MPI_Group* newgroup) {
+    return checked_call(MPI_COMM_WORLD, [&] {
+        const char* call = "MPI_Group_union";
+        Rank& self = calling_rank(call, at);
+        Group both = combine(group_of(self, group1, call, at), group_of(self, group2, call, at),
+                             [](bool, bool) { return true; });
+        *newgroup = new_group(self, std::move(both));
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_group_intersection(bamboo_site at, MPI_Group group1, MPI_Group group2, MPI_Group* newgroup) {
+    return checked_call(MPI_COMM_WORLD, [&] {
+        const char* call = "MPI_Group_intersection";
+        Rank& self = calling_rank(call, at);
+        Group common = combine(group_of(self, group1, call, at), group_of(self, group2, call, at),
+                               [](bool in_a, bool in_b) { return in_a && in_b; });
+        *newgroup = new_group(self, std::move(common));
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_group_difference(bamboo_site at, MPI_Group group1, MPI_Group group2, MPI_Group* newgroup) {
+    return checked_call(MPI_COMM_WORLD, [&] {
+        const char* call = "MPI_Group_difference";
+        Rank& self = calling_rank(call, at);
+        Group only_first = combine(group_of(self, group1, call, at), group_of(self, group2, call, at),
+                                   [](bool in_a, bool in_b) { return in_a && !in_b; });
+        *newgroup = new_group(self, std::move(only_first));
         return MPI_SUCCESS;
     });
 }
