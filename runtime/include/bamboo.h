@@ -277,6 +277,27 @@ int bamboo_group_intersection(bamboo_site at, MPI_Group group1, MPI_Group group2
 int bamboo_group_difference(bamboo_site at, MPI_Group group1, MPI_Group group2,
                             MPI_Group *newgroup);
 
+/* ---- Communicator names and cached attributes: each task's own -------------------------- */
+/* MPI_Keyval_create/free and MPI_Attr_put/get/delete, deprecated since MPI-2, take the same
+ * functions as their MPI-2 names. */
+
+int bamboo_comm_set_name(bamboo_site at, MPI_Comm comm, const char *name);
+int bamboo_comm_get_name(bamboo_site at, MPI_Comm comm, char *name, int *length);
+int bamboo_comm_create_keyval(bamboo_site at, MPI_Comm_copy_attr_function *copy,
+                              MPI_Comm_delete_attr_function *remove, int *keyval,
+                              void *extra_state);
+int bamboo_comm_free_keyval(bamboo_site at, int *keyval);
+int bamboo_comm_set_attr(bamboo_site at, MPI_Comm comm, int keyval, void *value);
+int bamboo_comm_get_attr(bamboo_site at, MPI_Comm comm, int keyval, void *value, int *flag);
+int bamboo_comm_delete_attr(bamboo_site at, MPI_Comm comm, int keyval);
+int bamboo_keyval_create(bamboo_site at, MPI_Comm_copy_attr_function *copy,
+                         MPI_Comm_delete_attr_function *remove, int *keyval,
+                         void *extra_state);
+int bamboo_keyval_free(bamboo_site at, int *keyval);
+int bamboo_attr_put(bamboo_site at, MPI_Comm comm, int keyval, void *value);
+int bamboo_attr_get(bamboo_site at, MPI_Comm comm, int keyval, void *value, int *flag);
+int bamboo_attr_delete(bamboo_site at, MPI_Comm comm, int keyval);
+
 /* ---- Firing rules --------------------------------------------------------------- */
 /* At an evaluation point the translator emits one bamboo_expect() per message the
  * following receive blocks will take (guarded by the same conditions and loops), then
@@ -519,6 +540,30 @@ void bamboo_set_priority(int priority);
 #define MPI_Group_union(...) bamboo_group_union(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Group_intersection(...) bamboo_group_intersection(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Group_difference(...) bamboo_group_difference(BAMBOO_AT, __VA_ARGS__)
+#undef MPI_Comm_set_name
+#undef MPI_Comm_get_name
+#undef MPI_Comm_create_keyval
+#undef MPI_Comm_free_keyval
+#undef MPI_Comm_set_attr
+#undef MPI_Comm_get_attr
+#undef MPI_Comm_delete_attr
+#undef MPI_Keyval_create
+#undef MPI_Keyval_free
+#undef MPI_Attr_put
+#undef MPI_Attr_get
+#undef MPI_Attr_delete
+#define MPI_Comm_set_name(...) bamboo_comm_set_name(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_get_name(...) bamboo_comm_get_name(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_create_keyval(...) bamboo_comm_create_keyval(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_free_keyval(...) bamboo_comm_free_keyval(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_set_attr(...) bamboo_comm_set_attr(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_get_attr(...) bamboo_comm_get_attr(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_delete_attr(...) bamboo_comm_delete_attr(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Keyval_create(...) bamboo_keyval_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Keyval_free(...) bamboo_keyval_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Attr_put(...) bamboo_attr_put(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Attr_get(...) bamboo_attr_get(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Attr_delete(...) bamboo_attr_delete(BAMBOO_AT, __VA_ARGS__)
 #endif
 
 #endif /* BAMBOO_H */

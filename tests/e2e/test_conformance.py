@@ -32,6 +32,7 @@ PROGRAMS = {
     "datatypes": ([], CONFIGS),
     "olap_collectives": ([], CONFIGS),
     "errhandlers": ([], CONFIGS),
+    "attributes": ([], CONFIGS),
     "group_sets": ([], CONFIGS),
 }
 

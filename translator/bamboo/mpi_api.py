@@ -207,6 +207,22 @@ _TABLE += [
     _local("MPI_Group_difference", "bamboo_group_difference", 2),
 ]
 
+# Communicator names and cached attributes (each task's own).
+_TABLE += [
+    _local("MPI_Comm_set_name", "bamboo_comm_set_name", comm=0),
+    _local("MPI_Comm_get_name", "bamboo_comm_get_name", 1, 2, comm=0),
+    _local("MPI_Comm_create_keyval", "bamboo_comm_create_keyval", 2),
+    _local("MPI_Comm_free_keyval", "bamboo_comm_free_keyval", 0),
+    _local("MPI_Comm_set_attr", "bamboo_comm_set_attr", comm=0),
+    _local("MPI_Comm_get_attr", "bamboo_comm_get_attr", 2, 3, comm=0),
+    _local("MPI_Comm_delete_attr", "bamboo_comm_delete_attr", comm=0),
+    _local("MPI_Keyval_create", "bamboo_keyval_create", 2),
+    _local("MPI_Keyval_free", "bamboo_keyval_free", 0),
+    _local("MPI_Attr_put", "bamboo_attr_put", comm=0),
+    _local("MPI_Attr_get", "bamboo_attr_get", 2, 3, comm=0),
+    _local("MPI_Attr_delete", "bamboo_attr_delete", comm=0),
+]
+
 SUPPORTED: dict[str, MPIFunction] = {f.name: f for f in _TABLE}
 
 # C library functions bamboo.h also redirects, to per-task versions (exit ends the task,

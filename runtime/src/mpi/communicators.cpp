@@ -17,6 +17,7 @@
 #include "messaging/rank.hpp"
 #include "messaging/routes.hpp"
 #include "mpi/api.hpp"
+#include "mpi/attributes.hpp"
 #include "mpi/errhandlers.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
@@ -243,8 +244,10 @@ int bamboo_comm_dup(bamboo_site at, MPI_Comm comm, MPI_Comm* newcomm) {
         take_contexts(ch, agreement, 1);
         std::optional<CartTopology> topology;
         if (parent.comm->topology()) topology = *parent.comm->topology();
-        *newcomm = adopt(self, agreement.first_context, parent.comm->vranks(), comm_local(self, comm, call, at),
-                         call, at, std::move(topology));
+        CommLocal parent_local = comm_local(self, comm, call, at);  // a copy: adopt may move the table
+        *newcomm = adopt(self, agreement.first_context, parent.comm->vranks(), parent_local, call, at,
+                         std::move(topology));
+        copy_attributes(self, comm, parent_local, self.comms.find(*newcomm)->local, call, at);
         return MPI_SUCCESS;
     });
 }
@@ -279,6 +282,7 @@ int bamboo_comm_free(bamboo_site at, MPI_Comm* comm) {
             call_error(MPI_ERR_COMM, self.vrank(), call, at, "%s cannot be freed",
                        *comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
         CommEntry* entry = made_comm(self, *comm, call, at);
+        delete_attributes(self, *comm, entry->local, call, at);
         release_errhandler(self, entry->local.errhandler);
         self.freed_comms.push_back(entry->comm);
         self.comms.erase(*comm);
