@@ -34,6 +34,7 @@ PROGRAMS = {
     "errhandlers": ([], CONFIGS),
     "attributes": ([], CONFIGS),
     "group_sets": ([], CONFIGS),
+    "library_objects": ([], CONFIGS),
 }
 
 

@@ -223,6 +223,45 @@ _TABLE += [
     _local("MPI_Attr_delete", "bamboo_attr_delete", comm=0),
 ]
 
+# The MPI library's own objects: versions, datatypes, infos, memory, statuses.
+_TABLE += [
+    _local("MPI_Get_version", "bamboo_get_version", 0, 1),
+    _local("MPI_Get_library_version", "bamboo_get_library_version", 0, 1),
+    _local("MPI_Type_get_envelope", "bamboo_type_get_envelope", 1, 2, 3, 4),
+    _local("MPI_Type_get_contents", "bamboo_type_get_contents", 4, 5, 6),
+    _local("MPI_Type_size_x", "bamboo_type_size_x", 1),
+    _local("MPI_Type_get_extent_x", "bamboo_type_get_extent_x", 1, 2),
+    _local("MPI_Type_get_true_extent_x", "bamboo_type_get_true_extent_x", 1, 2),
+    _local("MPI_Type_get_name", "bamboo_type_get_name", 1, 2),
+    _local("MPI_Type_set_name", "bamboo_type_set_name"),
+    _local("MPI_Type_create_hindexed_block", "bamboo_type_create_hindexed_block", 4),
+    _local("MPI_Type_match_size", "bamboo_type_match_size", 2),
+    _local("MPI_Type_extent", "bamboo_type_extent", 1),
+    _local("MPI_Type_lb", "bamboo_type_lb", 1),
+    _local("MPI_Type_ub", "bamboo_type_ub", 1),
+    _local("MPI_Type_struct", "bamboo_type_struct", 4),
+    _local("MPI_Type_hvector", "bamboo_type_hvector", 4),
+    _local("MPI_Type_hindexed", "bamboo_type_hindexed", 4),
+    _local("MPI_Address", "bamboo_address", 1),
+    _local("MPI_Alloc_mem", "bamboo_alloc_mem", 2),
+    _local("MPI_Free_mem", "bamboo_free_mem"),
+    _local("MPI_Info_create", "bamboo_info_create", 0),
+    _local("MPI_Info_set", "bamboo_info_set"),
+    _local("MPI_Info_get", "bamboo_info_get", 3, 4),
+    _local("MPI_Info_get_nkeys", "bamboo_info_get_nkeys", 1),
+    _local("MPI_Info_get_nthkey", "bamboo_info_get_nthkey", 2),
+    _local("MPI_Info_get_valuelen", "bamboo_info_get_valuelen", 2, 3),
+    _local("MPI_Info_dup", "bamboo_info_dup", 1),
+    _local("MPI_Info_delete", "bamboo_info_delete"),
+    _local("MPI_Info_free", "bamboo_info_free", 0),
+    _local("MPI_Pack_external", "bamboo_pack_external", 4, 6),
+    _local("MPI_Unpack_external", "bamboo_unpack_external", 3, 4),
+    _local("MPI_Pack_external_size", "bamboo_pack_external_size", 3),
+    _local("MPI_Status_set_elements", "bamboo_status_set_elements", 0),
+    _local("MPI_Status_set_cancelled", "bamboo_status_set_cancelled", 0),
+    _local("MPI_Test_cancelled", "bamboo_test_cancelled", 1),
+]
+
 SUPPORTED: dict[str, MPIFunction] = {f.name: f for f in _TABLE}
 
 # C library functions bamboo.h also redirects, to per-task versions (exit ends the task,
