@@ -83,6 +83,7 @@ Keyval& user_keyval(Rank& self, int keyval, const char* call, bamboo_site at) {
 void run_delete_callback(Rank& self, MPI_Comm handle, int keyval, void* value, const char* call,
                          bamboo_site at) {
     const Keyval& key = *find_keyval(self, keyval);
+    if (!key.remove) return;  // MPICH's MPI_COMM_NULL_DELETE_FN is a null pointer
     int code = key.remove(handle, keyval, value, key.extra_state);
     if (code != MPI_SUCCESS)
         call_error(code, self.vrank(), call, at, "the delete callback of keyval %d returned %d", keyval, code);
@@ -167,6 +168,7 @@ void copy_attributes(Rank& self, MPI_Comm parent_handle, const CommLocal& parent
     child.predefined_attributes = parent.predefined_attributes;
     for (const auto& [keyval, value] : parent.attributes) {
         const Keyval& key = *find_keyval(self, keyval);
+        if (!key.copy) continue;  // MPICH's MPI_COMM_NULL_COPY_FN is a null pointer
         void* copy = nullptr;
         int flag = 0;
         int code = key.copy(parent_handle, keyval, key.extra_state, value, &copy, &flag);
