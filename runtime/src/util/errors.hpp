@@ -1,7 +1,8 @@
 // Runtime errors and warnings, always on stderr and prefixed "bamboo: ".
 //
 // A runtime error ends the whole job (MPI_Abort) with a non-zero code: a wrong program must
-// never hang or lose a message silently.
+// never hang or lose a message silently. An erroneous MPI call is the one exception the
+// program may ask for: its error handler may return the error instead (CallError below).
 #pragma once
 
 #include <string>
