@@ -93,15 +93,20 @@ def fatal_errors_exe(tmp_path_factory):
     return build_bamboo([PROGRAMS_DIR / "fatal_errors.c"], tmp_path_factory.mktemp("fatal") / "fatal_errors")
 
 
-@pytest.mark.parametrize("case", ["default", "restored", "inherited"])
-def test_errors_are_fatal_under_mpi_errors_are_fatal(fatal_errors_exe, case):
+SEND_TO_RANK_4 = r"MPI_Send at \S*fatal_errors\.c:\d+: destination rank 4 is out of range \(0\.\.3\)"
+
+
+@pytest.mark.parametrize("case,report", [
+    ("default", SEND_TO_RANK_4), ("restored", SEND_TO_RANK_4), ("inherited", SEND_TO_RANK_4),
+    ("called", r"MPI_Comm_call_errhandler at \S*fatal_errors\.c:\d+: the program raised error code \d+ "
+               r"\(MPI_ERR_TAG: .*\)")])
+def test_errors_are_fatal_under_mpi_errors_are_fatal(fatal_errors_exe, case, report):
     """The communicator's handler decides: where it is MPI_ERRORS_ARE_FATAL, an erroneous call
     ends the job with the report naming the task, the call and its place, even where other
     communicators' handlers return errors."""
     run = run_bamboo(fatal_errors_exe, 2, 2, ["--case", case], timeout=60)
     assert run.returncode != 0
     assert "never gets here" not in run.stdout
-    assert re.search(r"^bamboo: task vrank 0: MPI_Send at \S*fatal_errors\.c:\d+: destination rank 4 is out of "
-                     r"range \(0\.\.3\)$", run.stderr, re.MULTILINE), run.stderr
+    assert re.search(rf"^bamboo: task vrank 0: {report}$", run.stderr, re.MULTILINE), run.stderr
     if case == "restored":
         assert "rank 0: the error on MPI_COMM_WORLD returned" in run.stdout

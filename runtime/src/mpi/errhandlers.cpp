@@ -10,11 +10,15 @@
 #include "bamboo.h"
 #include "mpi/api.hpp"
 #include "util/errors.hpp"
+#include "util/mpi_guard.hpp"
 
 namespace bamboo {
 namespace {
 
 bool predefined(MPI_Errhandler handler) {
+#ifdef MPI_ERRORS_ABORT  // MPI-4's (MPICH has it): under Bamboo it ends the job as FATAL does
+    if (handler == MPI_ERRORS_ABORT) return true;
+#endif
     return handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_RETURN;
 }
 
@@ -136,7 +140,14 @@ int bamboo_comm_call_errhandler(bamboo_site at, MPI_Comm comm, int errorcode) {
         return MPI_SUCCESS;
     });
     if (status != MPI_SUCCESS) return status;
-    raise_error(CallError{errorcode, self.vrank(), call, at, "the program raised error code " + std::to_string(errorcode)},
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int length = 0;
+    {
+        MpiGuard guard;
+        MPI_Error_string(errorcode, text, &length);
+    }
+    raise_error(CallError{errorcode, self.vrank(), call, at,
+                          "the program raised error code " + std::to_string(errorcode) + " (" + text + ")"},
                 comm);
     return MPI_SUCCESS;
 }

@@ -4,6 +4,7 @@
  *              set back to MPI_ERRORS_ARE_FATAL, after an error on MPI_COMM_WORLD returned
  *   inherited  on a communicator split from one whose handler is MPI_ERRORS_ARE_FATAL, after
  *              MPI_COMM_WORLD's was set to MPI_ERRORS_RETURN
+ *   called     MPI_Comm_call_errhandler on MPI_COMM_WORLD, whose handler no one set
  * Each must end the job, naming the task, the call and its place. */
 #include <mpi.h>
 #include <stdio.h>
@@ -28,7 +29,9 @@ int main(int argc, char **argv) {
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         MPI_Comm_split(fatal, 0, rank, &comm);
     }
-    if (rank == 0)
+    if (rank == 0 && strcmp(which, "called") == 0)
+        MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_TAG);
+    else if (rank == 0)
         MPI_Send(&x, 1, MPI_INT, size, 0, comm);
     MPI_Barrier(MPI_COMM_WORLD);
     printf("rank %d: never gets here\n", rank);
