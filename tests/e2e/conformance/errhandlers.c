@@ -11,7 +11,8 @@
  *                      MPI_Comm_call_errhandler; MPI_Errhandler_free while in use
  * Cases left out because Open MPI and Bamboo legitimately differ: a freed communicator or
  * request handle (undefined in Open MPI, whose handles are pointers to freed memory), and
- * MPI_Cart_create with a zero dimension (Open MPI takes it). */
+ * MPI_Cart_create with a zero dimension (Open MPI returns MPI_ERR_OTHER, Bamboo
+ * MPI_ERR_DIMS). */
 #include "conformance.h"
 
 static const char *class_name(int code)
