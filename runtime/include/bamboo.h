@@ -178,7 +178,6 @@ int bamboo_start(bamboo_site at, MPI_Request *request);
 int bamboo_startall(bamboo_site at, int count, MPI_Request requests[]);
 int bamboo_request_free(bamboo_site at, MPI_Request *request);
 int bamboo_cancel(bamboo_site at, MPI_Request *request);
-int bamboo_test_cancelled(const MPI_Status *status, int *flag);
 
 int bamboo_wait(bamboo_site at, MPI_Request *request, MPI_Status *status);
 /* `MPI_Status *statuses`, not `statuses[]`: GCC warns (-Wstringop-overflow) when an array
@@ -390,6 +389,121 @@ int bamboo_unpack(bamboo_site at, const void *inbuf, int insize, int *position, 
                   int outcount, MPI_Datatype type, MPI_Comm comm);
 int bamboo_pack_size(bamboo_site at, int incount, MPI_Datatype type, MPI_Comm comm, int *size);
 
+/* ---- Error handlers: each task's own, per communicator ------------------------------- */
+/* A check that fails on a communicator whose handler is MPI_ERRORS_RETURN, or the program's
+ * own, returns its MPI error class instead of ending the job (docs/mpi-support.md, Errors).
+ * MPI_Errhandler_set/get/create, removed by MPI-3, take the same functions as their MPI-2
+ * names; MPI_Error_string and MPI_Error_class are the library's own, also before MPI_Init. */
+
+int bamboo_comm_set_errhandler(bamboo_site at, MPI_Comm comm, MPI_Errhandler handler);
+int bamboo_comm_get_errhandler(bamboo_site at, MPI_Comm comm, MPI_Errhandler *handler);
+int bamboo_comm_create_errhandler(bamboo_site at, MPI_Comm_errhandler_function *function,
+                                  MPI_Errhandler *handler);
+int bamboo_errhandler_free(bamboo_site at, MPI_Errhandler *handler);
+int bamboo_comm_call_errhandler(bamboo_site at, MPI_Comm comm, int errorcode);
+int bamboo_errhandler_set(bamboo_site at, MPI_Comm comm, MPI_Errhandler handler);
+int bamboo_errhandler_get(bamboo_site at, MPI_Comm comm, MPI_Errhandler *handler);
+int bamboo_errhandler_create(bamboo_site at, MPI_Comm_errhandler_function *function,
+                             MPI_Errhandler *handler);
+int bamboo_error_string(bamboo_site at, int errorcode, char *string, int *length);
+int bamboo_error_class(bamboo_site at, int errorcode, int *errorclass);
+
+/* ---- Groups from ranges, and set operations on groups ---------------------------------- */
+
+int bamboo_group_range_incl(bamboo_site at, MPI_Group group, int n, int ranges[][3],
+                            MPI_Group *newgroup);
+int bamboo_group_range_excl(bamboo_site at, MPI_Group group, int n, int ranges[][3],
+                            MPI_Group *newgroup);
+int bamboo_group_union(bamboo_site at, MPI_Group group1, MPI_Group group2,
+                       MPI_Group *newgroup);
+int bamboo_group_intersection(bamboo_site at, MPI_Group group1, MPI_Group group2,
+                              MPI_Group *newgroup);
+int bamboo_group_difference(bamboo_site at, MPI_Group group1, MPI_Group group2,
+                            MPI_Group *newgroup);
+
+/* ---- Communicator names and cached attributes: each task's own -------------------------- */
+/* MPI_Keyval_create/free and MPI_Attr_put/get/delete, deprecated since MPI-2, take the same
+ * functions as their MPI-2 names. */
+
+int bamboo_comm_set_name(bamboo_site at, MPI_Comm comm, const char *name);
+int bamboo_comm_get_name(bamboo_site at, MPI_Comm comm, char *name, int *length);
+int bamboo_comm_create_keyval(bamboo_site at, MPI_Comm_copy_attr_function *copy,
+                              MPI_Comm_delete_attr_function *remove, int *keyval,
+                              void *extra_state);
+int bamboo_comm_free_keyval(bamboo_site at, int *keyval);
+int bamboo_comm_set_attr(bamboo_site at, MPI_Comm comm, int keyval, void *value);
+int bamboo_comm_get_attr(bamboo_site at, MPI_Comm comm, int keyval, void *value, int *flag);
+int bamboo_comm_delete_attr(bamboo_site at, MPI_Comm comm, int keyval);
+int bamboo_keyval_create(bamboo_site at, MPI_Comm_copy_attr_function *copy,
+                         MPI_Comm_delete_attr_function *remove, int *keyval,
+                         void *extra_state);
+int bamboo_keyval_free(bamboo_site at, int *keyval);
+int bamboo_attr_put(bamboo_site at, MPI_Comm comm, int keyval, void *value);
+int bamboo_attr_get(bamboo_site at, MPI_Comm comm, int keyval, void *value, int *flag);
+int bamboo_attr_delete(bamboo_site at, MPI_Comm comm, int keyval);
+
+/* ---- The MPI library's own objects: versions, datatypes, infos, memory, statuses,
+ * external packing, under the runtime's MPI lock ------------------------------------------ */
+/* MPI_Get_version and MPI_Get_library_version may be called before MPI_Init. The MPI-1
+ * datatype names (MPI_Type_extent/lb/ub/struct/hvector/hindexed, MPI_Address), removed by
+ * MPI-3, run their MPI-2 calls, whether or not the library still declares them. */
+
+int bamboo_get_version(bamboo_site at, int *version, int *subversion);
+int bamboo_get_library_version(bamboo_site at, char *version, int *length);
+int bamboo_type_get_envelope(bamboo_site at, MPI_Datatype type, int *num_integers,
+                             int *num_addresses, int *num_datatypes, int *combiner);
+int bamboo_type_get_contents(bamboo_site at, MPI_Datatype type, int max_integers,
+                             int max_addresses, int max_datatypes, int integers[],
+                             MPI_Aint addresses[], MPI_Datatype datatypes[]);
+int bamboo_type_size_x(bamboo_site at, MPI_Datatype type, MPI_Count *size);
+int bamboo_type_get_extent_x(bamboo_site at, MPI_Datatype type, MPI_Count *lb,
+                             MPI_Count *extent);
+int bamboo_type_get_true_extent_x(bamboo_site at, MPI_Datatype type, MPI_Count *true_lb,
+                                  MPI_Count *true_extent);
+int bamboo_type_get_name(bamboo_site at, MPI_Datatype type, char *name, int *length);
+int bamboo_type_set_name(bamboo_site at, MPI_Datatype type, const char *name);
+int bamboo_type_create_hindexed_block(bamboo_site at, int count, int blocklength,
+                                      const MPI_Aint displacements[], MPI_Datatype oldtype,
+                                      MPI_Datatype *newtype);
+int bamboo_type_match_size(bamboo_site at, int typeclass, int size, MPI_Datatype *type);
+int bamboo_type_extent(bamboo_site at, MPI_Datatype type, MPI_Aint *extent);
+int bamboo_type_lb(bamboo_site at, MPI_Datatype type, MPI_Aint *lb);
+int bamboo_type_ub(bamboo_site at, MPI_Datatype type, MPI_Aint *ub);
+int bamboo_type_struct(bamboo_site at, int count, const int blocklengths[],
+                       const MPI_Aint displacements[], const MPI_Datatype types[],
+                       MPI_Datatype *newtype);
+int bamboo_type_hvector(bamboo_site at, int count, int blocklength, MPI_Aint stride,
+                        MPI_Datatype oldtype, MPI_Datatype *newtype);
+int bamboo_type_hindexed(bamboo_site at, int count, const int blocklengths[],
+                         const MPI_Aint displacements[], MPI_Datatype oldtype,
+                         MPI_Datatype *newtype);
+int bamboo_address(bamboo_site at, const void *location, MPI_Aint *address);
+int bamboo_alloc_mem(bamboo_site at, MPI_Aint size, MPI_Info info, void *baseptr);
+int bamboo_free_mem(bamboo_site at, void *base);
+int bamboo_info_create(bamboo_site at, MPI_Info *info);
+int bamboo_info_set(bamboo_site at, MPI_Info info, const char *key, const char *value);
+int bamboo_info_get(bamboo_site at, MPI_Info info, const char *key, int valuelen, char *value,
+                    int *flag);
+int bamboo_info_get_nkeys(bamboo_site at, MPI_Info info, int *nkeys);
+int bamboo_info_get_nthkey(bamboo_site at, MPI_Info info, int n, char *key);
+int bamboo_info_get_valuelen(bamboo_site at, MPI_Info info, const char *key, int *valuelen,
+                             int *flag);
+int bamboo_info_dup(bamboo_site at, MPI_Info info, MPI_Info *newinfo);
+int bamboo_info_delete(bamboo_site at, MPI_Info info, const char *key);
+int bamboo_info_free(bamboo_site at, MPI_Info *info);
+int bamboo_pack_external(bamboo_site at, const char *datarep, const void *inbuf, int incount,
+                         MPI_Datatype type, void *outbuf, MPI_Aint outsize,
+                         MPI_Aint *position);
+int bamboo_unpack_external(bamboo_site at, const char *datarep, const void *inbuf,
+                           MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount,
+                           MPI_Datatype type);
+int bamboo_pack_external_size(bamboo_site at, const char *datarep, int incount,
+                              MPI_Datatype type, MPI_Aint *size);
+int bamboo_status_set_elements(bamboo_site at, MPI_Status *status, MPI_Datatype type,
+                               int count);
+int bamboo_status_set_cancelled(bamboo_site at, MPI_Status *status, int flag);
+int bamboo_test_cancelled(bamboo_site at, const MPI_Status *status, int *flag);
+
 /* ---- Firing rules --------------------------------------------------------------- */
 /* At an evaluation point the translator emits one bamboo_expect() per message the
  * following receive blocks will take (guarded by the same conditions and loops), then
@@ -455,7 +569,6 @@ void bamboo_set_priority(int priority);
 #undef MPI_Startall
 #undef MPI_Request_free
 #undef MPI_Cancel
-#undef MPI_Test_cancelled
 #undef MPI_Testany
 #undef MPI_Waitsome
 #undef MPI_Testsome
@@ -647,7 +760,6 @@ void bamboo_set_priority(int priority);
 #define MPI_Startall(...) bamboo_startall(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Request_free(...) bamboo_request_free(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Cancel(...) bamboo_cancel(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Test_cancelled(status, flag) bamboo_test_cancelled(status, flag)
 #define MPI_Testany(...) bamboo_testany(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Waitsome(...) bamboo_waitsome(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Testsome(...) bamboo_testsome(BAMBOO_AT, __VA_ARGS__)
@@ -743,6 +855,130 @@ void bamboo_set_priority(int priority);
 #define MPI_Pack(...) bamboo_pack(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Unpack(...) bamboo_unpack(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Pack_size(...) bamboo_pack_size(BAMBOO_AT, __VA_ARGS__)
+#undef MPI_Comm_set_errhandler
+#undef MPI_Comm_get_errhandler
+#undef MPI_Comm_create_errhandler
+#undef MPI_Errhandler_free
+#undef MPI_Comm_call_errhandler
+#undef MPI_Errhandler_set
+#undef MPI_Errhandler_get
+#undef MPI_Errhandler_create
+#undef MPI_Error_string
+#undef MPI_Error_class
+#define MPI_Comm_set_errhandler(...) bamboo_comm_set_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_get_errhandler(...) bamboo_comm_get_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_create_errhandler(...) bamboo_comm_create_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Errhandler_free(...) bamboo_errhandler_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_call_errhandler(...) bamboo_comm_call_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Errhandler_set(...) bamboo_errhandler_set(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Errhandler_get(...) bamboo_errhandler_get(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Errhandler_create(...) bamboo_errhandler_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Error_string(...) bamboo_error_string(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Error_class(...) bamboo_error_class(BAMBOO_AT, __VA_ARGS__)
+#undef MPI_Group_range_incl
+#undef MPI_Group_range_excl
+#undef MPI_Group_union
+#undef MPI_Group_intersection
+#undef MPI_Group_difference
+#define MPI_Group_range_incl(...) bamboo_group_range_incl(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_range_excl(...) bamboo_group_range_excl(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_union(...) bamboo_group_union(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_intersection(...) bamboo_group_intersection(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_difference(...) bamboo_group_difference(BAMBOO_AT, __VA_ARGS__)
+#undef MPI_Comm_set_name
+#undef MPI_Comm_get_name
+#undef MPI_Comm_create_keyval
+#undef MPI_Comm_free_keyval
+#undef MPI_Comm_set_attr
+#undef MPI_Comm_get_attr
+#undef MPI_Comm_delete_attr
+#undef MPI_Keyval_create
+#undef MPI_Keyval_free
+#undef MPI_Attr_put
+#undef MPI_Attr_get
+#undef MPI_Attr_delete
+#define MPI_Comm_set_name(...) bamboo_comm_set_name(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_get_name(...) bamboo_comm_get_name(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_create_keyval(...) bamboo_comm_create_keyval(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_free_keyval(...) bamboo_comm_free_keyval(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_set_attr(...) bamboo_comm_set_attr(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_get_attr(...) bamboo_comm_get_attr(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_delete_attr(...) bamboo_comm_delete_attr(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Keyval_create(...) bamboo_keyval_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Keyval_free(...) bamboo_keyval_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Attr_put(...) bamboo_attr_put(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Attr_get(...) bamboo_attr_get(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Attr_delete(...) bamboo_attr_delete(BAMBOO_AT, __VA_ARGS__)
+#undef MPI_Get_version
+#undef MPI_Get_library_version
+#undef MPI_Type_get_envelope
+#undef MPI_Type_get_contents
+#undef MPI_Type_size_x
+#undef MPI_Type_get_extent_x
+#undef MPI_Type_get_true_extent_x
+#undef MPI_Type_get_name
+#undef MPI_Type_set_name
+#undef MPI_Type_create_hindexed_block
+#undef MPI_Type_match_size
+#undef MPI_Type_extent
+#undef MPI_Type_lb
+#undef MPI_Type_ub
+#undef MPI_Type_struct
+#undef MPI_Type_hvector
+#undef MPI_Type_hindexed
+#undef MPI_Address
+#undef MPI_Alloc_mem
+#undef MPI_Free_mem
+#undef MPI_Info_create
+#undef MPI_Info_set
+#undef MPI_Info_get
+#undef MPI_Info_get_nkeys
+#undef MPI_Info_get_nthkey
+#undef MPI_Info_get_valuelen
+#undef MPI_Info_dup
+#undef MPI_Info_delete
+#undef MPI_Info_free
+#undef MPI_Pack_external
+#undef MPI_Unpack_external
+#undef MPI_Pack_external_size
+#undef MPI_Status_set_elements
+#undef MPI_Status_set_cancelled
+#undef MPI_Test_cancelled
+#define MPI_Get_version(...) bamboo_get_version(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Get_library_version(...) bamboo_get_library_version(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_get_envelope(...) bamboo_type_get_envelope(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_get_contents(...) bamboo_type_get_contents(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_size_x(...) bamboo_type_size_x(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_get_extent_x(...) bamboo_type_get_extent_x(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_get_true_extent_x(...) bamboo_type_get_true_extent_x(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_get_name(...) bamboo_type_get_name(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_set_name(...) bamboo_type_set_name(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_create_hindexed_block(...) bamboo_type_create_hindexed_block(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_match_size(...) bamboo_type_match_size(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_extent(...) bamboo_type_extent(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_lb(...) bamboo_type_lb(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_ub(...) bamboo_type_ub(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_struct(...) bamboo_type_struct(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_hvector(...) bamboo_type_hvector(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_hindexed(...) bamboo_type_hindexed(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Address(...) bamboo_address(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Alloc_mem(...) bamboo_alloc_mem(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Free_mem(...) bamboo_free_mem(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Info_create(...) bamboo_info_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Info_set(...) bamboo_info_set(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Info_get(...) bamboo_info_get(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Info_get_nkeys(...) bamboo_info_get_nkeys(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Info_get_nthkey(...) bamboo_info_get_nthkey(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Info_get_valuelen(...) bamboo_info_get_valuelen(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Info_dup(...) bamboo_info_dup(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Info_delete(...) bamboo_info_delete(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Info_free(...) bamboo_info_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Pack_external(...) bamboo_pack_external(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Unpack_external(...) bamboo_unpack_external(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Pack_external_size(...) bamboo_pack_external_size(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Status_set_elements(...) bamboo_status_set_elements(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Status_set_cancelled(...) bamboo_status_set_cancelled(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Test_cancelled(...) bamboo_test_cancelled(BAMBOO_AT, __VA_ARGS__)
 #endif
 
 #endif /* BAMBOO_H */

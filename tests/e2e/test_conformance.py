@@ -35,6 +35,10 @@ PROGRAMS = {
     "nbc": ([], CONFIGS),
     "intercomm": ([], CONFIGS),
     "create_group": ([], CONFIGS),
+    "errhandlers": ([], CONFIGS),
+    "attributes": ([], CONFIGS),
+    "group_sets": ([], CONFIGS),
+    "library_objects": ([], CONFIGS),
 }
 
 

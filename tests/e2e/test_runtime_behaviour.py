@@ -143,3 +143,27 @@ def test_a_nonblocking_collective_that_cannot_complete_is_reported(tmp_path, pro
     waits = re.findall(r"vrank (\d) waits in MPI_Wait at \S*missing_collective\.c:15 for its MPI_Ibarrier to "
                        r"complete", run.stderr)
     assert waits and set(waits) <= {"0", "1"}, run.stderr
+
+
+@pytest.fixture(scope="module")
+def fatal_errors_exe(tmp_path_factory):
+    return build_bamboo([PROGRAMS_DIR / "fatal_errors.c"], tmp_path_factory.mktemp("fatal") / "fatal_errors")
+
+
+SEND_TO_RANK_4 = r"MPI_Send at \S*fatal_errors\.c:\d+: destination rank 4 is out of range \(0\.\.3\)"
+
+
+@pytest.mark.parametrize("case,report", [
+    ("default", SEND_TO_RANK_4), ("restored", SEND_TO_RANK_4), ("inherited", SEND_TO_RANK_4),
+    ("called", r"MPI_Comm_call_errhandler at \S*fatal_errors\.c:\d+: the program raised error code \d+ "
+               r"\(MPI_ERR_TAG: .*\)")])
+def test_errors_are_fatal_under_mpi_errors_are_fatal(fatal_errors_exe, case, report):
+    """The communicator's handler decides: where it is MPI_ERRORS_ARE_FATAL, an erroneous call
+    ends the job with the report naming the task, the call and its place, even where other
+    communicators' handlers return errors."""
+    run = run_bamboo(fatal_errors_exe, 2, 2, ["--case", case], timeout=60)
+    assert run.returncode != 0
+    assert "never gets here" not in run.stdout
+    assert re.search(rf"^bamboo: task vrank 0: {report}$", run.stderr, re.MULTILINE), run.stderr
+    if case == "restored":
+        assert "rank 0: the error on MPI_COMM_WORLD returned" in run.stdout

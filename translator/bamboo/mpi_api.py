@@ -100,7 +100,6 @@ _TABLE = [
     MPIFunction("MPI_Startall", SEND, "bamboo_startall", outputs=(1,)),
     MPIFunction("MPI_Request_free", LOCAL, "bamboo_request_free", outputs=(0,)),
     MPIFunction("MPI_Cancel", LOCAL, "bamboo_cancel"),
-    MPIFunction("MPI_Test_cancelled", LOCAL, "bamboo_test_cancelled", outputs=(1,)),
     MPIFunction("MPI_Recv", RECEIVE, "bamboo_recv", buffer=0, count=1, source=3, tag=4, comm=5,
                 status=6, blocking=True),
     MPIFunction("MPI_Irecv", RECEIVE, "bamboo_irecv", buffer=0, count=1, source=3, tag=4, comm=5,
@@ -249,6 +248,84 @@ _TABLE += [
     _local("MPI_Pack", "bamboo_pack", 3, 5, comm=6),
     _local("MPI_Unpack", "bamboo_unpack", 2, 3, comm=6),
     _local("MPI_Pack_size", "bamboo_pack_size", 3, comm=2),
+]
+
+# Error handlers (each task's own, per communicator), and the library's error strings and classes.
+_TABLE += [
+    _local("MPI_Comm_set_errhandler", "bamboo_comm_set_errhandler", comm=0),
+    _local("MPI_Comm_get_errhandler", "bamboo_comm_get_errhandler", 1, comm=0),
+    _local("MPI_Comm_create_errhandler", "bamboo_comm_create_errhandler", 1),
+    _local("MPI_Errhandler_free", "bamboo_errhandler_free", 0),
+    _local("MPI_Comm_call_errhandler", "bamboo_comm_call_errhandler", comm=0),
+    _local("MPI_Errhandler_set", "bamboo_errhandler_set", comm=0),
+    _local("MPI_Errhandler_get", "bamboo_errhandler_get", 1, comm=0),
+    _local("MPI_Errhandler_create", "bamboo_errhandler_create", 1),
+    _local("MPI_Error_string", "bamboo_error_string", 1, 2),
+    _local("MPI_Error_class", "bamboo_error_class", 1),
+]
+
+# Groups from ranges, and set operations on groups.
+_TABLE += [
+    _local("MPI_Group_range_incl", "bamboo_group_range_incl", 3),
+    _local("MPI_Group_range_excl", "bamboo_group_range_excl", 3),
+    _local("MPI_Group_union", "bamboo_group_union", 2),
+    _local("MPI_Group_intersection", "bamboo_group_intersection", 2),
+    _local("MPI_Group_difference", "bamboo_group_difference", 2),
+]
+
+# Communicator names and cached attributes (each task's own).
+_TABLE += [
+    _local("MPI_Comm_set_name", "bamboo_comm_set_name", comm=0),
+    _local("MPI_Comm_get_name", "bamboo_comm_get_name", 1, 2, comm=0),
+    _local("MPI_Comm_create_keyval", "bamboo_comm_create_keyval", 2),
+    _local("MPI_Comm_free_keyval", "bamboo_comm_free_keyval", 0),
+    _local("MPI_Comm_set_attr", "bamboo_comm_set_attr", comm=0),
+    _local("MPI_Comm_get_attr", "bamboo_comm_get_attr", 2, 3, comm=0),
+    _local("MPI_Comm_delete_attr", "bamboo_comm_delete_attr", comm=0),
+    _local("MPI_Keyval_create", "bamboo_keyval_create", 2),
+    _local("MPI_Keyval_free", "bamboo_keyval_free", 0),
+    _local("MPI_Attr_put", "bamboo_attr_put", comm=0),
+    _local("MPI_Attr_get", "bamboo_attr_get", 2, 3, comm=0),
+    _local("MPI_Attr_delete", "bamboo_attr_delete", comm=0),
+]
+
+# The MPI library's own objects: versions, datatypes, infos, memory, statuses.
+_TABLE += [
+    _local("MPI_Get_version", "bamboo_get_version", 0, 1),
+    _local("MPI_Get_library_version", "bamboo_get_library_version", 0, 1),
+    _local("MPI_Type_get_envelope", "bamboo_type_get_envelope", 1, 2, 3, 4),
+    _local("MPI_Type_get_contents", "bamboo_type_get_contents", 4, 5, 6),
+    _local("MPI_Type_size_x", "bamboo_type_size_x", 1),
+    _local("MPI_Type_get_extent_x", "bamboo_type_get_extent_x", 1, 2),
+    _local("MPI_Type_get_true_extent_x", "bamboo_type_get_true_extent_x", 1, 2),
+    _local("MPI_Type_get_name", "bamboo_type_get_name", 1, 2),
+    _local("MPI_Type_set_name", "bamboo_type_set_name"),
+    _local("MPI_Type_create_hindexed_block", "bamboo_type_create_hindexed_block", 4),
+    _local("MPI_Type_match_size", "bamboo_type_match_size", 2),
+    _local("MPI_Type_extent", "bamboo_type_extent", 1),
+    _local("MPI_Type_lb", "bamboo_type_lb", 1),
+    _local("MPI_Type_ub", "bamboo_type_ub", 1),
+    _local("MPI_Type_struct", "bamboo_type_struct", 4),
+    _local("MPI_Type_hvector", "bamboo_type_hvector", 4),
+    _local("MPI_Type_hindexed", "bamboo_type_hindexed", 4),
+    _local("MPI_Address", "bamboo_address", 1),
+    _local("MPI_Alloc_mem", "bamboo_alloc_mem", 2),
+    _local("MPI_Free_mem", "bamboo_free_mem"),
+    _local("MPI_Info_create", "bamboo_info_create", 0),
+    _local("MPI_Info_set", "bamboo_info_set"),
+    _local("MPI_Info_get", "bamboo_info_get", 3, 4),
+    _local("MPI_Info_get_nkeys", "bamboo_info_get_nkeys", 1),
+    _local("MPI_Info_get_nthkey", "bamboo_info_get_nthkey", 2),
+    _local("MPI_Info_get_valuelen", "bamboo_info_get_valuelen", 2, 3),
+    _local("MPI_Info_dup", "bamboo_info_dup", 1),
+    _local("MPI_Info_delete", "bamboo_info_delete"),
+    _local("MPI_Info_free", "bamboo_info_free", 0),
+    _local("MPI_Pack_external", "bamboo_pack_external", 4, 6),
+    _local("MPI_Unpack_external", "bamboo_unpack_external", 3, 4),
+    _local("MPI_Pack_external_size", "bamboo_pack_external_size", 3),
+    _local("MPI_Status_set_elements", "bamboo_status_set_elements", 0),
+    _local("MPI_Status_set_cancelled", "bamboo_status_set_cancelled", 0),
+    _local("MPI_Test_cancelled", "bamboo_test_cancelled", 1),
 ]
 
 SUPPORTED: dict[str, MPIFunction] = {f.name: f for f in _TABLE}

@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "comm/local_state.hpp"
+
 namespace bamboo {
 
 constexpr int kWorldContext = 0;
@@ -93,6 +95,7 @@ private:
 struct CommEntry {
     std::shared_ptr<const Communicator> comm;
     int rank = 0;
+    CommLocal local;
 };
 
 // A communicator as the calling task sees it.

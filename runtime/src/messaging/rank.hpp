@@ -123,6 +123,12 @@ public:
     HandleTable<CommEntry, MPI_Comm> comms;
     HandleTable<Group, MPI_Group> groups;
     std::shared_ptr<const Communicator> self_comm;
+    // The rank's own name, error handler and attributes of MPI_COMM_WORLD and MPI_COMM_SELF;
+    // those of the communicators it made are in `comms`.
+    CommLocal world_local{"MPI_COMM_WORLD", /*predefined_attributes=*/true};
+    CommLocal self_local{"MPI_COMM_SELF"};
+    HandleTable<UserErrhandler, MPI_Errhandler> errhandlers;
+    std::vector<Keyval> keyvals;  // keyval kFirstUserKeyval + i is keyvals[i]
     // Freed communicators stay alive: a report may still name one.
     std::vector<std::shared_ptr<const Communicator>> freed_comms;
     // The context the next communicator made with this rank may take (see comm/communicator.hpp).

@@ -17,12 +17,25 @@ Rank& calling_rank(const char* call, bamboo_site at) {
 }
 
 CommEntry* made_comm(Rank& self, MPI_Comm comm, const char* call, bamboo_site at) {
-    if (comm == MPI_COMM_NULL) task_error(self.vrank(), call, at, "the communicator is MPI_COMM_NULL");
+    if (comm == MPI_COMM_NULL) call_error(MPI_ERR_COMM, self.vrank(), call, at, "the communicator is MPI_COMM_NULL");
     CommEntry* entry = self.comms.find(comm);
     if (!entry)
-        task_error(self.vrank(), call, at,
+        call_error(MPI_ERR_COMM, self.vrank(), call, at,
                    "invalid communicator (freed, or not made by this task's MPI calls)");
     return entry;
+}
+
+CommLocal* find_comm_local(Rank& self, MPI_Comm comm) {
+    if (comm == MPI_COMM_WORLD) return &self.world_local;
+    if (comm == MPI_COMM_SELF) return &self.self_local;
+    if (comm == MPI_COMM_NULL) return nullptr;
+    CommEntry* entry = self.comms.find(comm);
+    return entry ? &entry->local : nullptr;
+}
+
+CommLocal& comm_local(Rank& self, MPI_Comm comm, const char* call, bamboo_site at) {
+    if (CommLocal* local = find_comm_local(self, comm)) return *local;
+    return made_comm(self, comm, call, at)->local;  // reports why it is not valid
 }
 
 CommView resolve_comm(Rank& self, MPI_Comm comm, const char* call, bamboo_site at) {
@@ -34,20 +47,20 @@ CommView resolve_comm(Rank& self, MPI_Comm comm, const char* call, bamboo_site a
 
 TypedBuffer typed_buffer(const Rank& self, const void* buf, int count, MPI_Datatype type,
                          const char* call, bamboo_site at) {
-    if (count < 0) task_error(self.vrank(), call, at, "the count %d is negative", count);
+    if (count < 0) call_error(MPI_ERR_COUNT, self.vrank(), call, at, "the count %d is negative", count);
     TypedBuffer buffer;
     buffer.base = const_cast<void*>(buf);
     buffer.count = count;
     buffer.type = type;
     if (!describe_datatype(type, &buffer.layout))
-        task_error(self.vrank(), call, at, "invalid datatype");
+        call_error(MPI_ERR_TYPE, self.vrank(), call, at, "invalid datatype");
     return buffer;
 }
 
-void check_rank(const Rank& self, const CommView& comm, int rank, const char* role,
+void check_rank(const Rank& self, const CommView& comm, int rank, const char* role, int error_class,
                 const char* call, bamboo_site at) {
     if (rank < 0 || rank >= comm.size())
-        task_error(self.vrank(), call, at, "%s rank %d is out of range (0..%d)", role, rank,
+        call_error(error_class, self.vrank(), call, at, "%s rank %d is out of range (0..%d)", role, rank,
                    comm.size() - 1);
 }
 
@@ -56,8 +69,8 @@ void check_peer(const Rank& self, const CommView& comm, int rank, const char* ro
                 bamboo_site at) {
     int count = comm.comm->peer_count();
     if (rank < 0 || rank >= count)
-        task_error(self.vrank(), call, at, "%s rank %d is out of range (0..%d%s)", role, rank, count - 1,
-                   comm.comm->is_inter() ? ", the remote group of an intercommunicator" : "");
+        call_error(MPI_ERR_RANK, self.vrank(), call, at, "%s rank %d is out of range (0..%d%s)", role, rank,
+                   count - 1, comm.comm->is_inter() ? ", the remote group of an intercommunicator" : "");
 }
 
 void check_destination(const Rank& self, const CommView& comm, int dest, const char* call,
@@ -72,24 +85,35 @@ void check_source(const Rank& self, const CommView& comm, int source, const char
 }
 
 void check_count(const Rank& self, int count, const char* what, const char* call, bamboo_site at) {
-    if (count < 0) task_error(self.vrank(), call, at, "%s %d is negative", what, count);
+    if (count < 0) call_error(MPI_ERR_COUNT, self.vrank(), call, at, "%s %d is negative", what, count);
 }
 
 void check_not_null(const Rank& self, const void* pointer, const char* what, const char* call,
                     bamboo_site at) {
-    if (!pointer) task_error(self.vrank(), call, at, "%s is NULL", what);
+    if (!pointer) call_error(MPI_ERR_ARG, self.vrank(), call, at, "%s is NULL", what);
+}
+
+void check_library(const Rank& self, int code, const char* call, bamboo_site at) {
+    if (code == MPI_SUCCESS) return;
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    {
+        MpiGuard guard;
+        MPI_Error_string(code, text, &length);
+    }
+    call_error(code, self.vrank(), call, at, "the MPI library: %s", text);
 }
 
 void intra_only(const Rank& self, const CommView& comm, const char* call, bamboo_site at) {
     if (comm.comm->is_inter())
-        task_error(self.vrank(), call, at, "%s on an intercommunicator is not supported by the Bamboo runtime yet",
-                   call);
+        call_error(MPI_ERR_COMM, self.vrank(), call, at,
+                   "%s on an intercommunicator is not supported by the Bamboo runtime yet", call);
 }
 
 Pattern receive_pattern(const Rank& self, const CommView& view, int source, int tag,
                         const char* call, bamboo_site at) {
     check_source(self, view, source, call, at);
-    if (tag < 0 && tag != MPI_ANY_TAG) task_error(self.vrank(), call, at, "the tag %d is negative", tag);
+    if (tag < 0 && tag != MPI_ANY_TAG) call_error(MPI_ERR_TAG, self.vrank(), call, at, "the tag %d is negative", tag);
     return Pattern{source == MPI_ANY_SOURCE ? kAny : source, tag == MPI_ANY_TAG ? kAny : tag,
                    view.context()};
 }

@@ -1,38 +1,72 @@
 // What the MPI entry points of the runtime share: finding the calling task, resolving its
-// communicators, and checking arguments the way MPI defines them. Every failed check is a
-// task_error naming the task, the call and the call's place in the user's source.
+// communicators, and checking arguments the way MPI defines them. A failed check is a
+// call_error with its MPI error class, naming the task, the call and the call's place in the
+// user's source; checked_call hands it to the communicator's error handler.
 #pragma once
 
 #include <mpi.h>
+
+#include <optional>
+#include <utility>
 
 #include "bamboo.h"
 #include "comm/communicator.hpp"
 #include "messaging/datatype.hpp"
 #include "messaging/mailbox.hpp"
 #include "messaging/rank.hpp"
+#include "util/errors.hpp"
 
 namespace bamboo {
 
 constexpr bamboo_site kNoSite{nullptr, 0};
 
-// The rank of the running task, which must be between its MPI_Init and MPI_Finalize.
+// The rank of the running task, which must be between its MPI_Init and MPI_Finalize (else the
+// job ends: MPI defines no error handler then).
 Rank& calling_rank(const char* call, bamboo_site at);
+
+// Applies the error handler of `comm` (of MPI_COMM_WORLD when `comm` is not one of the task's,
+// or for calls on no communicator) to a failed check: the report and the end of the job, the
+// error class returned, or the user's handler called, then the error class returned.
+int raise_error(const CallError& error, MPI_Comm comm);
+
+// Runs an entry point's `body`, which returns an MPI error code; a check that fails in it goes
+// to raise_error. The handler runs after the catch, not in it: a user's handler may call MPI
+// and wait, and the C++ runtime keeps its record of the exceptions being handled per thread,
+// which the thread's other tasks share.
+template <class Body>
+int checked_call(MPI_Comm comm, Body body) {
+    std::optional<CallError> failure;
+    try {
+        return body();
+    } catch (CallError& error) {
+        failure.emplace(std::move(error));
+    }
+    return raise_error(*failure, comm);
+}
 
 // MPI_COMM_WORLD, MPI_COMM_SELF or a communicator the task made; anything else is an error.
 CommView resolve_comm(Rank& self, MPI_Comm comm, const char* call, bamboo_site at);
 // The same, for a communicator the task made, with its table entry (MPI_Comm_free).
 CommEntry* made_comm(Rank& self, MPI_Comm comm, const char* call, bamboo_site at);
+// The task's name, error handler and attributes of `comm`, or nullptr if it is not valid.
+CommLocal* find_comm_local(Rank& self, MPI_Comm comm);
+// The same, checked.
+CommLocal& comm_local(Rank& self, MPI_Comm comm, const char* call, bamboo_site at);
 
 TypedBuffer typed_buffer(const Rank& self, const void* buf, int count, MPI_Datatype type,
                          const char* call, bamboo_site at);
 
-void check_rank(const Rank& self, const CommView& comm, int rank, const char* role,
-                const char* call, bamboo_site at);  // 0 <= rank < size
+// 0 <= rank < size, else `error_class` (MPI_ERR_RANK, or MPI_ERR_ROOT for a root).
+void check_rank(const Rank& self, const CommView& comm, int rank, const char* role, int error_class,
+                const char* call, bamboo_site at);
 void check_destination(const Rank& self, const CommView& comm, int dest, const char* call,
                        bamboo_site at);  // also MPI_PROC_NULL
 void check_source(const Rank& self, const CommView& comm, int source, const char* call,
                   bamboo_site at);       // also MPI_PROC_NULL, MPI_ANY_SOURCE
 void check_count(const Rank& self, int count, const char* what, const char* call, bamboo_site at);
+// A code the MPI library returned: an error other than MPI_SUCCESS is the call's, with the
+// library's message.
+void check_library(const Rank& self, int code, const char* call, bamboo_site at);
 void check_not_null(const Rank& self, const void* pointer, const char* what, const char* call,
                     bamboo_site at);
 // Calls that MPI defines for intercommunicators too, but the runtime only for intracommunicators.

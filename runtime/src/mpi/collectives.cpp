@@ -67,7 +67,7 @@ struct CollectiveCall {
     int rank() const { return view.rank; }
     int size() const { return view.size(); }
     int peers() const { return view.comm->peer_count(); }  // the remote group's size on an intercommunicator
-    void check_root(int root) const { check_rank(self, view, root, "the root", name, at); }
+    void check_root(int root) const { check_rank(self, view, root, "the root", MPI_ERR_ROOT, name, at); }
     TypedBuffer buffer(const void* buf, int count, MPI_Datatype type) const {
         return typed_buffer(self, buf, count, type, name, at);
     }
@@ -90,7 +90,7 @@ struct CollectiveCall {
     }
     Reduction reduction(MPI_Op op, MPI_Datatype type, int count) const {
         bool commutative = false;
-        if (!op_is_valid(op, &commutative)) task_error(self.vrank(), name, at, "invalid operation (MPI_Op)");
+        if (!op_is_valid(op, &commutative)) call_error(MPI_ERR_OP, self.vrank(), name, at, "invalid operation (MPI_Op)");
         return Reduction{op, type, count, commutative};
     }
 
@@ -227,7 +227,7 @@ private:
 };
 
 void no_in_place(const CollectiveCall& c, const void* buf, const char* what) {
-    if (in_place(buf)) task_error(c.self.vrank(), c.name, c.at, "MPI_IN_PLACE is not allowed for %s here", what);
+    if (in_place(buf)) call_error(MPI_ERR_BUFFER, c.self.vrank(), c.name, c.at, "MPI_IN_PLACE is not allowed for %s here", what);
 }
 
 int gather_common(CollectiveCall& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -568,298 +568,341 @@ using namespace bamboo;
 extern "C" {
 
 int bamboo_barrier(bamboo_site at, MPI_Comm comm) {
-    CollectiveCall c("MPI_Barrier", at, comm);
-    if (!c.inter()) {
-        collectives::barrier(c.channel);
+    return checked_call(comm, [&] {
+        CollectiveCall c("MPI_Barrier", at, comm);
+        if (!c.inter()) {
+            collectives::barrier(c.channel);
+            return MPI_SUCCESS;
+        }
+        // Once the group is in, its leader hears that the other group is in too, and tells it.
+        CollectiveChannel group = c.group_channel();
+        collectives::barrier(group);
+        char token = 0;
+        if (c.rank() == 0) {
+            c.channel.send(0, tag::kInterLeaders, &token, 1);
+            c.channel.receive(0, tag::kInterLeaders, &token, 1);
+        }
+        collectives::bcast(group, 0, &token, 1);
         return MPI_SUCCESS;
-    }
-    // Once the group is in, its leader hears that the other group is in too, and tells it.
-    CollectiveChannel group = c.group_channel();
-    collectives::barrier(group);
-    char token = 0;
-    if (c.rank() == 0) {
-        c.channel.send(0, tag::kInterLeaders, &token, 1);
-        c.channel.receive(0, tag::kInterLeaders, &token, 1);
-    }
-    collectives::bcast(group, 0, &token, 1);
-    return MPI_SUCCESS;
+    });
 }
 
 int bamboo_bcast(bamboo_site at, void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-    CollectiveCall c("MPI_Bcast", at, comm);
-    if (c.inter()) return inter_bcast(c, buffer, count, type, root);
-    c.check_root(root);
-    PackedData data(c.buffer(buffer, count, type));
-    if (c.rank() == root) data.pack_in();
-    collectives::bcast(c.channel, root, data.data(), data.bytes());
-    if (c.rank() != root) data.unpack_out();
-    return MPI_SUCCESS;
+    return checked_call(comm, [&] {
+        CollectiveCall c("MPI_Bcast", at, comm);
+        if (c.inter()) return inter_bcast(c, buffer, count, type, root);
+        c.check_root(root);
+        PackedData data(c.buffer(buffer, count, type));
+        if (c.rank() == root) data.pack_in();
+        collectives::bcast(c.channel, root, data.data(), data.bytes());
+        if (c.rank() != root) data.unpack_out();
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_reduce(bamboo_site at, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                   MPI_Op op, int root, MPI_Comm comm) {
-    CollectiveCall c("MPI_Reduce", at, comm);
-    if (c.inter()) return inter_reduce(c, sendbuf, recvbuf, count, type, op, root);
-    c.check_root(root);
-    if (c.rank() != root) {
-        no_in_place(c, sendbuf, "the send buffer of a rank other than the root");
-        recvbuf = nullptr;  // not significant away from the root
-    }
-    return reduction_common(c, sendbuf, recvbuf, count, type, op, c.rank() == root,
-                            [&](Operand& acc, const Reduction& r) { collectives::reduce(c.channel, root, acc, r); });
+    return checked_call(comm, [&] {
+        CollectiveCall c("MPI_Reduce", at, comm);
+        if (c.inter()) return inter_reduce(c, sendbuf, recvbuf, count, type, op, root);
+        c.check_root(root);
+        if (c.rank() != root) {
+            no_in_place(c, sendbuf, "the send buffer of a rank other than the root");
+            recvbuf = nullptr;  // not significant away from the root
+        }
+        return reduction_common(c, sendbuf, recvbuf, count, type, op, c.rank() == root,
+                                [&](Operand& acc, const Reduction& r) { collectives::reduce(c.channel, root, acc, r); });
+    });
 }
 
 int bamboo_allreduce(bamboo_site at, const void* sendbuf, void* recvbuf, int count,
                      MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    CollectiveCall c("MPI_Allreduce", at, comm);
-    if (c.inter()) return inter_allreduce(c, sendbuf, recvbuf, count, type, op);
-    return reduction_common(c, sendbuf, recvbuf, count, type, op, true,
-                            [&](Operand& acc, const Reduction& r) { collectives::allreduce(c.channel, acc, r); });
+    return checked_call(comm, [&] {
+        CollectiveCall c("MPI_Allreduce", at, comm);
+        if (c.inter()) return inter_allreduce(c, sendbuf, recvbuf, count, type, op);
+        return reduction_common(c, sendbuf, recvbuf, count, type, op, true,
+                                [&](Operand& acc, const Reduction& r) { collectives::allreduce(c.channel, acc, r); });
+    });
 }
 
 int bamboo_scan(bamboo_site at, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                 MPI_Op op, MPI_Comm comm) {
-    CollectiveCall c("MPI_Scan", at, comm);
-    return reduction_common(c, sendbuf, recvbuf, count, type, op, true,
-                            [&](Operand& acc, const Reduction& r) { collectives::scan(c.channel, acc, r); });
+    return checked_call(comm, [&] {
+        CollectiveCall c("MPI_Scan", at, comm);
+        return reduction_common(c, sendbuf, recvbuf, count, type, op, true,
+                                [&](Operand& acc, const Reduction& r) { collectives::scan(c.channel, acc, r); });
+    });
 }
 
 int bamboo_exscan(bamboo_site at, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                   MPI_Op op, MPI_Comm comm) {
-    CollectiveCall c("MPI_Exscan", at, comm);
-    return reduction_common(c, sendbuf, recvbuf, count, type, op, c.rank() != 0,
-                            [&](Operand& acc, const Reduction& r) { collectives::exscan(c.channel, acc, r); });
+    return checked_call(comm, [&] {
+        CollectiveCall c("MPI_Exscan", at, comm);
+        return reduction_common(c, sendbuf, recvbuf, count, type, op, c.rank() != 0,
+                                [&](Operand& acc, const Reduction& r) { collectives::exscan(c.channel, acc, r); });
+    });
 }
 
 int bamboo_reduce_scatter_block(bamboo_site at, const void* sendbuf, void* recvbuf, int recvcount,
                                 MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    CollectiveCall c("MPI_Reduce_scatter_block", at, comm);
-    check_count(c.self, recvcount, "the count", c.name, at);
-    return reduce_scatter_common(c, sendbuf, recvbuf, uniform(c.size(), recvcount), type, op);
+    return checked_call(comm, [&] {
+        CollectiveCall c("MPI_Reduce_scatter_block", at, comm);
+        check_count(c.self, recvcount, "the count", c.name, at);
+        return reduce_scatter_common(c, sendbuf, recvbuf, uniform(c.size(), recvcount), type, op);
+    });
 }
 
 int bamboo_reduce_scatter(bamboo_site at, const void* sendbuf, void* recvbuf, const int recvcounts[],
                           MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    CollectiveCall c("MPI_Reduce_scatter", at, comm);
-    return reduce_scatter_common(c, sendbuf, recvbuf, c.counts(recvcounts, "recvcounts"), type, op);
+    return checked_call(comm, [&] {
+        CollectiveCall c("MPI_Reduce_scatter", at, comm);
+        return reduce_scatter_common(c, sendbuf, recvbuf, c.counts(recvcounts, "recvcounts"), type, op);
+    });
 }
 
 int bamboo_gather(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                   void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-    CollectiveCall c("MPI_Gather", at, comm);
-    if (c.inter()) {
-        std::vector<int> counts = uniform(c.peers(), recvcount);
-        return inter_gather(c, sendbuf, sendcount, sendtype, recvbuf, counts, back_to_back(counts), recvtype, root);
-    }
-    std::vector<int> counts = uniform(c.size(), recvcount);
-    std::vector<int> displs = back_to_back(counts);
-    return gather_common(c, sendbuf, sendcount, sendtype, recvbuf, &counts, &displs, recvtype, root, false);
+    return checked_call(comm, [&] {
+        CollectiveCall c("MPI_Gather", at, comm);
+        if (c.inter()) {
+            std::vector<int> counts = uniform(c.peers(), recvcount);
+            return inter_gather(c, sendbuf, sendcount, sendtype, recvbuf, counts, back_to_back(counts), recvtype, root);
+        }
+        std::vector<int> counts = uniform(c.size(), recvcount);
+        std::vector<int> displs = back_to_back(counts);
+        return gather_common(c, sendbuf, sendcount, sendtype, recvbuf, &counts, &displs, recvtype, root, false);
+    });
 }
 
 int bamboo_gatherv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                    void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                    int root, MPI_Comm comm) {
-    CollectiveCall c("MPI_Gatherv", at, comm);
-    if (c.inter()) {
-        std::vector<int> counts, offsets;
-        if (root == MPI_ROOT) {
-            counts = c.counts(recvcounts, "recvcounts");
-            check_not_null(c.self, displs, "displs", c.name, at);
-            offsets.assign(displs, displs + c.peers());
+    return checked_call(comm, [&] {
+        CollectiveCall c("MPI_Gatherv", at, comm);
+        if (c.inter()) {
+            std::vector<int> counts, offsets;
+            if (root == MPI_ROOT) {
+                counts = c.counts(recvcounts, "recvcounts");
+                check_not_null(c.self, displs, "displs", c.name, at);
+                offsets.assign(displs, displs + c.peers());
+            }
+            return inter_gather(c, sendbuf, sendcount, sendtype, recvbuf, counts, offsets, recvtype, root);
         }
-        return inter_gather(c, sendbuf, sendcount, sendtype, recvbuf, counts, offsets, recvtype, root);
-    }
-    std::vector<int> counts, offsets;
-    c.root_layout(root, recvcounts, "recvcounts", displs, &counts, &offsets);
-    return gather_common(c, sendbuf, sendcount, sendtype, recvbuf, &counts, &offsets, recvtype, root, true);
+        std::vector<int> counts, offsets;
+        c.root_layout(root, recvcounts, "recvcounts", displs, &counts, &offsets);
+        return gather_common(c, sendbuf, sendcount, sendtype, recvbuf, &counts, &offsets, recvtype, root, true);
+    });
 }
 
 int bamboo_scatter(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                    void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-    CollectiveCall c("MPI_Scatter", at, comm);
-    if (c.inter()) {
-        std::vector<int> counts = uniform(c.peers(), sendcount);
-        return inter_scatter(c, sendbuf, counts, back_to_back(counts), sendtype, recvbuf, recvcount, recvtype, root);
-    }
-    std::vector<int> counts = uniform(c.size(), sendcount);
-    std::vector<int> displs = back_to_back(counts);
-    return scatter_common(c, sendbuf, &counts, &displs, sendtype, recvbuf, recvcount, recvtype, root, false);
+    return checked_call(comm, [&] {
+        CollectiveCall c("MPI_Scatter", at, comm);
+        if (c.inter()) {
+            std::vector<int> counts = uniform(c.peers(), sendcount);
+            return inter_scatter(c, sendbuf, counts, back_to_back(counts), sendtype, recvbuf, recvcount, recvtype, root);
+        }
+        std::vector<int> counts = uniform(c.size(), sendcount);
+        std::vector<int> displs = back_to_back(counts);
+        return scatter_common(c, sendbuf, &counts, &displs, sendtype, recvbuf, recvcount, recvtype, root, false);
+    });
 }
 
 int bamboo_scatterv(bamboo_site at, const void* sendbuf, const int sendcounts[], const int displs[],
                     MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                     int root, MPI_Comm comm) {
-    CollectiveCall c("MPI_Scatterv", at, comm);
-    if (c.inter()) {
-        std::vector<int> counts, offsets;
-        if (root == MPI_ROOT) {
-            counts = c.counts(sendcounts, "sendcounts");
-            check_not_null(c.self, displs, "displs", c.name, at);
-            offsets.assign(displs, displs + c.peers());
+    return checked_call(comm, [&] {
+        CollectiveCall c("MPI_Scatterv", at, comm);
+        if (c.inter()) {
+            std::vector<int> counts, offsets;
+            if (root == MPI_ROOT) {
+                counts = c.counts(sendcounts, "sendcounts");
+                check_not_null(c.self, displs, "displs", c.name, at);
+                offsets.assign(displs, displs + c.peers());
+            }
+            return inter_scatter(c, sendbuf, counts, offsets, sendtype, recvbuf, recvcount, recvtype, root);
         }
-        return inter_scatter(c, sendbuf, counts, offsets, sendtype, recvbuf, recvcount, recvtype, root);
-    }
-    std::vector<int> counts, offsets;
-    c.root_layout(root, sendcounts, "sendcounts", displs, &counts, &offsets);
-    return scatter_common(c, sendbuf, &counts, &offsets, sendtype, recvbuf, recvcount, recvtype, root, true);
+        std::vector<int> counts, offsets;
+        c.root_layout(root, sendcounts, "sendcounts", displs, &counts, &offsets);
+        return scatter_common(c, sendbuf, &counts, &offsets, sendtype, recvbuf, recvcount, recvtype, root, true);
+    });
 }
 
 int bamboo_allgather(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                      void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-    CollectiveCall c("MPI_Allgather", at, comm);
-    if (c.inter()) {
-        std::vector<int> counts = uniform(c.peers(), recvcount);
-        return inter_allgather(c, sendbuf, sendcount, sendtype, recvbuf, counts, back_to_back(counts), recvtype);
-    }
-    std::vector<int> counts = uniform(c.size(), recvcount);
-    return allgather_common(c, sendbuf, sendcount, sendtype, recvbuf, counts, back_to_back(counts), recvtype);
+    return checked_call(comm, [&] {
+        CollectiveCall c("MPI_Allgather", at, comm);
+        if (c.inter()) {
+            std::vector<int> counts = uniform(c.peers(), recvcount);
+            return inter_allgather(c, sendbuf, sendcount, sendtype, recvbuf, counts, back_to_back(counts), recvtype);
+        }
+        std::vector<int> counts = uniform(c.size(), recvcount);
+        return allgather_common(c, sendbuf, sendcount, sendtype, recvbuf, counts, back_to_back(counts), recvtype);
+    });
 }
 
 int bamboo_allgatherv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                       void* recvbuf, const int recvcounts[], const int displs[],
                       MPI_Datatype recvtype, MPI_Comm comm) {
-    CollectiveCall c("MPI_Allgatherv", at, comm);
-    std::vector<int> counts = c.counts(recvcounts, "recvcounts");
-    check_not_null(c.self, displs, "displs", c.name, at);
-    std::vector<int> offsets(displs, displs + c.peers());
-    if (c.inter()) return inter_allgather(c, sendbuf, sendcount, sendtype, recvbuf, counts, offsets, recvtype);
-    return allgather_common(c, sendbuf, sendcount, sendtype, recvbuf, counts, offsets, recvtype);
+    return checked_call(comm, [&] {
+        CollectiveCall c("MPI_Allgatherv", at, comm);
+        std::vector<int> counts = c.counts(recvcounts, "recvcounts");
+        check_not_null(c.self, displs, "displs", c.name, at);
+        std::vector<int> offsets(displs, displs + c.peers());
+        if (c.inter()) return inter_allgather(c, sendbuf, sendcount, sendtype, recvbuf, counts, offsets, recvtype);
+        return allgather_common(c, sendbuf, sendcount, sendtype, recvbuf, counts, offsets, recvtype);
+    });
 }
 
 int bamboo_alltoall(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                     void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-    CollectiveCall c("MPI_Alltoall", at, comm);
-    if (c.inter()) {
-        no_in_place(c, sendbuf, "an intercommunicator");
-        std::vector<int> send_counts = uniform(c.peers(), sendcount), recv_counts = uniform(c.peers(), recvcount);
-        UserBlocks in(c.buffer(sendbuf, 0, sendtype), send_counts, back_to_back(send_counts));
+    return checked_call(comm, [&] {
+        CollectiveCall c("MPI_Alltoall", at, comm);
+        if (c.inter()) {
+            no_in_place(c, sendbuf, "an intercommunicator");
+            std::vector<int> send_counts = uniform(c.peers(), sendcount), recv_counts = uniform(c.peers(), recvcount);
+            UserBlocks in(c.buffer(sendbuf, 0, sendtype), send_counts, back_to_back(send_counts));
+            UserBlocks out(c.buffer(recvbuf, 0, recvtype), recv_counts, back_to_back(recv_counts));
+            in.pack_in();
+            inter_alltoall(c, in.blocks(), out.blocks());
+            out.unpack_out();
+            return MPI_SUCCESS;
+        }
+        std::vector<int> recv_counts = uniform(c.size(), recvcount);
         UserBlocks out(c.buffer(recvbuf, 0, recvtype), recv_counts, back_to_back(recv_counts));
-        in.pack_in();
-        inter_alltoall(c, in.blocks(), out.blocks());
+        std::size_t block = out.blocks().size[0];
+        std::vector<char> send_copy;
+        const char* send;
+        if (in_place(sendbuf)) {
+            out.pack_in();
+            send_copy.assign(out.blocks().base, out.blocks().base + block * static_cast<std::size_t>(c.size()));
+            send = send_copy.data();
+        } else {
+            std::vector<int> send_counts = uniform(c.size(), sendcount);
+            UserBlocks in(c.buffer(sendbuf, 0, sendtype), send_counts, back_to_back(send_counts));
+            in.pack_in();
+            if (in.blocks().size[0] != block)
+                c.channel.fail("this rank sends blocks of %zu bytes but expects blocks of %zu: the "
+                               "counts or datatypes do not match",
+                               in.blocks().size[0], block);
+            send_copy.assign(in.blocks().base, in.blocks().base + block * static_cast<std::size_t>(c.size()));
+            send = send_copy.data();
+        }
+        collectives::alltoall(c.channel, send, out.blocks().base, block);
         out.unpack_out();
         return MPI_SUCCESS;
-    }
-    std::vector<int> recv_counts = uniform(c.size(), recvcount);
-    UserBlocks out(c.buffer(recvbuf, 0, recvtype), recv_counts, back_to_back(recv_counts));
-    std::size_t block = out.blocks().size[0];
-    std::vector<char> send_copy;
-    const char* send;
-    if (in_place(sendbuf)) {
-        out.pack_in();
-        send_copy.assign(out.blocks().base, out.blocks().base + block * static_cast<std::size_t>(c.size()));
-        send = send_copy.data();
-    } else {
-        std::vector<int> send_counts = uniform(c.size(), sendcount);
-        UserBlocks in(c.buffer(sendbuf, 0, sendtype), send_counts, back_to_back(send_counts));
-        in.pack_in();
-        if (in.blocks().size[0] != block)
-            c.channel.fail("this rank sends blocks of %zu bytes but expects blocks of %zu: the "
-                           "counts or datatypes do not match",
-                           in.blocks().size[0], block);
-        send_copy.assign(in.blocks().base, in.blocks().base + block * static_cast<std::size_t>(c.size()));
-        send = send_copy.data();
-    }
-    collectives::alltoall(c.channel, send, out.blocks().base, block);
-    out.unpack_out();
-    return MPI_SUCCESS;
+    });
 }
 
 int bamboo_alltoallv(bamboo_site at, const void* sendbuf, const int sendcounts[], const int sdispls[],
                      MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                      const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-    CollectiveCall c("MPI_Alltoallv", at, comm);
-    std::vector<int> rcounts = c.counts(recvcounts, "recvcounts");
-    check_not_null(c.self, rdispls, "rdispls", c.name, at);
-    UserBlocks out(c.buffer(recvbuf, 0, recvtype), rcounts, std::vector<int>(rdispls, rdispls + c.peers()));
-    if (c.inter()) {
-        no_in_place(c, sendbuf, "an intercommunicator");
-        std::vector<int> scounts = c.counts(sendcounts, "sendcounts");
-        check_not_null(c.self, sdispls, "sdispls", c.name, at);
-        UserBlocks in(c.buffer(sendbuf, 0, sendtype), scounts, std::vector<int>(sdispls, sdispls + c.peers()));
-        in.pack_in();
-        inter_alltoall(c, in.blocks(), out.blocks());
-    } else if (in_place(sendbuf)) {
-        // The receive buffer is the send buffer too: send from a packed copy of it.
-        out.pack_in();
-        const Blocks& recv = out.blocks();
-        Blocks send{nullptr, {}, recv.size};
-        std::vector<char> copy_of_recv;
-        for (int r = 0; r < c.size(); ++r) {
-            send.offset.push_back(copy_of_recv.size());
-            copy_of_recv.insert(copy_of_recv.end(), recv.at(r), recv.at(r) + recv.size[static_cast<std::size_t>(r)]);
+    return checked_call(comm, [&] {
+        CollectiveCall c("MPI_Alltoallv", at, comm);
+        std::vector<int> rcounts = c.counts(recvcounts, "recvcounts");
+        check_not_null(c.self, rdispls, "rdispls", c.name, at);
+        UserBlocks out(c.buffer(recvbuf, 0, recvtype), rcounts, std::vector<int>(rdispls, rdispls + c.peers()));
+        if (c.inter()) {
+            no_in_place(c, sendbuf, "an intercommunicator");
+            std::vector<int> scounts = c.counts(sendcounts, "sendcounts");
+            check_not_null(c.self, sdispls, "sdispls", c.name, at);
+            UserBlocks in(c.buffer(sendbuf, 0, sendtype), scounts, std::vector<int>(sdispls, sdispls + c.peers()));
+            in.pack_in();
+            inter_alltoall(c, in.blocks(), out.blocks());
+        } else if (in_place(sendbuf)) {
+            // The receive buffer is the send buffer too: send from a packed copy of it.
+            out.pack_in();
+            const Blocks& recv = out.blocks();
+            Blocks send{nullptr, {}, recv.size};
+            std::vector<char> copy_of_recv;
+            for (int r = 0; r < c.size(); ++r) {
+                send.offset.push_back(copy_of_recv.size());
+                copy_of_recv.insert(copy_of_recv.end(), recv.at(r), recv.at(r) + recv.size[static_cast<std::size_t>(r)]);
+            }
+            send.base = copy_of_recv.data();
+            collectives::alltoallv(c.channel, send, recv);
+        } else {
+            std::vector<int> scounts = c.counts(sendcounts, "sendcounts");
+            check_not_null(c.self, sdispls, "sdispls", c.name, at);
+            UserBlocks in(c.buffer(sendbuf, 0, sendtype), scounts, std::vector<int>(sdispls, sdispls + c.size()));
+            in.pack_in();
+            collectives::alltoallv(c.channel, in.blocks(), out.blocks());
         }
-        send.base = copy_of_recv.data();
-        collectives::alltoallv(c.channel, send, recv);
-    } else {
-        std::vector<int> scounts = c.counts(sendcounts, "sendcounts");
-        check_not_null(c.self, sdispls, "sdispls", c.name, at);
-        UserBlocks in(c.buffer(sendbuf, 0, sendtype), scounts, std::vector<int>(sdispls, sdispls + c.size()));
-        in.pack_in();
-        collectives::alltoallv(c.channel, in.blocks(), out.blocks());
-    }
-    out.unpack_out();
-    return MPI_SUCCESS;
+        out.unpack_out();
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_alltoallw(bamboo_site at, const void* sendbuf, const int sendcounts[], const int sdispls[],
                      const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                      const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-    CollectiveCall c("MPI_Alltoallw", at, comm);
-    TypedBlocks out(c, recvbuf, recvcounts, rdispls, recvtypes, "recv");
-    if (c.inter()) {
-        no_in_place(c, sendbuf, "an intercommunicator");
-        TypedBlocks in(c, sendbuf, sendcounts, sdispls, sendtypes, "send");
-        in.pack_in();
-        inter_alltoall(c, in.blocks(), out.blocks());
-    } else if (in_place(sendbuf)) {
-        // The receive buffer is the send buffer too: send from a packed copy of it.
-        TypedBlocks in(c, recvbuf, recvcounts, rdispls, recvtypes, "recv");
-        in.pack_in();
-        collectives::alltoallv(c.channel, in.blocks(), out.blocks());
-    } else {
-        TypedBlocks in(c, sendbuf, sendcounts, sdispls, sendtypes, "send");
-        in.pack_in();
-        collectives::alltoallv(c.channel, in.blocks(), out.blocks());
-    }
-    out.unpack_out();
-    return MPI_SUCCESS;
+    return checked_call(comm, [&] {
+        CollectiveCall c("MPI_Alltoallw", at, comm);
+        TypedBlocks out(c, recvbuf, recvcounts, rdispls, recvtypes, "recv");
+        if (c.inter()) {
+            no_in_place(c, sendbuf, "an intercommunicator");
+            TypedBlocks in(c, sendbuf, sendcounts, sdispls, sendtypes, "send");
+            in.pack_in();
+            inter_alltoall(c, in.blocks(), out.blocks());
+        } else if (in_place(sendbuf)) {
+            // The receive buffer is the send buffer too: send from a packed copy of it.
+            TypedBlocks in(c, recvbuf, recvcounts, rdispls, recvtypes, "recv");
+            in.pack_in();
+            collectives::alltoallv(c.channel, in.blocks(), out.blocks());
+        } else {
+            TypedBlocks in(c, sendbuf, sendcounts, sdispls, sendtypes, "send");
+            in.pack_in();
+            collectives::alltoallv(c.channel, in.blocks(), out.blocks());
+        }
+        out.unpack_out();
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_reduce_local(bamboo_site at, const void* inbuf, void* inoutbuf, int count,
                         MPI_Datatype type, MPI_Op op) {
-    Rank& self = calling_rank("MPI_Reduce_local", at);
-    check_count(self, count, "the count", "MPI_Reduce_local", at);
-    bool commutative;
-    if (!op_is_valid(op, &commutative)) task_error(self.vrank(), "MPI_Reduce_local", at, "invalid operation (MPI_Op)");
-    MpiGuard guard;
-    return MPI_Reduce_local(inbuf, inoutbuf, count, type, op);
+    return checked_call(MPI_COMM_WORLD, [&] {
+        Rank& self = calling_rank("MPI_Reduce_local", at);
+        check_count(self, count, "the count", "MPI_Reduce_local", at);
+        bool commutative;
+        if (!op_is_valid(op, &commutative)) call_error(MPI_ERR_OP, self.vrank(), "MPI_Reduce_local", at, "invalid operation (MPI_Op)");
+        MpiGuard guard;
+        return MPI_Reduce_local(inbuf, inoutbuf, count, type, op);
+    });
 }
 
 int bamboo_op_create(bamboo_site at, MPI_User_function* function, int commute, MPI_Op* op) {
-    Rank& self = calling_rank("MPI_Op_create", at);
-    check_not_null(self, reinterpret_cast<const void*>(function), "the function", "MPI_Op_create", at);
-    check_not_null(self, op, "the MPI_Op pointer", "MPI_Op_create", at);
-    MpiGuard guard;
-    return MPI_Op_create(function, commute, op);
+    return checked_call(MPI_COMM_WORLD, [&] {
+        Rank& self = calling_rank("MPI_Op_create", at);
+        check_not_null(self, reinterpret_cast<const void*>(function), "the function", "MPI_Op_create", at);
+        check_not_null(self, op, "the MPI_Op pointer", "MPI_Op_create", at);
+        MpiGuard guard;
+        return MPI_Op_create(function, commute, op);
+    });
 }
 
 int bamboo_op_free(bamboo_site at, MPI_Op* op) {
-    Rank& self = calling_rank("MPI_Op_free", at);
-    check_not_null(self, op, "the MPI_Op pointer", "MPI_Op_free", at);
-    MpiGuard guard;
-    return MPI_Op_free(op);
+    return checked_call(MPI_COMM_WORLD, [&] {
+        Rank& self = calling_rank("MPI_Op_free", at);
+        check_not_null(self, op, "the MPI_Op pointer", "MPI_Op_free", at);
+        MpiGuard guard;
+        return MPI_Op_free(op);
+    });
 }
 
 int bamboo_op_commutative(bamboo_site at, MPI_Op op, int* commute) {
-    Rank& self = calling_rank("MPI_Op_commutative", at);
-    bool commutative;
-    if (!op_is_valid(op, &commutative)) task_error(self.vrank(), "MPI_Op_commutative", at, "invalid operation (MPI_Op)");
-    *commute = commutative;
-    return MPI_SUCCESS;
+    return checked_call(MPI_COMM_WORLD, [&] {
+        Rank& self = calling_rank("MPI_Op_commutative", at);
+        bool commutative;
+        if (!op_is_valid(op, &commutative)) call_error(MPI_ERR_OP, self.vrank(), "MPI_Op_commutative", at, "invalid operation (MPI_Op)");
+        *commute = commutative;
+        return MPI_SUCCESS;
+    });
 }
 
 void bamboo_expect_collective(bamboo_collective kind, int root, MPI_Op op, MPI_Comm comm) {
     Rank& self = calling_rank("the firing rule", kNoSite);
+    if (!find_comm_local(self, comm)) return;  // the call reports it, under its error handler
     CommView view = resolve_comm(self, comm, "the firing rule", kNoSite);
     if (view.comm->is_inter()) return;  // the collective waits on its own
     auto k = static_cast<collectives::Kind>(kind);

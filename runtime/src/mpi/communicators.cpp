@@ -19,6 +19,8 @@
 #include "messaging/routes.hpp"
 #include "mpi/api.hpp"
 #include "mpi/communicators.hpp"
+#include "mpi/attributes.hpp"
+#include "mpi/errhandlers.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
 
@@ -53,23 +55,34 @@ std::string made_by(const char* call, bamboo_site at) {
     return name;
 }
 
-MPI_Comm adopt(Rank& self, int context, std::vector<int> vranks, const char* call, bamboo_site at,
-               std::optional<CartTopology> topology) {
+MPI_Comm adopt_communicator(Rank& self, std::shared_ptr<const Communicator> comm, int rank, const CommLocal& parent) {
+    self.restart_collective_numbers(comm->collective_context());
+    if (const Communicator* group = comm->local()) self.restart_collective_numbers(group->collective_context());
+    CommEntry entry;
+    entry.comm = std::move(comm);
+    entry.rank = rank;
+    entry.local.errhandler = parent.errhandler;
+    retain_errhandler(self, parent.errhandler);
+    return self.comms.insert(std::move(entry));
+}
+
+MPI_Comm adopt(Rank& self, int context, std::vector<int> vranks, const CommLocal& parent, const char* call,
+               bamboo_site at, std::optional<CartTopology> topology) {
     int rank = static_cast<int>(std::find(vranks.begin(), vranks.end(), self.vrank()) - vranks.begin());
     auto comm = std::make_shared<Communicator>(context, std::move(vranks), self.routes().vf,
                                                made_by(call, at), std::move(topology));
-    self.restart_collective_numbers(comm->collective_context());
-    return self.comms.insert(CommEntry{std::move(comm), rank});
+    return adopt_communicator(self, std::move(comm), rank, parent);
 }
 
 namespace {
 
 // MPI_Comm_split's new communicators: one per color, ranks ordered by key, then by parent
 // rank. Returns MPI_COMM_NULL for MPI_UNDEFINED.
-MPI_Comm split(Rank& self, CollectiveChannel& ch, const CommView& parent, int color, int key,
-               const char* call, bamboo_site at, std::optional<CartTopology> topology = std::nullopt) {
+MPI_Comm split(Rank& self, CollectiveChannel& ch, const CommView& parent, const CommLocal& parent_local,
+               int color, int key, const char* call, bamboo_site at,
+               std::optional<CartTopology> topology = std::nullopt) {
     if (color < 0 && color != MPI_UNDEFINED)
-        task_error(self.vrank(), call, at, "the color %d is negative (and not MPI_UNDEFINED)", color);
+        call_error(MPI_ERR_ARG, self.vrank(), call, at, "the color %d is negative (and not MPI_UNDEFINED)", color);
     Agreement agreement = agree(ch, color, key);
     std::vector<int> colors;
     for (const Proposal& p : agreement.proposals)
@@ -88,7 +101,8 @@ MPI_Comm split(Rank& self, CollectiveChannel& ch, const CommView& parent, int co
     std::vector<int> vranks;
     for (int r : members) vranks.push_back(parent.comm->vrank_of(r));
     int index = static_cast<int>(std::lower_bound(colors.begin(), colors.end(), color) - colors.begin());
-    return adopt(self, agreement.first_context + 2 * index, std::move(vranks), call, at, std::move(topology));
+    return adopt(self, agreement.first_context + 2 * index, std::move(vranks), parent_local, call, at,
+                 std::move(topology));
 }
 
 }  // namespace
@@ -100,7 +114,7 @@ MPI_Comm* checked_out(const Rank& self, MPI_Comm* out, const char* call, bamboo_
 
 const CartTopology& cart_of(const Rank& self, const CommView& view, const char* call, bamboo_site at) {
     const CartTopology* topology = view.comm->topology();
-    if (!topology) task_error(self.vrank(), call, at, "%s has no Cartesian topology", view.comm->name().c_str());
+    if (!topology) call_error(MPI_ERR_TOPOLOGY, self.vrank(), call, at, "%s has no Cartesian topology", view.comm->name().c_str());
     return *topology;
 }
 
@@ -109,9 +123,9 @@ const CartTopology& cart_of(const Rank& self, const CommView& view, const char* 
 const Group& group_of(Rank& self, MPI_Group handle, const char* call, bamboo_site at) {
     static const Group empty;
     if (handle == MPI_GROUP_EMPTY) return empty;
-    if (handle == MPI_GROUP_NULL) task_error(self.vrank(), call, at, "the group is MPI_GROUP_NULL");
+    if (handle == MPI_GROUP_NULL) call_error(MPI_ERR_GROUP, self.vrank(), call, at, "the group is MPI_GROUP_NULL");
     const Group* group = self.groups.find(handle);
-    if (!group) task_error(self.vrank(), call, at, "invalid group (freed, or not made by this task's MPI calls)");
+    if (!group) call_error(MPI_ERR_GROUP, self.vrank(), call, at, "invalid group (freed, or not made by this task's MPI calls)");
     return *group;
 }
 
@@ -132,11 +146,42 @@ std::vector<int> chosen_ranks(const Rank& self, const Group& group, int n, const
     for (int i = 0; i < n; ++i) {
         int r = ranks[i];
         if (r < 0 || r >= static_cast<int>(group.size()))
-            task_error(self.vrank(), call, at, "rank %d is out of range (0..%zu)", r, group.size() - 1);
-        if (seen[static_cast<std::size_t>(r)]) task_error(self.vrank(), call, at, "rank %d is listed twice", r);
+            call_error(MPI_ERR_RANK, self.vrank(), call, at, "rank %d is out of range (0..%zu)", r, group.size() - 1);
+        if (seen[static_cast<std::size_t>(r)]) call_error(MPI_ERR_RANK, self.vrank(), call, at, "rank %d is listed twice", r);
         seen[static_cast<std::size_t>(r)] = true;
         out.push_back(r);
     }
+    return out;
+}
+
+// The ranks of `group` that MPI_Group_range_incl's and _excl's triplets (first, last, stride)
+// name, in the order the triplets list them; each valid and none twice.
+std::vector<int> ranks_in_ranges(const Rank& self, const Group& group, int n, int ranges[][3], const char* call,
+                                 bamboo_site at) {
+    check_count(self, n, "the count", call, at);
+    if (n > 0) check_not_null(self, ranges, "the ranges array", call, at);
+    std::vector<int> listed;
+    for (int i = 0; i < n; ++i) {
+        int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
+        if (stride == 0) call_error(MPI_ERR_ARG, self.vrank(), call, at, "range %d has stride 0", i);
+        if ((last - first) / stride < 0)
+            call_error(MPI_ERR_ARG, self.vrank(), call, at, "range %d (%d, %d, %d) runs away from its last rank", i,
+                       first, last, stride);
+        for (long long r = first; stride > 0 ? r <= last : r >= last; r += stride) listed.push_back(static_cast<int>(r));
+    }
+    return chosen_ranks(self, group, static_cast<int>(listed.size()), listed.data(), call, at);
+}
+
+// The members of `a` and `b` that `keep` accepts, in the order MPI gives the union, intersection
+// and difference: those of `a` in `a`'s order, then those of `b` that are not in `a`.
+template <class Keep>
+Group combine(const Group& a, const Group& b, Keep keep) {
+    auto in = [](const Group& g, int vrank) { return std::find(g.begin(), g.end(), vrank) != g.end(); };
+    Group out;
+    for (int vrank : a)
+        if (keep(true, in(b, vrank))) out.push_back(vrank);
+    for (int vrank : b)
+        if (!in(a, vrank) && keep(false, true)) out.push_back(vrank);
     return out;
 }
 
@@ -158,341 +203,460 @@ using namespace bamboo;
 extern "C" {
 
 int bamboo_comm_rank(MPI_Comm comm, int* rank) {
-    Rank& self = calling_rank("MPI_Comm_rank", kNoSite);
-    *rank = resolve_comm(self, comm, "MPI_Comm_rank", kNoSite).rank;
-    return MPI_SUCCESS;
+    return checked_call(comm, [&] {
+        Rank& self = calling_rank("MPI_Comm_rank", kNoSite);
+        *rank = resolve_comm(self, comm, "MPI_Comm_rank", kNoSite).rank;
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_comm_size(MPI_Comm comm, int* size) {
-    Rank& self = calling_rank("MPI_Comm_size", kNoSite);
-    *size = resolve_comm(self, comm, "MPI_Comm_size", kNoSite).size();
-    return MPI_SUCCESS;
+    return checked_call(comm, [&] {
+        Rank& self = calling_rank("MPI_Comm_size", kNoSite);
+        *size = resolve_comm(self, comm, "MPI_Comm_size", kNoSite).size();
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_comm_split(bamboo_site at, MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
-    const char* call = "MPI_Comm_split";
-    Rank& self = calling_rank(call, at);
-    checked_out(self, newcomm, call, at);
-    CommView parent = resolve_comm(self, comm, call, at);
-    if (parent.comm->is_inter()) {
-        *newcomm = split_intercomm(self, parent, color, key, call, at);
+    return checked_call(comm, [&] {
+        const char* call = "MPI_Comm_split";
+        Rank& self = calling_rank(call, at);
+        checked_out(self, newcomm, call, at);
+        CommView parent = resolve_comm(self, comm, call, at);
+        if (parent.comm->is_inter()) {
+            *newcomm = split_intercomm(self, parent, comm_local(self, comm, call, at), color, key, call, at);
+            return MPI_SUCCESS;
+        }
+        CollectiveChannel ch(self, parent, call, at);
+        *newcomm = split(self, ch, parent, comm_local(self, comm, call, at), color, key, call, at);
         return MPI_SUCCESS;
-    }
-    CollectiveChannel ch(self, parent, call, at);
-    *newcomm = split(self, ch, parent, color, key, call, at);
-    return MPI_SUCCESS;
+    });
 }
 
 int bamboo_comm_dup(bamboo_site at, MPI_Comm comm, MPI_Comm* newcomm) {
-    const char* call = "MPI_Comm_dup";
-    Rank& self = calling_rank(call, at);
-    checked_out(self, newcomm, call, at);
-    CommView parent = resolve_comm(self, comm, call, at);
-    if (parent.comm->is_inter()) {
-        *newcomm = dup_intercomm(self, parent, call, at);
+    return checked_call(comm, [&] {
+        const char* call = "MPI_Comm_dup";
+        Rank& self = calling_rank(call, at);
+        checked_out(self, newcomm, call, at);
+        CommView parent = resolve_comm(self, comm, call, at);
+        CommLocal parent_local = comm_local(self, comm, call, at);  // a copy: adopt may move the table
+        if (parent.comm->is_inter()) {
+            *newcomm = dup_intercomm(self, parent, parent_local, call, at);
+        } else {
+            CollectiveChannel ch(self, parent, call, at);
+            Agreement agreement = agree(ch, 0, 0);
+            take_contexts(ch, agreement, 1);
+            std::optional<CartTopology> topology;
+            if (parent.comm->topology()) topology = *parent.comm->topology();
+            *newcomm = adopt(self, agreement.first_context, parent.comm->vranks(), parent_local, call, at,
+                             std::move(topology));
+        }
+        copy_attributes(self, comm, parent_local, self.comms.find(*newcomm)->local, call, at);
         return MPI_SUCCESS;
-    }
-    CollectiveChannel ch(self, parent, call, at);
-    Agreement agreement = agree(ch, 0, 0);
-    take_contexts(ch, agreement, 1);
-    std::optional<CartTopology> topology;
-    if (parent.comm->topology()) topology = *parent.comm->topology();
-    *newcomm = adopt(self, agreement.first_context, parent.comm->vranks(), call, at, std::move(topology));
-    return MPI_SUCCESS;
+    });
 }
 
 int bamboo_comm_create(bamboo_site at, MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
-    const char* call = "MPI_Comm_create";
-    Rank& self = calling_rank(call, at);
-    checked_out(self, newcomm, call, at);
-    CommView parent = resolve_comm(self, comm, call, at);
-    Group members = group_of(self, group, call, at);
-    for (int rank : ranks_in_group(parent.comm->vranks(), members))
-        if (rank == MPI_UNDEFINED)
-            task_error(self.vrank(), call, at, "the group has a task that is not in %s", parent.comm->name().c_str());
-    if (parent.comm->is_inter()) {
-        *newcomm = create_intercomm(self, parent, members, call, at);
+    return checked_call(comm, [&] {
+        const char* call = "MPI_Comm_create";
+        Rank& self = calling_rank(call, at);
+        checked_out(self, newcomm, call, at);
+        CommView parent = resolve_comm(self, comm, call, at);
+        Group members = group_of(self, group, call, at);
+        for (int rank : ranks_in_group(parent.comm->vranks(), members))
+            if (rank == MPI_UNDEFINED)
+                call_error(MPI_ERR_GROUP, self.vrank(), call, at, "the group has a task that is not in %s", parent.comm->name().c_str());
+        if (parent.comm->is_inter()) {
+            *newcomm = create_intercomm(self, parent, comm_local(self, comm, call, at), members, call, at);
+            return MPI_SUCCESS;
+        }
+        CollectiveChannel ch(self, parent, call, at);
+        Agreement agreement = agree(ch, 0, 0);
+        take_contexts(ch, agreement, 1);
+        bool member = std::find(members.begin(), members.end(), self.vrank()) != members.end();
+        *newcomm = member ? adopt(self, agreement.first_context, std::move(members), comm_local(self, comm, call, at),
+                                  call, at)
+                          : MPI_COMM_NULL;
         return MPI_SUCCESS;
-    }
-    CollectiveChannel ch(self, parent, call, at);
-    Agreement agreement = agree(ch, 0, 0);
-    take_contexts(ch, agreement, 1);
-    bool member = std::find(members.begin(), members.end(), self.vrank()) != members.end();
-    *newcomm = member ? adopt(self, agreement.first_context, std::move(members), call, at) : MPI_COMM_NULL;
-    return MPI_SUCCESS;
+    });
 }
 
 int bamboo_comm_create_group(bamboo_site at, MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
-    const char* call = "MPI_Comm_create_group";
-    Rank& self = calling_rank(call, at);
-    checked_out(self, newcomm, call, at);
-    CommView parent = resolve_comm(self, comm, call, at);
-    intra_only(self, parent, call, at);
-    if (tag < 0) task_error(self.vrank(), call, at, "the tag %d is negative", tag);
-    Group members = group_of(self, group, call, at);
-    for (int rank : ranks_in_group(parent.comm->vranks(), members))
-        if (rank == MPI_UNDEFINED)
-            task_error(self.vrank(), call, at, "the group has a task that is not in %s", parent.comm->name().c_str());
-    auto me = std::find(members.begin(), members.end(), self.vrank());
-    if (me == members.end()) task_error(self.vrank(), call, at, "the calling task is not in the group");
-    // Only the group's members call it: they agree among themselves, on the parent's
-    // collective context with tags of their own, which the program's tag sets apart.
-    Communicator among(parent.comm->context(), members, self.routes().vf, made_by(call, at));
-    int tag_base = tag::kUnnumberedBase + static_cast<int>((static_cast<unsigned>(tag) & tag::kNumberMask) << tag::kNumberShift);
-    CollectiveChannel ch(self, CommView{&among, static_cast<int>(me - members.begin())}, call, at, tag_base);
-    Agreement agreement = agree(ch, 0, 0);
-    take_contexts(ch, agreement, 1);
-    *newcomm = adopt(self, agreement.first_context, std::move(members), call, at);
-    return MPI_SUCCESS;
+    return checked_call(comm, [&] {
+        const char* call = "MPI_Comm_create_group";
+        Rank& self = calling_rank(call, at);
+        checked_out(self, newcomm, call, at);
+        CommView parent = resolve_comm(self, comm, call, at);
+        intra_only(self, parent, call, at);
+        if (tag < 0) call_error(MPI_ERR_TAG, self.vrank(), call, at, "the tag %d is negative", tag);
+        Group members = group_of(self, group, call, at);
+        for (int rank : ranks_in_group(parent.comm->vranks(), members))
+            if (rank == MPI_UNDEFINED)
+                call_error(MPI_ERR_GROUP, self.vrank(), call, at, "the group has a task that is not in %s", parent.comm->name().c_str());
+        auto me = std::find(members.begin(), members.end(), self.vrank());
+        if (me == members.end()) call_error(MPI_ERR_GROUP, self.vrank(), call, at, "the calling task is not in the group");
+        // Only the group's members call it: they agree among themselves, on the parent's
+        // collective context with tags of their own, which the program's tag sets apart.
+        Communicator among(parent.comm->context(), members, self.routes().vf, made_by(call, at));
+        int tag_base = tag::kUnnumberedBase + static_cast<int>((static_cast<unsigned>(tag) & tag::kNumberMask) << tag::kNumberShift);
+        CollectiveChannel ch(self, CommView{&among, static_cast<int>(me - members.begin())}, call, at, tag_base);
+        Agreement agreement = agree(ch, 0, 0);
+        take_contexts(ch, agreement, 1);
+        *newcomm = adopt(self, agreement.first_context, std::move(members), comm_local(self, comm, call, at), call, at);
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_comm_free(bamboo_site at, MPI_Comm* comm) {
-    const char* call = "MPI_Comm_free";
-    Rank& self = calling_rank(call, at);
-    check_not_null(self, comm, "the communicator pointer", call, at);
-    if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
-        task_error(self.vrank(), call, at, "%s cannot be freed",
-                   *comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
-    CommEntry* entry = made_comm(self, *comm, call, at);
-    self.freed_comms.push_back(entry->comm);
-    self.comms.erase(*comm);
-    *comm = MPI_COMM_NULL;
-    return MPI_SUCCESS;
+    return checked_call(comm ? *comm : MPI_COMM_WORLD, [&] {
+        const char* call = "MPI_Comm_free";
+        Rank& self = calling_rank(call, at);
+        check_not_null(self, comm, "the communicator pointer", call, at);
+        if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+            call_error(MPI_ERR_COMM, self.vrank(), call, at, "%s cannot be freed",
+                       *comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
+        CommEntry* entry = made_comm(self, *comm, call, at);
+        delete_attributes(self, *comm, entry->local, call, at);
+        release_errhandler(self, entry->local.errhandler);
+        self.freed_comms.push_back(entry->comm);
+        self.comms.erase(*comm);
+        *comm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_comm_compare(bamboo_site at, MPI_Comm comm1, MPI_Comm comm2, int* result) {
-    const char* call = "MPI_Comm_compare";
-    Rank& self = calling_rank(call, at);
-    CommView a = resolve_comm(self, comm1, call, at), b = resolve_comm(self, comm2, call, at);
-    if (a.comm == b.comm) {
-        *result = MPI_IDENT;
-    } else {
-        int members = compare_members(a.comm->vranks(), b.comm->vranks());
-        *result = members == MPI_IDENT ? MPI_CONGRUENT : members;
-    }
-    return MPI_SUCCESS;
+    return checked_call(MPI_COMM_WORLD, [&] {
+        const char* call = "MPI_Comm_compare";
+        Rank& self = calling_rank(call, at);
+        CommView a = resolve_comm(self, comm1, call, at), b = resolve_comm(self, comm2, call, at);
+        if (a.comm == b.comm) {
+            *result = MPI_IDENT;
+        } else {
+            int members = compare_members(a.comm->vranks(), b.comm->vranks());
+            *result = members == MPI_IDENT ? MPI_CONGRUENT : members;
+        }
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_comm_group(bamboo_site at, MPI_Comm comm, MPI_Group* group) {
-    const char* call = "MPI_Comm_group";
-    Rank& self = calling_rank(call, at);
-    check_not_null(self, group, "the group pointer", call, at);
-    *group = new_group(self, resolve_comm(self, comm, call, at).comm->vranks());
-    return MPI_SUCCESS;
+    return checked_call(comm, [&] {
+        const char* call = "MPI_Comm_group";
+        Rank& self = calling_rank(call, at);
+        check_not_null(self, group, "the group pointer", call, at);
+        *group = new_group(self, resolve_comm(self, comm, call, at).comm->vranks());
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_group_size(bamboo_site at, MPI_Group group, int* size) {
-    Rank& self = calling_rank("MPI_Group_size", at);
-    *size = static_cast<int>(group_of(self, group, "MPI_Group_size", at).size());
-    return MPI_SUCCESS;
+    return checked_call(MPI_COMM_WORLD, [&] {
+        Rank& self = calling_rank("MPI_Group_size", at);
+        *size = static_cast<int>(group_of(self, group, "MPI_Group_size", at).size());
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_group_rank(bamboo_site at, MPI_Group group, int* rank) {
-    Rank& self = calling_rank("MPI_Group_rank", at);
-    *rank = ranks_in_group(group_of(self, group, "MPI_Group_rank", at), {self.vrank()})[0];
-    return MPI_SUCCESS;
+    return checked_call(MPI_COMM_WORLD, [&] {
+        Rank& self = calling_rank("MPI_Group_rank", at);
+        *rank = ranks_in_group(group_of(self, group, "MPI_Group_rank", at), {self.vrank()})[0];
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_group_incl(bamboo_site at, MPI_Group group, int n, const int ranks[], MPI_Group* newgroup) {
-    const char* call = "MPI_Group_incl";
-    Rank& self = calling_rank(call, at);
-    const Group& from = group_of(self, group, call, at);
-    Group chosen;
-    for (int r : chosen_ranks(self, from, n, ranks, call, at)) chosen.push_back(from[static_cast<std::size_t>(r)]);
-    *newgroup = new_group(self, std::move(chosen));
-    return MPI_SUCCESS;
+    return checked_call(MPI_COMM_WORLD, [&] {
+        const char* call = "MPI_Group_incl";
+        Rank& self = calling_rank(call, at);
+        const Group& from = group_of(self, group, call, at);
+        Group chosen;
+        for (int r : chosen_ranks(self, from, n, ranks, call, at)) chosen.push_back(from[static_cast<std::size_t>(r)]);
+        *newgroup = new_group(self, std::move(chosen));
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_group_excl(bamboo_site at, MPI_Group group, int n, const int ranks[], MPI_Group* newgroup) {
-    const char* call = "MPI_Group_excl";
-    Rank& self = calling_rank(call, at);
-    const Group& from = group_of(self, group, call, at);
-    std::vector<bool> excluded(from.size(), false);
-    for (int r : chosen_ranks(self, from, n, ranks, call, at)) excluded[static_cast<std::size_t>(r)] = true;
-    Group kept;
-    for (std::size_t r = 0; r < from.size(); ++r)
-        if (!excluded[r]) kept.push_back(from[r]);
-    *newgroup = new_group(self, std::move(kept));
-    return MPI_SUCCESS;
+    return checked_call(MPI_COMM_WORLD, [&] {
+        const char* call = "MPI_Group_excl";
+        Rank& self = calling_rank(call, at);
+        const Group& from = group_of(self, group, call, at);
+        std::vector<bool> excluded(from.size(), false);
+        for (int r : chosen_ranks(self, from, n, ranks, call, at)) excluded[static_cast<std::size_t>(r)] = true;
+        Group kept;
+        for (std::size_t r = 0; r < from.size(); ++r)
+            if (!excluded[r]) kept.push_back(from[r]);
+        *newgroup = new_group(self, std::move(kept));
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_group_range_incl(bamboo_site at, MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup) {
+    return checked_call(MPI_COMM_WORLD, [&] {
+        const char* call = "MPI_Group_range_incl";
+        Rank& self = calling_rank(call, at);
+        const Group& from = group_of(self, group, call, at);
+        Group chosen;
+        for (int r : ranks_in_ranges(self, from, n, ranges, call, at)) chosen.push_back(from[static_cast<std::size_t>(r)]);
+        *newgroup = new_group(self, std::move(chosen));
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_group_range_excl(bamboo_site at, MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup) {
+    return checked_call(MPI_COMM_WORLD, [&] {
+        const char* call = "MPI_Group_range_excl";
+        Rank& self = calling_rank(call, at);
+        const Group& from = group_of(self, group, call, at);
+        std::vector<bool> excluded(from.size(), false);
+        for (int r : ranks_in_ranges(self, from, n, ranges, call, at)) excluded[static_cast<std::size_t>(r)] = true;
+        Group kept;
+        for (std::size_t r = 0; r < from.size(); ++r)
+            if (!excluded[r]) kept.push_back(from[r]);
+        *newgroup = new_group(self, std::move(kept));
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_group_union(bamboo_site at, MPI_Group group1, MPI_Group group2, MPI_Group* newgroup) {
+    return checked_call(MPI_COMM_WORLD, [&] {
+        const char* call = "MPI_Group_union";
+        Rank& self = calling_rank(call, at);
+        Group both = combine(group_of(self, group1, call, at), group_of(self, group2, call, at),
+                             [](bool, bool) { return true; });
+        *newgroup = new_group(self, std::move(both));
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_group_intersection(bamboo_site at, MPI_Group group1, MPI_Group group2, MPI_Group* newgroup) {
+    return checked_call(MPI_COMM_WORLD, [&] {
+        const char* call = "MPI_Group_intersection";
+        Rank& self = calling_rank(call, at);
+        Group common = combine(group_of(self, group1, call, at), group_of(self, group2, call, at),
+                               [](bool in_a, bool in_b) { return in_a && in_b; });
+        *newgroup = new_group(self, std::move(common));
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_group_difference(bamboo_site at, MPI_Group group1, MPI_Group group2, MPI_Group* newgroup) {
+    return checked_call(MPI_COMM_WORLD, [&] {
+        const char* call = "MPI_Group_difference";
+        Rank& self = calling_rank(call, at);
+        Group only_first = combine(group_of(self, group1, call, at), group_of(self, group2, call, at),
+                                   [](bool in_a, bool in_b) { return in_a && !in_b; });
+        *newgroup = new_group(self, std::move(only_first));
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_group_translate_ranks(bamboo_site at, MPI_Group group1, int n, const int ranks1[],
                                  MPI_Group group2, int ranks2[]) {
-    const char* call = "MPI_Group_translate_ranks";
-    Rank& self = calling_rank(call, at);
-    const Group& from = group_of(self, group1, call, at);
-    const Group& to = group_of(self, group2, call, at);
-    check_count(self, n, "the count", call, at);
-    std::vector<int> vranks;
-    for (int i = 0; i < n; ++i) {
-        int r = ranks1[i];
-        if (r == MPI_PROC_NULL) continue;
-        if (r < 0 || r >= static_cast<int>(from.size()))
-            task_error(self.vrank(), call, at, "rank %d is out of range (0..%zu)", r, from.size() - 1);
-        vranks.push_back(from[static_cast<std::size_t>(r)]);
-    }
-    std::vector<int> translated = ranks_in_group(to, vranks);
-    for (int i = 0, next = 0; i < n; ++i)
-        ranks2[i] = ranks1[i] == MPI_PROC_NULL ? MPI_PROC_NULL : translated[static_cast<std::size_t>(next++)];
-    return MPI_SUCCESS;
+    return checked_call(MPI_COMM_WORLD, [&] {
+        const char* call = "MPI_Group_translate_ranks";
+        Rank& self = calling_rank(call, at);
+        const Group& from = group_of(self, group1, call, at);
+        const Group& to = group_of(self, group2, call, at);
+        check_count(self, n, "the count", call, at);
+        std::vector<int> vranks;
+        for (int i = 0; i < n; ++i) {
+            int r = ranks1[i];
+            if (r == MPI_PROC_NULL) continue;
+            if (r < 0 || r >= static_cast<int>(from.size()))
+                call_error(MPI_ERR_RANK, self.vrank(), call, at, "rank %d is out of range (0..%zu)", r, from.size() - 1);
+            vranks.push_back(from[static_cast<std::size_t>(r)]);
+        }
+        std::vector<int> translated = ranks_in_group(to, vranks);
+        for (int i = 0, next = 0; i < n; ++i)
+            ranks2[i] = ranks1[i] == MPI_PROC_NULL ? MPI_PROC_NULL : translated[static_cast<std::size_t>(next++)];
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_group_compare(bamboo_site at, MPI_Group group1, MPI_Group group2, int* result) {
-    const char* call = "MPI_Group_compare";
-    Rank& self = calling_rank(call, at);
-    *result = compare_members(group_of(self, group1, call, at), group_of(self, group2, call, at));
-    return MPI_SUCCESS;
+    return checked_call(MPI_COMM_WORLD, [&] {
+        const char* call = "MPI_Group_compare";
+        Rank& self = calling_rank(call, at);
+        *result = compare_members(group_of(self, group1, call, at), group_of(self, group2, call, at));
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_group_free(bamboo_site at, MPI_Group* group) {
-    const char* call = "MPI_Group_free";
-    Rank& self = calling_rank(call, at);
-    check_not_null(self, group, "the group pointer", call, at);
-    if (*group != MPI_GROUP_EMPTY) {
-        group_of(self, *group, call, at);
-        self.groups.erase(*group);
-    }
-    *group = MPI_GROUP_NULL;
-    return MPI_SUCCESS;
+    return checked_call(MPI_COMM_WORLD, [&] {
+        const char* call = "MPI_Group_free";
+        Rank& self = calling_rank(call, at);
+        check_not_null(self, group, "the group pointer", call, at);
+        if (*group != MPI_GROUP_EMPTY) {
+            group_of(self, *group, call, at);
+            self.groups.erase(*group);
+        }
+        *group = MPI_GROUP_NULL;
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_dims_create(bamboo_site at, int nnodes, int ndims, int dims[]) {
-    calling_rank("MPI_Dims_create", at);
-    MpiGuard guard;  // the library's own: the same factors as plain MPI chooses
-    return MPI_Dims_create(nnodes, ndims, dims);
+    return checked_call(MPI_COMM_WORLD, [&] {
+        calling_rank("MPI_Dims_create", at);
+        MpiGuard guard;  // the library's own: the same factors as plain MPI chooses
+        return MPI_Dims_create(nnodes, ndims, dims);
+    });
 }
 
 int bamboo_cart_create(bamboo_site at, MPI_Comm comm, int ndims, const int dims[], const int periods[],
                        int reorder, MPI_Comm* newcomm) {
-    const char* call = "MPI_Cart_create";
-    Rank& self = calling_rank(call, at);
-    checked_out(self, newcomm, call, at);
-    CommView parent = resolve_comm(self, comm, call, at);
-    intra_only(self, parent, call, at);
-    check_count(self, ndims, "the number of dimensions", call, at);
-    CartTopology topology;
-    for (int d = 0; d < ndims; ++d) {
-        if (dims[d] <= 0) task_error(self.vrank(), call, at, "dimension %d has size %d", d, dims[d]);
-        topology.dims.push_back(dims[d]);
-        topology.periods.push_back(periods[d] != 0);
-    }
-    long long cells = 1;
-    for (int d : topology.dims) cells *= d;
-    if (cells > parent.size())
-        task_error(self.vrank(), call, at, "the grid has %lld cells but %s has only %d ranks", cells,
-                   parent.comm->name().c_str(), parent.size());
-    // With `reorder`, each process takes a compact block of the grid (comm/cart_placement.hpp);
-    // else, and where the grid does not split into such blocks, ranks keep their order.
-    std::vector<int> taker;
-    if (reorder) taker = block_placement(*parent.comm, topology);
-    if (taker.empty())
-        for (int r = 0; r < cells; ++r) taker.push_back(r);
-    CollectiveChannel ch(self, parent, call, at);
-    Agreement agreement = agree(ch, 0, 0);
-    take_contexts(ch, agreement, 1);
-    std::vector<int> vranks;
-    for (int r : taker) vranks.push_back(parent.comm->vrank_of(r));
-    if (std::find(taker.begin(), taker.end(), parent.rank) == taker.end()) {
-        *newcomm = MPI_COMM_NULL;
+    return checked_call(comm, [&] {
+        const char* call = "MPI_Cart_create";
+        Rank& self = calling_rank(call, at);
+        checked_out(self, newcomm, call, at);
+        CommView parent = resolve_comm(self, comm, call, at);
+        intra_only(self, parent, call, at);
+        check_count(self, ndims, "the number of dimensions", call, at);
+        CartTopology topology;
+        for (int d = 0; d < ndims; ++d) {
+            if (dims[d] <= 0) call_error(MPI_ERR_DIMS, self.vrank(), call, at, "dimension %d has size %d", d, dims[d]);
+            topology.dims.push_back(dims[d]);
+            topology.periods.push_back(periods[d] != 0);
+        }
+        long long cells = 1;
+        for (int d : topology.dims) cells *= d;
+        if (cells > parent.size())
+            call_error(MPI_ERR_ARG, self.vrank(), call, at, "the grid has %lld cells but %s has only %d ranks", cells,
+                       parent.comm->name().c_str(), parent.size());
+        // With `reorder`, each process takes a compact block of the grid (comm/cart_placement.hpp);
+        // else, and where the grid does not split into such blocks, ranks keep their order.
+        std::vector<int> taker;
+        if (reorder) taker = block_placement(*parent.comm, topology);
+        if (taker.empty())
+            for (int r = 0; r < cells; ++r) taker.push_back(r);
+        CollectiveChannel ch(self, parent, call, at);
+        Agreement agreement = agree(ch, 0, 0);
+        take_contexts(ch, agreement, 1);
+        std::vector<int> vranks;
+        for (int r : taker) vranks.push_back(parent.comm->vrank_of(r));
+        if (std::find(taker.begin(), taker.end(), parent.rank) == taker.end()) {
+            *newcomm = MPI_COMM_NULL;
+            return MPI_SUCCESS;
+        }
+        *newcomm = adopt(self, agreement.first_context, std::move(vranks), comm_local(self, comm, call, at), call,
+                         at, std::move(topology));
         return MPI_SUCCESS;
-    }
-    *newcomm = adopt(self, agreement.first_context, std::move(vranks), call, at, std::move(topology));
-    return MPI_SUCCESS;
+    });
 }
 
 int bamboo_cart_sub(bamboo_site at, MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
-    const char* call = "MPI_Cart_sub";
-    Rank& self = calling_rank(call, at);
-    checked_out(self, newcomm, call, at);
-    CommView parent = resolve_comm(self, comm, call, at);
-    const CartTopology& grid = cart_of(self, parent, call, at);
-    std::vector<int> coords(grid.dims.size());
-    grid.coords(parent.rank, coords.data());
-    // Tasks that agree in the dropped dimensions share a sub-grid; rank order (row-major)
-    // is kept, which is the order of the remaining coordinates.
-    CartTopology sub;
-    int color = 0;
-    for (std::size_t d = 0; d < grid.dims.size(); ++d) {
-        if (remain_dims[d]) {
-            sub.dims.push_back(grid.dims[d]);
-            sub.periods.push_back(grid.periods[d]);
-        } else {
-            color = color * grid.dims[d] + coords[d];
+    return checked_call(comm, [&] {
+        const char* call = "MPI_Cart_sub";
+        Rank& self = calling_rank(call, at);
+        checked_out(self, newcomm, call, at);
+        CommView parent = resolve_comm(self, comm, call, at);
+        const CartTopology& grid = cart_of(self, parent, call, at);
+        std::vector<int> coords(grid.dims.size());
+        grid.coords(parent.rank, coords.data());
+        // Tasks that agree in the dropped dimensions share a sub-grid; rank order (row-major)
+        // is kept, which is the order of the remaining coordinates.
+        CartTopology sub;
+        int color = 0;
+        for (std::size_t d = 0; d < grid.dims.size(); ++d) {
+            if (remain_dims[d]) {
+                sub.dims.push_back(grid.dims[d]);
+                sub.periods.push_back(grid.periods[d]);
+            } else {
+                color = color * grid.dims[d] + coords[d];
+            }
         }
-    }
-    CollectiveChannel ch(self, parent, call, at);
-    *newcomm = split(self, ch, parent, color, parent.rank, call, at, std::move(sub));
-    return MPI_SUCCESS;
+        CollectiveChannel ch(self, parent, call, at);
+        *newcomm = split(self, ch, parent, comm_local(self, comm, call, at), color, parent.rank, call, at,
+                         std::move(sub));
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_cart_coords(bamboo_site at, MPI_Comm comm, int rank, int maxdims, int coords[]) {
-    const char* call = "MPI_Cart_coords";
-    Rank& self = calling_rank(call, at);
-    CommView view = resolve_comm(self, comm, call, at);
-    const CartTopology& grid = cart_of(self, view, call, at);
-    check_rank(self, view, rank, "the", call, at);
-    if (maxdims < static_cast<int>(grid.dims.size()))
-        task_error(self.vrank(), call, at, "maxdims %d is below the grid's %zu dimensions", maxdims, grid.dims.size());
-    grid.coords(rank, coords);
-    return MPI_SUCCESS;
+    return checked_call(comm, [&] {
+        const char* call = "MPI_Cart_coords";
+        Rank& self = calling_rank(call, at);
+        CommView view = resolve_comm(self, comm, call, at);
+        const CartTopology& grid = cart_of(self, view, call, at);
+        check_rank(self, view, rank, "the", MPI_ERR_RANK, call, at);
+        if (maxdims < static_cast<int>(grid.dims.size()))
+            call_error(MPI_ERR_ARG, self.vrank(), call, at, "maxdims %d is below the grid's %zu dimensions", maxdims, grid.dims.size());
+        grid.coords(rank, coords);
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_cart_rank(bamboo_site at, MPI_Comm comm, const int coords[], int* rank) {
-    const char* call = "MPI_Cart_rank";
-    Rank& self = calling_rank(call, at);
-    const CartTopology& grid = cart_of(self, resolve_comm(self, comm, call, at), call, at);
-    *rank = grid.rank(coords);
-    if (*rank < 0) task_error(self.vrank(), call, at, "the coordinates lie outside a non-periodic dimension");
-    return MPI_SUCCESS;
+    return checked_call(comm, [&] {
+        const char* call = "MPI_Cart_rank";
+        Rank& self = calling_rank(call, at);
+        const CartTopology& grid = cart_of(self, resolve_comm(self, comm, call, at), call, at);
+        *rank = grid.rank(coords);
+        if (*rank < 0) call_error(MPI_ERR_ARG, self.vrank(), call, at, "the coordinates lie outside a non-periodic dimension");
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_cart_shift(bamboo_site at, MPI_Comm comm, int direction, int disp, int* source, int* dest) {
-    const char* call = "MPI_Cart_shift";
-    Rank& self = calling_rank(call, at);
-    CommView view = resolve_comm(self, comm, call, at);
-    const CartTopology& grid = cart_of(self, view, call, at);
-    if (direction < 0 || direction >= static_cast<int>(grid.dims.size()))
-        task_error(self.vrank(), call, at, "direction %d is not a dimension of the grid (0..%zu)", direction,
-                   grid.dims.size() - 1);
-    std::vector<int> coords(grid.dims.size());
-    auto neighbour = [&](int offset) {
-        grid.coords(view.rank, coords.data());
-        coords[static_cast<std::size_t>(direction)] += offset;
-        int r = grid.rank(coords.data());
-        return r < 0 ? MPI_PROC_NULL : r;
-    };
-    *dest = neighbour(disp);
-    *source = neighbour(-disp);
-    return MPI_SUCCESS;
+    return checked_call(comm, [&] {
+        const char* call = "MPI_Cart_shift";
+        Rank& self = calling_rank(call, at);
+        CommView view = resolve_comm(self, comm, call, at);
+        const CartTopology& grid = cart_of(self, view, call, at);
+        if (direction < 0 || direction >= static_cast<int>(grid.dims.size()))
+            call_error(MPI_ERR_DIMS, self.vrank(), call, at, "direction %d is not a dimension of the grid (0..%zu)", direction,
+                       grid.dims.size() - 1);
+        std::vector<int> coords(grid.dims.size());
+        auto neighbour = [&](int offset) {
+            grid.coords(view.rank, coords.data());
+            coords[static_cast<std::size_t>(direction)] += offset;
+            int r = grid.rank(coords.data());
+            return r < 0 ? MPI_PROC_NULL : r;
+        };
+        *dest = neighbour(disp);
+        *source = neighbour(-disp);
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_cart_get(bamboo_site at, MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
-    const char* call = "MPI_Cart_get";
-    Rank& self = calling_rank(call, at);
-    CommView view = resolve_comm(self, comm, call, at);
-    const CartTopology& grid = cart_of(self, view, call, at);
-    std::size_t n = std::min(grid.dims.size(), static_cast<std::size_t>(std::max(maxdims, 0)));
-    std::vector<int> mine(grid.dims.size());
-    grid.coords(view.rank, mine.data());
-    for (std::size_t d = 0; d < n; ++d) {
-        dims[d] = grid.dims[d];
-        periods[d] = grid.periods[d];
-        coords[d] = mine[d];
-    }
-    return MPI_SUCCESS;
+    return checked_call(comm, [&] {
+        const char* call = "MPI_Cart_get";
+        Rank& self = calling_rank(call, at);
+        CommView view = resolve_comm(self, comm, call, at);
+        const CartTopology& grid = cart_of(self, view, call, at);
+        std::size_t n = std::min(grid.dims.size(), static_cast<std::size_t>(std::max(maxdims, 0)));
+        std::vector<int> mine(grid.dims.size());
+        grid.coords(view.rank, mine.data());
+        for (std::size_t d = 0; d < n; ++d) {
+            dims[d] = grid.dims[d];
+            periods[d] = grid.periods[d];
+            coords[d] = mine[d];
+        }
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_cartdim_get(bamboo_site at, MPI_Comm comm, int* ndims) {
-    const char* call = "MPI_Cartdim_get";
-    Rank& self = calling_rank(call, at);
-    *ndims = static_cast<int>(cart_of(self, resolve_comm(self, comm, call, at), call, at).dims.size());
-    return MPI_SUCCESS;
+    return checked_call(comm, [&] {
+        const char* call = "MPI_Cartdim_get";
+        Rank& self = calling_rank(call, at);
+        *ndims = static_cast<int>(cart_of(self, resolve_comm(self, comm, call, at), call, at).dims.size());
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_topo_test(bamboo_site at, MPI_Comm comm, int* status) {
-    Rank& self = calling_rank("MPI_Topo_test", at);
-    *status = resolve_comm(self, comm, "MPI_Topo_test", at).comm->topology() ? MPI_CART : MPI_UNDEFINED;
-    return MPI_SUCCESS;
+    return checked_call(comm, [&] {
+        Rank& self = calling_rank("MPI_Topo_test", at);
+        *status = resolve_comm(self, comm, "MPI_Topo_test", at).comm->topology() ? MPI_CART : MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    });
 }
 
 }  // extern "C"

@@ -4,7 +4,9 @@
 
 #include <mpi.h>
 
+#include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "bamboo.h"
@@ -31,9 +33,12 @@ struct Agreement {
 Agreement agree(CollectiveChannel& ch, int color, int key);
 // The `count` context pairs from agreement.first_context on are taken, for every member.
 void take_contexts(CollectiveChannel& ch, const Agreement& agreement, int count);
-// Gives the task a handle to a new communicator of which it is a member.
-MPI_Comm adopt(Rank& self, int context, std::vector<int> vranks, const char* call, bamboo_site at,
-               std::optional<CartTopology> topology = std::nullopt);
+// Gives the task a handle to `comm`, of which it is rank `rank`. It inherits the error
+// handler of its parent, as MPI says.
+MPI_Comm adopt_communicator(Rank& self, std::shared_ptr<const Communicator> comm, int rank, const CommLocal& parent);
+// The same for a new intracommunicator of `vranks`, of which the task is a member.
+MPI_Comm adopt(Rank& self, int context, std::vector<int> vranks, const CommLocal& parent, const char* call,
+               bamboo_site at, std::optional<CartTopology> topology = std::nullopt);
 // "the communicator from MPI_Comm_split at x.c:12", for reports.
 std::string made_by(const char* call, bamboo_site at);
 
@@ -43,9 +48,10 @@ MPI_Group new_group(Rank& self, Group group);
 
 // MPI_Comm_dup, MPI_Comm_split and MPI_Comm_create of an intercommunicator
 // (mpi/intercommunicators.cpp).
-MPI_Comm dup_intercomm(Rank& self, const CommView& inter, const char* call, bamboo_site at);
-MPI_Comm split_intercomm(Rank& self, const CommView& inter, int color, int key, const char* call, bamboo_site at);
-MPI_Comm create_intercomm(Rank& self, const CommView& inter, const Group& members, const char* call,
-                          bamboo_site at);
+MPI_Comm dup_intercomm(Rank& self, const CommView& inter, const CommLocal& parent, const char* call, bamboo_site at);
+MPI_Comm split_intercomm(Rank& self, const CommView& inter, const CommLocal& parent, int color, int key,
+                         const char* call, bamboo_site at);
+MPI_Comm create_intercomm(Rank& self, const CommView& inter, const CommLocal& parent, const Group& members,
+                          const char* call, bamboo_site at);
 
 }  // namespace bamboo

@@ -14,19 +14,22 @@ namespace {
 template <class Blocking, class... Args>
 int start_collective(const char* call, bamboo_site at, MPI_Comm comm, MPI_Request* handle, Blocking blocking,
                      Args... args) {
-    Rank& self = calling_rank(call, at);
-    resolve_comm(self, comm, call, at);
-    Request* request = new_request(self, handle, call, at);
-    request->kind = Request::Kind::collective;
-    request->owner = &self;
-    request->call = call;
-    request->site = at;
-    // The arguments are copied: the program's variables that held them may change meanwhile.
-    self.background.start([=] {
-        blocking(at, args...);
-        request->complete.store(true);
+    return checked_call(comm, [&] {
+        Rank& self = calling_rank(call, at);
+        resolve_comm(self, comm, call, at);
+        Request* request = new_request(self, handle, call, at);
+        request->kind = Request::Kind::collective;
+        request->owner = &self;
+        request->call = call;
+        request->site = at;
+        // The arguments are copied: the program's variables that held them may change meanwhile.
+        // The blocking call applies the communicator's error handler itself.
+        self.background.start([=] {
+            blocking(at, args...);
+            request->complete.store(true);
+        });
+        return MPI_SUCCESS;
     });
-    return MPI_SUCCESS;
 }
 
 }  // namespace

@@ -218,6 +218,10 @@ bool Runtime::start(int& argc, char** argv, int provided, int* exit_code) {
 
 void Runtime::run() {
     started_ = MPI_Wtime();
+    // While tasks run, what the library's local calls (datatypes, packing...) find wrong comes
+    // back to the task as an error code, for the task's own error handler (mpi/api.hpp); the
+    // runtime's own traffic is on duplicates, which keep MPI_ERRORS_ARE_FATAL.
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     auto job_finished = [this] { return watch_->job_finished(); };
     std::thread engine;
     if (plan_.comm_thread)
@@ -227,6 +231,10 @@ void Runtime::run() {
         workers.emplace_back([this, w] { workers_[w]->run(); });
     workers_[0]->run();  // the main thread is worker 0
     for (std::thread& worker : workers) worker.join();
+    {
+        MpiGuard guard;  // the comm thread may be calling MPI
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    }
     engine_->tasks_done();
     if (plan_.comm_thread)
         engine.join();

@@ -56,6 +56,15 @@ void task_error(int vrank, const char* call, bamboo_site at, const char* format,
     abort_job(kExitRuntimeError);
 }
 
+void call_error(int code, int vrank, const char* call, bamboo_site at, const char* format, ...) {
+    char text[1024];
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    throw CallError{code, vrank, call, at, text};
+}
+
 void warn(const char* format, ...) {
     va_list args;
     va_start(args, format);

@@ -1,8 +1,11 @@
 // Runtime errors and warnings, always on stderr and prefixed "bamboo: ".
 //
 // A runtime error ends the whole job (MPI_Abort) with a non-zero code: a wrong program must
-// never hang or lose a message silently.
+// never hang or lose a message silently. An erroneous MPI call is the one exception the
+// program may ask for: its error handler may return the error instead (CallError below).
 #pragma once
+
+#include <string>
 
 #include "bamboo.h"
 
@@ -17,6 +20,21 @@ constexpr int kExitDeadlock = 3;
 // "bamboo: task vrank N: CALL at FILE:LINE: message", then abort.
 [[noreturn]] void task_error(int vrank, const char* call, bamboo_site at, const char* format, ...)
     __attribute__((format(printf, 4, 5)));
+
+// An erroneous MPI call, found by an argument check: thrown by call_error and caught by the
+// entry point it was made in (mpi/api.hpp, checked_call), which applies the communicator's
+// error handler: MPI_ERRORS_ARE_FATAL gives task_error's report, MPI_ERRORS_RETURN returns
+// `code`.
+struct CallError {
+    int code;  // the runtime's own checks give an error class (MPI_ERR_RANK...), the library its codes
+    int vrank;
+    const char* call;
+    bamboo_site at;
+    std::string message;
+};
+
+[[noreturn]] void call_error(int code, int vrank, const char* call, bamboo_site at,
+                             const char* format, ...) __attribute__((format(printf, 5, 6)));
 
 void warn(const char* format, ...) __attribute__((format(printf, 1, 2)));
 

@@ -1,0 +1,48 @@
+// What each task keeps of its communicators beside their members: MPI makes names, error
+// handlers and cached attributes local to a process, so under Bamboo to a task (a rank).
+// Error handlers and attribute keys the task creates are its own too.
+#pragma once
+
+#include <mpi.h>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace bamboo {
+
+struct CommLocal {
+    CommLocal() = default;
+    explicit CommLocal(std::string name, bool predefined_attributes = false)
+        : name(std::move(name)), predefined_attributes(predefined_attributes) {}
+
+    std::string name;
+    // MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN, or one the task made (MPI_Comm_create_errhandler).
+    MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
+    std::map<int, void*> attributes;  // by keyval
+    // MPI_TAG_UB and the other predefined attributes: MPI_COMM_WORLD's, kept by duplicates.
+    bool predefined_attributes = false;
+};
+
+// A handler from MPI_Comm_create_errhandler. Counted like MPI's: the handle the user holds,
+// each communicator it is set on and each handle MPI_Comm_get_errhandler gave out; freed at 0.
+struct UserErrhandler {
+    MPI_Comm_errhandler_function* function;
+    int references;
+};
+
+// A key from MPI_Comm_create_keyval. A freed key stays known until no attribute uses it
+// (MPI still runs its delete callback then), but no call may name it any more.
+struct Keyval {
+    MPI_Comm_copy_attr_function* copy;
+    MPI_Comm_delete_attr_function* remove;
+    void* extra_state;
+    bool freed = false;
+};
+
+// User keyvals are numbered from here: above Open MPI's predefined keys (a small enum) and
+// below MPICH's (0x64400000 and up), and never MPI_KEYVAL_INVALID.
+constexpr int kFirstUserKeyval = 1 << 16;
+
+}  // namespace bamboo

@@ -1,0 +1,18 @@
+// Attributes cached on a task's communicators, and what happens to them when a communicator
+// is duplicated or freed.
+#pragma once
+
+#include <mpi.h>
+
+#include "bamboo.h"
+#include "messaging/rank.hpp"
+
+namespace bamboo {
+
+// MPI_Comm_dup: each attribute of `parent` whose key's copy callback says so, on `child`.
+void copy_attributes(Rank& self, MPI_Comm parent_handle, const CommLocal& parent, CommLocal& child,
+                     const char* call, bamboo_site at);
+// MPI_Comm_free: every attribute of `comm` deleted, each key's delete callback run.
+void delete_attributes(Rank& self, MPI_Comm handle, CommLocal& comm, const char* call, bamboo_site at);
+
+}  // namespace bamboo

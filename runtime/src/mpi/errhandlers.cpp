@@ -1,0 +1,155 @@
+// Error handlers: which one a failed check goes to, and the calls that set, get, make and
+// free them. Handlers belong to the task (a rank is a process to MPI) and to each of its
+// communicators; a new communicator inherits its parent's.
+#include "mpi/errhandlers.hpp"
+
+#include <mpi.h>
+
+#include <string>
+
+#include "bamboo.h"
+#include "mpi/api.hpp"
+#include "util/errors.hpp"
+#include "util/mpi_guard.hpp"
+
+namespace bamboo {
+namespace {
+
+bool predefined(MPI_Errhandler handler) {
+#ifdef MPI_ERRORS_ABORT  // MPI-4's (MPICH has it): under Bamboo it ends the job as FATAL does
+    if (handler == MPI_ERRORS_ABORT) return true;
+#endif
+    return handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_RETURN;
+}
+
+void check_errhandler(Rank& self, MPI_Errhandler handler, const char* call, bamboo_site at) {
+    if (!predefined(handler) && !self.errhandlers.find(handler))
+        call_error(MPI_ERR_ARG, self.vrank(), call, at,
+                   "invalid error handler (freed, or not made by this task's MPI calls)");
+}
+
+int set_errhandler(const char* call, bamboo_site at, MPI_Comm comm, MPI_Errhandler handler) {
+    return checked_call(comm, [&] {
+        Rank& self = calling_rank(call, at);
+        CommLocal& local = comm_local(self, comm, call, at);
+        check_errhandler(self, handler, call, at);
+        retain_errhandler(self, handler);
+        release_errhandler(self, local.errhandler);
+        local.errhandler = handler;
+        return MPI_SUCCESS;
+    });
+}
+
+int get_errhandler(const char* call, bamboo_site at, MPI_Comm comm, MPI_Errhandler* handler) {
+    return checked_call(comm, [&] {
+        Rank& self = calling_rank(call, at);
+        check_not_null(self, handler, "the error handler pointer", call, at);
+        *handler = comm_local(self, comm, call, at).errhandler;
+        retain_errhandler(self, *handler);
+        return MPI_SUCCESS;
+    });
+}
+
+int create_errhandler(const char* call, bamboo_site at, MPI_Comm_errhandler_function* function,
+                      MPI_Errhandler* handler) {
+    return checked_call(MPI_COMM_WORLD, [&] {
+        Rank& self = calling_rank(call, at);
+        check_not_null(self, reinterpret_cast<const void*>(function), "the function", call, at);
+        check_not_null(self, handler, "the error handler pointer", call, at);
+        *handler = self.errhandlers.insert(UserErrhandler{function, 1});
+        return MPI_SUCCESS;
+    });
+}
+
+}  // namespace
+
+void retain_errhandler(Rank& self, MPI_Errhandler handler) {
+    if (UserErrhandler* user = self.errhandlers.find(handler)) ++user->references;
+}
+
+void release_errhandler(Rank& self, MPI_Errhandler handler) {
+    UserErrhandler* user = self.errhandlers.find(handler);
+    if (user && --user->references == 0) self.errhandlers.erase(handler);
+}
+
+int raise_error(const CallError& error, MPI_Comm comm) {
+    Rank* self = Rank::current();
+    CommLocal* local = self ? find_comm_local(*self, comm) : nullptr;
+    if (self && !local) {
+        comm = MPI_COMM_WORLD;
+        local = &self->world_local;
+    }
+    MPI_Errhandler handler = local ? local->errhandler : MPI_ERRORS_ARE_FATAL;
+    if (handler == MPI_ERRORS_RETURN) return error.code;
+    const UserErrhandler* user = self ? self->errhandlers.find(handler) : nullptr;
+    if (!user) task_error(error.vrank, error.call, error.at, "%s", error.message.c_str());
+    int code = error.code;
+    user->function(&comm, &code);
+    return error.code;
+}
+
+}  // namespace bamboo
+
+using namespace bamboo;
+
+extern "C" {
+
+int bamboo_comm_set_errhandler(bamboo_site at, MPI_Comm comm, MPI_Errhandler handler) {
+    return set_errhandler("MPI_Comm_set_errhandler", at, comm, handler);
+}
+
+int bamboo_errhandler_set(bamboo_site at, MPI_Comm comm, MPI_Errhandler handler) {
+    return set_errhandler("MPI_Errhandler_set", at, comm, handler);
+}
+
+int bamboo_comm_get_errhandler(bamboo_site at, MPI_Comm comm, MPI_Errhandler* handler) {
+    return get_errhandler("MPI_Comm_get_errhandler", at, comm, handler);
+}
+
+int bamboo_errhandler_get(bamboo_site at, MPI_Comm comm, MPI_Errhandler* handler) {
+    return get_errhandler("MPI_Errhandler_get", at, comm, handler);
+}
+
+int bamboo_comm_create_errhandler(bamboo_site at, MPI_Comm_errhandler_function* function,
+                                  MPI_Errhandler* handler) {
+    return create_errhandler("MPI_Comm_create_errhandler", at, function, handler);
+}
+
+int bamboo_errhandler_create(bamboo_site at, MPI_Comm_errhandler_function* function,
+                             MPI_Errhandler* handler) {
+    return create_errhandler("MPI_Errhandler_create", at, function, handler);
+}
+
+int bamboo_errhandler_free(bamboo_site at, MPI_Errhandler* handler) {
+    const char* call = "MPI_Errhandler_free";
+    return checked_call(MPI_COMM_WORLD, [&] {
+        Rank& self = calling_rank(call, at);
+        check_not_null(self, handler, "the error handler pointer", call, at);
+        check_errhandler(self, *handler, call, at);
+        release_errhandler(self, *handler);
+        *handler = MPI_ERRHANDLER_NULL;
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_comm_call_errhandler(bamboo_site at, MPI_Comm comm, int errorcode) {
+    const char* call = "MPI_Comm_call_errhandler";
+    Rank& self = calling_rank(call, at);
+    int status = checked_call(comm, [&] {
+        comm_local(self, comm, call, at);
+        return MPI_SUCCESS;
+    });
+    if (status != MPI_SUCCESS) return status;
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int length = 0;
+    {
+        MpiGuard guard;
+        MPI_Error_string(errorcode, text, &length);
+    }
+    raise_error(CallError{errorcode, self.vrank(), call, at,
+                          "the program raised error code " + std::to_string(errorcode) + " (" + text + ")"},
+                comm);
+    return MPI_SUCCESS;
+}
+
+}  // extern "C"
