@@ -504,6 +504,22 @@ int bamboo_status_set_elements(bamboo_site at, MPI_Status *status, MPI_Datatype 
 int bamboo_status_set_cancelled(bamboo_site at, MPI_Status *status, int flag);
 int bamboo_test_cancelled(bamboo_site at, const MPI_Status *status, int *flag);
 
+/* ---- Windows: made, named, given attributes and freed; no one-sided operations yet ---- */
+
+int bamboo_win_create(bamboo_site at, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                      MPI_Comm comm, MPI_Win *win);
+int bamboo_win_free(bamboo_site at, MPI_Win *win);
+int bamboo_win_get_group(bamboo_site at, MPI_Win win, MPI_Group *group);
+int bamboo_win_set_name(bamboo_site at, MPI_Win win, const char *name);
+int bamboo_win_get_name(bamboo_site at, MPI_Win win, char *name, int *length);
+int bamboo_win_create_keyval(bamboo_site at, MPI_Win_copy_attr_function *copy,
+                             MPI_Win_delete_attr_function *remove, int *keyval,
+                             void *extra_state);
+int bamboo_win_free_keyval(bamboo_site at, int *keyval);
+int bamboo_win_set_attr(bamboo_site at, MPI_Win win, int keyval, void *value);
+int bamboo_win_get_attr(bamboo_site at, MPI_Win win, int keyval, void *value, int *flag);
+int bamboo_win_delete_attr(bamboo_site at, MPI_Win win, int keyval);
+
 /* ---- Firing rules --------------------------------------------------------------- */
 /* At an evaluation point the translator emits one bamboo_expect() per message the
  * following receive blocks will take (guarded by the same conditions and loops), then
@@ -621,6 +637,16 @@ void bamboo_set_priority(int priority);
 #undef MPI_Comm_create
 #undef MPI_Comm_create_group
 #undef MPI_Comm_free
+#undef MPI_Win_create
+#undef MPI_Win_free
+#undef MPI_Win_get_group
+#undef MPI_Win_set_name
+#undef MPI_Win_get_name
+#undef MPI_Win_create_keyval
+#undef MPI_Win_free_keyval
+#undef MPI_Win_set_attr
+#undef MPI_Win_get_attr
+#undef MPI_Win_delete_attr
 #undef MPI_Intercomm_create
 #undef MPI_Intercomm_merge
 #undef MPI_Comm_test_inter
@@ -812,6 +838,16 @@ void bamboo_set_priority(int priority);
 #define MPI_Comm_create(...) bamboo_comm_create(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_create_group(...) bamboo_comm_create_group(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_free(...) bamboo_comm_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_create(...) bamboo_win_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_free(...) bamboo_win_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_get_group(...) bamboo_win_get_group(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_set_name(...) bamboo_win_set_name(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_get_name(...) bamboo_win_get_name(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_create_keyval(...) bamboo_win_create_keyval(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_free_keyval(...) bamboo_win_free_keyval(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_set_attr(...) bamboo_win_set_attr(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_get_attr(...) bamboo_win_get_attr(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_delete_attr(...) bamboo_win_delete_attr(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Intercomm_create(...) bamboo_intercomm_create(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Intercomm_merge(...) bamboo_intercomm_merge(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_test_inter(...) bamboo_comm_test_inter(BAMBOO_AT, __VA_ARGS__)

@@ -35,6 +35,7 @@ PROGRAMS = {
     "nbc": ([], CONFIGS),
     "intercomm": ([], CONFIGS),
     "create_group": ([], CONFIGS),
+    "windows": ([], CONFIGS),
     "errhandlers": ([], CONFIGS),
     "attributes": ([], CONFIGS),
     "group_sets": ([], CONFIGS),

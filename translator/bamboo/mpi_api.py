@@ -328,6 +328,20 @@ _TABLE += [
     _local("MPI_Test_cancelled", "bamboo_test_cancelled", 1),
 ]
 
+# Windows: made, named, given attributes and freed; no one-sided operations yet.
+_TABLE += [
+    _collective("MPI_Win_create", "bamboo_win_create", None, comm=4, outputs=(5,)),
+    MPIFunction("MPI_Win_free", COLLECTIVE, "bamboo_win_free", outputs=(0,), blocking=True),
+    _local("MPI_Win_get_group", "bamboo_win_get_group", 1),
+    _local("MPI_Win_set_name", "bamboo_win_set_name"),
+    _local("MPI_Win_get_name", "bamboo_win_get_name", 1, 2),
+    _local("MPI_Win_create_keyval", "bamboo_win_create_keyval", 2),
+    _local("MPI_Win_free_keyval", "bamboo_win_free_keyval", 0),
+    _local("MPI_Win_set_attr", "bamboo_win_set_attr"),
+    _local("MPI_Win_get_attr", "bamboo_win_get_attr", 2, 3),
+    _local("MPI_Win_delete_attr", "bamboo_win_delete_attr"),
+]
+
 SUPPORTED: dict[str, MPIFunction] = {f.name: f for f in _TABLE}
 
 # C library functions bamboo.h also redirects, to per-task versions (exit ends the task,

@@ -98,6 +98,14 @@ struct CommEntry {
     CommLocal local;
 };
 
+// A window as a task holds it: the communicator it was made over, the task's rank in it,
+// and what the task keeps of it.
+struct WindowEntry {
+    std::shared_ptr<const Communicator> comm;
+    int rank = 0;
+    WindowLocal local;
+};
+
 // A communicator as the calling task sees it.
 struct CommView {
     const Communicator* comm;

@@ -41,6 +41,26 @@ struct Keyval {
     bool freed = false;
 };
 
+// A window a task made (MPI_Win_create): its part of the memory and its own name and
+// attributes. Keys of window attributes are apart from those of communicators, as in MPI.
+struct WindowLocal {
+    void* base = nullptr;
+    MPI_Aint size = 0;
+    int disp_unit = 1;
+    std::string name;
+    std::map<int, void*> attributes;  // by keyval
+    // What MPI_Win_get_attr gives pointers to for the predefined keys.
+    int flavor = MPI_WIN_FLAVOR_CREATE;
+    int model = MPI_WIN_UNIFIED;
+};
+
+struct WinKeyval {
+    MPI_Win_copy_attr_function* copy;
+    MPI_Win_delete_attr_function* remove;
+    void* extra_state;
+    bool freed = false;
+};
+
 // User keyvals are numbered from here: above Open MPI's predefined keys (a small enum) and
 // below MPICH's (0x64400000 and up), and never MPI_KEYVAL_INVALID.
 constexpr int kFirstUserKeyval = 1 << 16;

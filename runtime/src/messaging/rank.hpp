@@ -129,6 +129,9 @@ public:
     CommLocal self_local{"MPI_COMM_SELF"};
     HandleTable<UserErrhandler, MPI_Errhandler> errhandlers;
     std::vector<Keyval> keyvals;  // keyval kFirstUserKeyval + i is keyvals[i]
+    // Windows the rank made, and the keys of their attributes (numbered as `keyvals`).
+    HandleTable<WindowEntry, MPI_Win> windows;
+    std::vector<WinKeyval> win_keyvals;
     // Freed communicators stay alive: a report may still name one.
     std::vector<std::shared_ptr<const Communicator>> freed_comms;
     // The context the next communicator made with this rank may take (see comm/communicator.hpp).

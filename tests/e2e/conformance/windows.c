@@ -1,0 +1,94 @@
+/* Windows, as far as the runtime has them (no one-sided operations yet).
+ *   MPI_Win_create         over MPI_COMM_WORLD, MPI_COMM_SELF and a split communicator, with
+ *                          sizes that differ between ranks and a zero-sized part
+ *   MPI_Win_get_attr       MPI_WIN_BASE, MPI_WIN_SIZE, MPI_WIN_DISP_UNIT, MPI_WIN_CREATE_FLAVOR,
+ *                          MPI_WIN_MODEL
+ *   keyvals                MPI_Win_create_keyval, set, get, overwrite and delete with a delete
+ *                          callback counted, MPI_Win_free running the callbacks left
+ *   MPI_Win_get_group, MPI_Win_set_name, MPI_Win_get_name, MPI_Win_free */
+#include "conformance.h"
+
+#define WORLD MPI_COMM_WORLD
+
+static int deletions;
+
+static int count_deletion(MPI_Win win, int keyval, void *value, void *extra)
+{
+    (void)win, (void)keyval, (void)extra;
+    deletions += *(int *)value;
+    return MPI_SUCCESS;
+}
+
+static int one_window(MPI_Comm comm, const char *what, int world_rank, int keyval)
+{
+    int bad = 0, rank, flag;
+    MPI_Comm_rank(comm, &rank);
+    int cells = rank % 3;  /* rank 0's part is empty */
+    double *memory = malloc(sizeof(double) * (size_t)(cells + 1));
+    MPI_Win win;
+    MPI_Win_create(memory, (MPI_Aint)(cells * sizeof(double)), sizeof(double), MPI_INFO_NULL, comm, &win);
+
+    void *base;
+    MPI_Aint *size;
+    int *disp_unit, *flavor, *model;
+    MPI_Win_get_attr(win, MPI_WIN_BASE, &base, &flag);
+    bad += expect(flag && base == memory, "%s: base %p, want %p", what, base, (void *)memory);
+    MPI_Win_get_attr(win, MPI_WIN_SIZE, &size, &flag);
+    bad += expect(flag && *size == (MPI_Aint)(cells * sizeof(double)), "%s: size", what);
+    MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &disp_unit, &flag);
+    bad += expect(flag && *disp_unit == (int)sizeof(double), "%s: disp unit", what);
+    MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag);
+    bad += expect(flag && *flavor == MPI_WIN_FLAVOR_CREATE, "%s: flavor", what);
+    MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &flag);
+    bad += expect(flag, "%s: no model", what);
+
+    static int one = 1, ten = 10;  /* read, never written: the same for every task */
+    void *got = NULL;
+    MPI_Win_get_attr(win, keyval, &got, &flag);
+    bad += expect(!flag, "%s: an attribute before any was set", what);
+    MPI_Win_set_attr(win, keyval, &one);
+    MPI_Win_set_attr(win, keyval, &ten);  /* the first one's delete callback runs */
+    MPI_Win_get_attr(win, keyval, &got, &flag);
+    bad += expect(flag && got == &ten, "%s: attribute not the last one set", what);
+
+    char name[MPI_MAX_OBJECT_NAME];
+    int length;
+    MPI_Win_set_name(win, what);
+    MPI_Win_get_name(win, name, &length);
+    bad += expect(strcmp(name, what) == 0 && length == (int)strlen(what), "%s: name %s", what, name);
+
+    MPI_Group group, comm_group;
+    int result;
+    MPI_Win_get_group(win, &group);
+    MPI_Comm_group(comm, &comm_group);
+    MPI_Group_compare(group, comm_group, &result);
+    bad += expect(result == MPI_IDENT, "%s: window group differs from the communicator's", what);
+    MPI_Group_free(&group);
+    MPI_Group_free(&comm_group);
+
+    MPI_Win_free(&win);  /* the second attribute's delete callback runs */
+    bad += expect(win == MPI_WIN_NULL, "%s: handle not MPI_WIN_NULL", what);
+    say("rank %d: %s window rank %d, %d cells, deletions %d", world_rank, what, rank, cells, deletions);
+    free(memory);
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size, bad = 0, keyval;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(WORLD, &rank);
+    MPI_Comm_size(WORLD, &size);
+    MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, count_deletion, &keyval, NULL);
+    bad += one_window(WORLD, "world", rank, keyval);
+    bad += one_window(MPI_COMM_SELF, "self", rank, keyval);
+    MPI_Comm half;
+    MPI_Comm_split(WORLD, rank % 2, rank, &half);
+    bad += one_window(half, "half", rank, keyval);
+    MPI_Comm_free(&half);
+    MPI_Win_free_keyval(&keyval);
+    bad += expect(keyval == MPI_KEYVAL_INVALID, "keyval not invalid after free");
+    int status = report_failures(rank, bad);
+    MPI_Finalize();
+    return status;
+}
