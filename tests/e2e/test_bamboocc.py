@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from harness import BAMBOOCC, REPO, build_plain, mpirun, run_bamboo, run_plain
 
 PROGRAMS_DIR = Path(__file__).parent / "programs"
@@ -59,3 +61,15 @@ def test_c_errors_point_at_the_users_file(tmp_path):
     done = bamboocc(source, "-o", tmp_path / "typo")
     assert done.returncode != 0
     assert f"{source.name}:4:3" in done.stderr
+
+
+@pytest.mark.parametrize("name,extra", [("ring.cpp", []), ("ring.cc", []), ("ring.c", ["-x", "c++"])])
+def test_cxx_sources_are_refused_with_a_reason(tmp_path, name, extra):
+    """Until the translator takes C++, a C++ source is an error, not a plain MPI build."""
+    source = tmp_path / name
+    source.write_text('#include <mpi.h>\nint main(int argc, char **argv) { MPI_Init(&argc, &argv); '
+                      'MPI_Finalize(); return 0; }\n')
+    done = bamboocc(*extra, source, "-o", tmp_path / "ring")
+    assert done.returncode != 0
+    assert "C++ is not translated yet" in done.stderr, done.stderr
+    assert not (tmp_path / "ring").exists()

@@ -42,6 +42,9 @@ def runtime_build_flags() -> list[str]:
     return listed.read_text().split() if listed.is_file() else []
 
 C_SOURCE_SUFFIXES = (".c",)
+# gcc's C++ suffixes: the translator does not take C++ yet, and passing such a file on would
+# build a plain MPI program that ignores --bamboo-vf.
+CXX_SOURCE_SUFFIXES = (".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C")
 
 # Options whose value is the next argument (gcc spelling); all are passed on as given.
 OPTIONS_WITH_VALUE = {
@@ -58,6 +61,7 @@ usage: bamboocc [mpicc options] FILE...
 
 Compiles and links MPI C programs as Bamboo task programs. Accepts the options of
 mpicc; every .c file is translated first (see `bamboo translate --explain FILE.c`).
+C++ sources are refused: the translator does not take C++ yet.
 
 bamboocc's own options:
   --bamboo-keep       keep the translated sources and print where they are
@@ -76,6 +80,7 @@ class Command:
 
     args: list[str]                                    # user's arguments, in order
     sources: list[int] = field(default_factory=list)   # indices of C sources in args
+    cxx_sources: list[str] = field(default_factory=list)  # C++ sources (or -x c++), refused
     parse_args: list[str] = field(default_factory=list)
     links: bool = True
     keep: bool = False
@@ -98,6 +103,8 @@ def parse_command(argv: list[str]) -> Command:
                 cmd.parse_args += [arg, value]
             if arg == "-x":
                 language_forced = value != "none"
+                if value.startswith("c++"):
+                    cmd.cxx_sources.append(f"-x {value}")
             i += 2
             continue
         if arg in ("-c", "-S", "-E", "-M", "-MM", "-fsyntax-only"):
@@ -106,6 +113,8 @@ def parse_command(argv: list[str]) -> Command:
             cmd.parse_args.append(arg)
         if not arg.startswith("-") and arg.endswith(C_SOURCE_SUFFIXES) and not language_forced:
             cmd.sources.append(len(cmd.args))
+        if not arg.startswith("-") and arg.endswith(CXX_SOURCE_SUFFIXES) and not language_forced:
+            cmd.cxx_sources.append(arg)
         cmd.args.append(arg)
         i += 1
     return cmd
@@ -156,6 +165,11 @@ def main(argv: list[str] | None = None) -> int:
         print(BAMBOOCC_HELP, end="")
         return 0 if argv else 1
     cmd = parse_command(argv)
+    if cmd.cxx_sources:
+        for source in cmd.cxx_sources:
+            print(f"bamboocc: error: {source}: C++ is not translated yet (Bamboo takes MPI programs in C); "
+                  "built as it is, it would be a plain MPI program that ignores --bamboo-vf", file=sys.stderr)
+        return 1
     if cmd.links and not (RUNTIME_LIBDIR / "libbamboo.a").is_file():
         print(f"bamboocc: error: the runtime library is not built ({RUNTIME_LIBDIR}/libbamboo.a); "
               "run `make` in the Bamboo checkout", file=sys.stderr)
