@@ -128,6 +128,8 @@ int bamboo_init_thread(int *argc, char ***argv, int required, int *provided);
 int bamboo_initialized(int *flag);
 int bamboo_finalize(void);
 int bamboo_finalized(int *flag);
+int bamboo_query_thread(int *provided);
+int bamboo_is_thread_main(int *flag);
 int bamboo_abort(MPI_Comm comm, int errorcode);
 double bamboo_wtime(void);
 
@@ -504,6 +506,20 @@ int bamboo_status_set_elements(bamboo_site at, MPI_Status *status, MPI_Datatype 
 int bamboo_status_set_cancelled(bamboo_site at, MPI_Status *status, int flag);
 int bamboo_test_cancelled(bamboo_site at, const MPI_Status *status, int *flag);
 
+/* ---- More of MPI-3 ---------------------------------------------------------------- */
+
+int bamboo_comm_idup(bamboo_site at, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+int bamboo_comm_dup_with_info(bamboo_site at, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+int bamboo_comm_set_info(bamboo_site at, MPI_Comm comm, MPI_Info info);
+int bamboo_comm_get_info(bamboo_site at, MPI_Comm comm, MPI_Info *info_used);
+int bamboo_type_create_darray(bamboo_site at, int size, int rank, int ndims, const int gsizes[],
+                              const int distribs[], const int dargs[], const int psizes[],
+                              int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int bamboo_get_elements_x(bamboo_site at, const MPI_Status *status, MPI_Datatype type,
+                          MPI_Count *count);
+int bamboo_status_set_elements_x(bamboo_site at, MPI_Status *status, MPI_Datatype type,
+                                 MPI_Count count);
+
 /* ---- Windows: made, named, given attributes and freed; no one-sided operations yet ---- */
 
 int bamboo_win_create(bamboo_site at, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
@@ -554,6 +570,8 @@ void bamboo_set_priority(int priority);
 #undef MPI_Initialized
 #undef MPI_Finalize
 #undef MPI_Finalized
+#undef MPI_Query_thread
+#undef MPI_Is_thread_main
 #undef MPI_Abort
 #undef MPI_Wtime
 #undef MPI_Comm_rank
@@ -637,6 +655,13 @@ void bamboo_set_priority(int priority);
 #undef MPI_Comm_create
 #undef MPI_Comm_create_group
 #undef MPI_Comm_free
+#undef MPI_Comm_idup
+#undef MPI_Comm_dup_with_info
+#undef MPI_Comm_set_info
+#undef MPI_Comm_get_info
+#undef MPI_Type_create_darray
+#undef MPI_Get_elements_x
+#undef MPI_Status_set_elements_x
 #undef MPI_Win_create
 #undef MPI_Win_free
 #undef MPI_Win_get_group
@@ -755,6 +780,8 @@ void bamboo_set_priority(int priority);
 #define MPI_Initialized(flag) bamboo_initialized(flag)
 #define MPI_Finalize() bamboo_finalize()
 #define MPI_Finalized(flag) bamboo_finalized(flag)
+#define MPI_Query_thread(provided) bamboo_query_thread(provided)
+#define MPI_Is_thread_main(flag) bamboo_is_thread_main(flag)
 #define MPI_Abort(comm, errorcode) bamboo_abort(comm, errorcode)
 #define MPI_Wtime() bamboo_wtime()
 #define MPI_Comm_rank(comm, rank) bamboo_comm_rank(comm, rank)
@@ -838,6 +865,13 @@ void bamboo_set_priority(int priority);
 #define MPI_Comm_create(...) bamboo_comm_create(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_create_group(...) bamboo_comm_create_group(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_free(...) bamboo_comm_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_idup(...) bamboo_comm_idup(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_dup_with_info(...) bamboo_comm_dup_with_info(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_set_info(...) bamboo_comm_set_info(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_get_info(...) bamboo_comm_get_info(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_create_darray(...) bamboo_type_create_darray(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Get_elements_x(...) bamboo_get_elements_x(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Status_set_elements_x(...) bamboo_status_set_elements_x(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_create(...) bamboo_win_create(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_free(...) bamboo_win_free(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_get_group(...) bamboo_win_get_group(BAMBOO_AT, __VA_ARGS__)

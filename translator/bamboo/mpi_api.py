@@ -73,6 +73,8 @@ _TABLE = [
     MPIFunction("MPI_Initialized", LOCAL, "bamboo_initialized", outputs=(0,)),
     MPIFunction("MPI_Finalize", SETUP, "bamboo_finalize"),
     MPIFunction("MPI_Finalized", LOCAL, "bamboo_finalized", outputs=(0,)),
+    MPIFunction("MPI_Query_thread", LOCAL, "bamboo_query_thread", outputs=(0,)),
+    MPIFunction("MPI_Is_thread_main", LOCAL, "bamboo_is_thread_main", outputs=(0,)),
     MPIFunction("MPI_Abort", SETUP, "bamboo_abort", comm=0),
     MPIFunction("MPI_Wtime", LOCAL, "bamboo_wtime"),
     MPIFunction("MPI_Comm_rank", LOCAL, "bamboo_comm_rank", comm=0, outputs=(1,)),
@@ -326,6 +328,18 @@ _TABLE += [
     _local("MPI_Status_set_elements", "bamboo_status_set_elements", 0),
     _local("MPI_Status_set_cancelled", "bamboo_status_set_cancelled", 0),
     _local("MPI_Test_cancelled", "bamboo_test_cancelled", 1),
+]
+
+# More of MPI-3: a nonblocking duplicate (its new handle written when it completes), info
+# hints kept per communicator, and the library's own for large counts and darrays.
+_TABLE += [
+    _nonblocking_collective("MPI_Comm_idup", "bamboo_comm_idup", comm=0, request=2, outputs=(1,)),
+    _collective("MPI_Comm_dup_with_info", "bamboo_comm_dup_with_info", None, comm=0, outputs=(2,)),
+    _local("MPI_Comm_set_info", "bamboo_comm_set_info", comm=0),
+    _local("MPI_Comm_get_info", "bamboo_comm_get_info", 1, comm=0),
+    _local("MPI_Type_create_darray", "bamboo_type_create_darray", 9),
+    _local("MPI_Get_elements_x", "bamboo_get_elements_x", 2),
+    _local("MPI_Status_set_elements_x", "bamboo_status_set_elements_x", 0),
 ]
 
 # Windows: made, named, given attributes and freed; no one-sided operations yet.

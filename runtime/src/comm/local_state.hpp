@@ -21,8 +21,11 @@ struct CommLocal {
     // MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN, or one the task made (MPI_Comm_create_errhandler).
     MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
     std::map<int, void*> attributes;  // by keyval
+    std::vector<int> set_order;       // their keyvals, in the order they were set
     // MPI_TAG_UB and the other predefined attributes: MPI_COMM_WORLD's, kept by duplicates.
     bool predefined_attributes = false;
+    // The hints of MPI_Comm_set_info (a duplicate the task owns), or MPI_INFO_NULL.
+    MPI_Info info = MPI_INFO_NULL;
 };
 
 // A handler from MPI_Comm_create_errhandler. Counted like MPI's: the handle the user holds,

@@ -109,6 +109,7 @@ public:
     // The rank's view of MPI_Init / MPI_Finalize.
     bool initialized = false;
     bool finalized = false;
+    int thread_level = MPI_THREAD_SINGLE;  // what MPI_Init_thread provided
     // Expectations gathered by bamboo_expect() for the next bamboo_fire().
     std::vector<Expectation> pending_rule;
     // The rank's rand()/random() and drand48() generators, where strtok() left off, and

@@ -15,6 +15,7 @@
 #include "messaging/mailbox.hpp"
 #include "messaging/rank.hpp"
 #include "util/errors.hpp"
+#include "util/mpi_guard.hpp"
 
 namespace bamboo {
 
@@ -67,6 +68,23 @@ void check_count(const Rank& self, int count, const char* what, const char* call
 // A code the MPI library returned: an error other than MPI_SUCCESS is the call's, with the
 // library's message.
 void check_library(const Rank& self, int code, const char* call, bamboo_site at);
+
+// An entry point that is the MPI library's own call on its own objects: the calling task
+// (checked), then `call` under the MPI lock; an error the library returns goes to the error
+// handler of `comm`.
+template <class Call>
+int library_call(const char* name, bamboo_site at, Call call, MPI_Comm comm = MPI_COMM_WORLD) {
+    return checked_call(comm, [&] {
+        Rank& self = calling_rank(name, at);
+        int code;
+        {
+            MpiGuard guard;
+            code = call();
+        }
+        check_library(self, code, name, at);
+        return MPI_SUCCESS;
+    });
+}
 void check_not_null(const Rank& self, const void* pointer, const char* what, const char* call,
                     bamboo_site at);
 // Calls that MPI defines for intercommunicators too, but the runtime only for intracommunicators.

@@ -1,9 +1,10 @@
-// Communicator names and cached attributes. Both belong to the task: a rank is a process to
+// Communicator names, cached attributes and info hints. Both belong to the task: a rank is a process to
 // MPI, and callbacks run in the task that makes the call that runs them.
 #include "mpi/attributes.hpp"
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 
@@ -89,6 +90,10 @@ void run_delete_callback(Rank& self, MPI_Comm handle, int keyval, void* value, c
         call_error(code, self.vrank(), call, at, "the delete callback of keyval %d returned %d", keyval, code);
 }
 
+void forget_order(CommLocal& local, int keyval) {
+    local.set_order.erase(std::remove(local.set_order.begin(), local.set_order.end(), keyval), local.set_order.end());
+}
+
 int create_keyval(const char* call, bamboo_site at, MPI_Comm_copy_attr_function* copy,
                   MPI_Comm_delete_attr_function* remove, int* keyval, void* extra_state) {
     return checked_call(MPI_COMM_WORLD, [&] {
@@ -118,6 +123,8 @@ int set_attr(const char* call, bamboo_site at, MPI_Comm comm, int keyval, void* 
         auto old = local.attributes.find(keyval);
         if (old != local.attributes.end()) run_delete_callback(self, comm, keyval, old->second, call, at);
         local.attributes[keyval] = value;
+        forget_order(local, keyval);
+        local.set_order.push_back(keyval);
         return MPI_SUCCESS;
     });
 }
@@ -157,16 +164,24 @@ int delete_attr(const char* call, bamboo_site at, MPI_Comm comm, int keyval) {
                        keyval);
         run_delete_callback(self, comm, keyval, attribute->second, call, at);
         local.attributes.erase(keyval);
+        forget_order(local, keyval);
         return MPI_SUCCESS;
     });
 }
 
 }  // namespace
 
+void forget_info(CommLocal& comm) {
+    if (comm.info == MPI_INFO_NULL) return;
+    MpiGuard guard;
+    MPI_Info_free(&comm.info);
+}
+
 void copy_attributes(Rank& self, MPI_Comm parent_handle, const CommLocal& parent, CommLocal& child,
                      const char* call, bamboo_site at) {
     child.predefined_attributes = parent.predefined_attributes;
-    for (const auto& [keyval, value] : parent.attributes) {
+    for (int keyval : parent.set_order) {
+        void* value = parent.attributes.at(keyval);
         const Keyval& key = *find_keyval(self, keyval);
         if (!key.copy) continue;  // MPICH's MPI_COMM_NULL_COPY_FN is a null pointer
         void* copy = nullptr;
@@ -174,14 +189,19 @@ void copy_attributes(Rank& self, MPI_Comm parent_handle, const CommLocal& parent
         int code = key.copy(parent_handle, keyval, key.extra_state, value, &copy, &flag);
         if (code != MPI_SUCCESS)
             call_error(code, self.vrank(), call, at, "the copy callback of keyval %d returned %d", keyval, code);
-        if (flag) child.attributes[keyval] = copy;
+        if (!flag) continue;
+        child.attributes[keyval] = copy;
+        child.set_order.push_back(keyval);
     }
 }
 
 void delete_attributes(Rank& self, MPI_Comm handle, CommLocal& comm, const char* call, bamboo_site at) {
-    while (!comm.attributes.empty()) {
-        auto [keyval, value] = *comm.attributes.begin();
-        comm.attributes.erase(comm.attributes.begin());
+    // Last set, first deleted: what MPI requires of MPI_COMM_SELF's at MPI_Finalize.
+    while (!comm.set_order.empty()) {
+        int keyval = comm.set_order.back();
+        comm.set_order.pop_back();
+        void* value = comm.attributes[keyval];
+        comm.attributes.erase(keyval);
         run_delete_callback(self, handle, keyval, value, call, at);
     }
 }
@@ -254,6 +274,36 @@ int bamboo_comm_delete_attr(bamboo_site at, MPI_Comm comm, int keyval) {
 
 int bamboo_attr_delete(bamboo_site at, MPI_Comm comm, int keyval) {
     return delete_attr("MPI_Attr_delete", at, comm, keyval);
+}
+
+int bamboo_comm_set_info(bamboo_site at, MPI_Comm comm, MPI_Info info) {
+    const char* call = "MPI_Comm_set_info";
+    return checked_call(comm, [&] {
+        Rank& self = calling_rank(call, at);
+        CommLocal& local = comm_local(self, comm, call, at);
+        // The runtime takes no hints; it keeps them to give back, as MPI_Comm_get_info must.
+        MPI_Info kept = MPI_INFO_NULL;
+        if (info != MPI_INFO_NULL) {
+            MpiGuard guard;
+            check_library(self, MPI_Info_dup(info, &kept), call, at);
+        }
+        forget_info(local);
+        local.info = kept;
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_comm_get_info(bamboo_site at, MPI_Comm comm, MPI_Info* info_used) {
+    const char* call = "MPI_Comm_get_info";
+    return checked_call(comm, [&] {
+        Rank& self = calling_rank(call, at);
+        const CommLocal& local = comm_local(self, comm, call, at);
+        check_not_null(self, info_used, "the info pointer", call, at);
+        MpiGuard guard;
+        int code = local.info == MPI_INFO_NULL ? MPI_Info_create(info_used) : MPI_Info_dup(local.info, info_used);
+        check_library(self, code, call, at);
+        return MPI_SUCCESS;
+    });
 }
 
 }  // extern "C"

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -50,11 +51,9 @@ struct CollectiveCall {
           self(calling_rank(name, at)),
           view(resolve_comm(self, comm, name, at)),
           channel(self, view, name, at) {
-        // MPI defines no scan on an intercommunicator; the runtime has no reduce-scatter on one yet.
+        // MPI defines no scan on an intercommunicator.
         std::string_view blocking(called);
-        bool intra_only_call = blocking == "MPI_Scan" || blocking == "MPI_Exscan" ||
-                               blocking == "MPI_Reduce_scatter" || blocking == "MPI_Reduce_scatter_block";
-        if (intra_only_call) intra_only(self, view, name, at);
+        if (blocking == "MPI_Scan" || blocking == "MPI_Exscan") intra_only(self, view, name, at);
     }
 
     bool inter() const { return view.comm->is_inter(); }
@@ -71,20 +70,22 @@ struct CollectiveCall {
     TypedBuffer buffer(const void* buf, int count, MPI_Datatype type) const {
         return typed_buffer(self, buf, count, type, name, at);
     }
-    // The root's counts and displacements of a v-collective (empty elsewhere).
+    // The root's counts and displacements of a v-collective (empty elsewhere): one per rank,
+    // of the other group on an intercommunicator, whose root says MPI_ROOT.
     void root_layout(int root, const int* counts_in, const char* counts_name, const int* displs,
                      std::vector<int>* counts_out, std::vector<int>* displs_out) const {
-        check_root(root);
-        if (rank() != root) return;
+        if (!inter()) check_root(root);
+        if (inter() ? root != MPI_ROOT : rank() != root) return;
         *counts_out = counts(counts_in, counts_name);
         check_not_null(self, displs, "displs", name, at);
-        displs_out->assign(displs, displs + size());
+        displs_out->assign(displs, displs + peers());
     }
     // A v-collective's counts[], one per rank (of the remote group on an intercommunicator),
     // none negative.
-    std::vector<int> counts(const int* values, const char* what) const {
+    std::vector<int> counts(const int* values, const char* what) const { return counts(values, what, peers()); }
+    std::vector<int> counts(const int* values, const char* what, int n) const {
         check_not_null(self, values, what, name, at);
-        std::vector<int> out(values, values + peers());
+        std::vector<int> out(values, values + n);
         for (int c : out) check_count(self, c, "a count", name, at);
         return out;
     }
@@ -325,18 +326,30 @@ int reduction_common(CollectiveCall& c, const void* sendbuf, void* recvbuf, int 
     return MPI_SUCCESS;
 }
 
-// Reduce_scatter: a reduction of the whole vector to rank 0, which scatters the blocks.
+// Reduce_scatter: a reduction of the whole vector to rank 0, which scatters the blocks. On an
+// intercommunicator each group gets the other's reduction (`counts` are its own group's):
+// each group reduces at its leader, the leaders trade, and each scatters what it got.
 int reduce_scatter_common(CollectiveCall& c, const void* sendbuf, void* recvbuf,
                           const std::vector<int>& counts, MPI_Datatype type, MPI_Op op) {
     int total = std::accumulate(counts.begin(), counts.end(), 0);
     Reduction r = c.reduction(op, type, total);
+    if (c.inter()) no_in_place(c, sendbuf, "an intercommunicator");
     TypedBuffer input = c.buffer(in_place(sendbuf) ? recvbuf : sendbuf, total, type);
     Operand acc = operand_from(input);
-    collectives::reduce(c.channel, 0, acc, r);
+    std::optional<CollectiveChannel> group;
+    if (c.inter()) group.emplace(c.group_channel());
+    CollectiveChannel& within = group ? *group : c.channel;
+    collectives::reduce(within, 0, acc, r);
+    if (group && c.rank() == 0) {
+        Operand theirs = r.operand(input.layout);
+        c.channel.send(0, tag::kInterLeaders, acc.bytes(), acc.size());
+        c.channel.receive(0, tag::kInterLeaders, theirs.bytes(), theirs.size());
+        acc.swap(theirs);
+    }
     PackedData mine(c.buffer(recvbuf, counts[static_cast<std::size_t>(c.rank())], type));
     UserBlocks result(acc.typed(), counts, back_to_back(counts));  // significant at rank 0
     if (c.rank() == 0) result.pack_in();
-    collectives::scatter(c.channel, 0, c.rank() == 0 ? &result.blocks() : nullptr, &result.blocks().size,
+    collectives::scatter(within, 0, c.rank() == 0 ? &result.blocks() : nullptr, &result.blocks().size,
                          mine.data(), mine.bytes());
     mine.unpack_out();
     return MPI_SUCCESS;
@@ -656,7 +669,8 @@ int bamboo_reduce_scatter(bamboo_site at, const void* sendbuf, void* recvbuf, co
                           MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
     return checked_call(comm, [&] {
         CollectiveCall c("MPI_Reduce_scatter", at, comm);
-        return reduce_scatter_common(c, sendbuf, recvbuf, c.counts(recvcounts, "recvcounts"), type, op);
+        // One count per rank of the calling task's own group, also on an intercommunicator.
+        return reduce_scatter_common(c, sendbuf, recvbuf, c.counts(recvcounts, "recvcounts", c.size()), type, op);
     });
 }
 
@@ -679,17 +693,10 @@ int bamboo_gatherv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datat
                    int root, MPI_Comm comm) {
     return checked_call(comm, [&] {
         CollectiveCall c("MPI_Gatherv", at, comm);
-        if (c.inter()) {
-            std::vector<int> counts, offsets;
-            if (root == MPI_ROOT) {
-                counts = c.counts(recvcounts, "recvcounts");
-                check_not_null(c.self, displs, "displs", c.name, at);
-                offsets.assign(displs, displs + c.peers());
-            }
-            return inter_gather(c, sendbuf, sendcount, sendtype, recvbuf, counts, offsets, recvtype, root);
-        }
         std::vector<int> counts, offsets;
         c.root_layout(root, recvcounts, "recvcounts", displs, &counts, &offsets);
+        if (c.inter())
+            return inter_gather(c, sendbuf, sendcount, sendtype, recvbuf, counts, offsets, recvtype, root);
         return gather_common(c, sendbuf, sendcount, sendtype, recvbuf, &counts, &offsets, recvtype, root, true);
     });
 }
@@ -713,17 +720,10 @@ int bamboo_scatterv(bamboo_site at, const void* sendbuf, const int sendcounts[],
                     int root, MPI_Comm comm) {
     return checked_call(comm, [&] {
         CollectiveCall c("MPI_Scatterv", at, comm);
-        if (c.inter()) {
-            std::vector<int> counts, offsets;
-            if (root == MPI_ROOT) {
-                counts = c.counts(sendcounts, "sendcounts");
-                check_not_null(c.self, displs, "displs", c.name, at);
-                offsets.assign(displs, displs + c.peers());
-            }
-            return inter_scatter(c, sendbuf, counts, offsets, sendtype, recvbuf, recvcount, recvtype, root);
-        }
         std::vector<int> counts, offsets;
         c.root_layout(root, sendcounts, "sendcounts", displs, &counts, &offsets);
+        if (c.inter())
+            return inter_scatter(c, sendbuf, counts, offsets, sendtype, recvbuf, recvcount, recvtype, root);
         return scatter_common(c, sendbuf, &counts, &offsets, sendtype, recvbuf, recvcount, recvtype, root, true);
     });
 }

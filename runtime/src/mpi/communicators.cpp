@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +38,10 @@ Agreement agree(CollectiveChannel& ch, int color, int key) {
         all.size.push_back(sizeof(Proposal));
     }
     Proposal mine{color, key, ch.caller().next_context};
+    // Nonblocking duplicates (MPI_Comm_idup) agree while the task goes on and may start more:
+    // each proposal reserves a context pair, so that the next agreement's is larger on every
+    // member and the two never take the same contexts.
+    ch.caller().next_context += 2;
     collectives::allgather(ch, &mine, all);
     for (const Proposal& p : agreement.proposals)
         agreement.first_context = std::max(agreement.first_context, p.next_context);
@@ -46,7 +51,7 @@ Agreement agree(CollectiveChannel& ch, int color, int key) {
 void take_contexts(CollectiveChannel& ch, const Agreement& agreement, int count) {
     if (agreement.first_context > INT_MAX - 2 * count)
         ch.fail("the runtime has run out of communicator contexts");
-    ch.caller().next_context = agreement.first_context + 2 * count;
+    ch.caller().next_context = std::max(ch.caller().next_context, agreement.first_context + 2 * count);
 }
 
 std::string made_by(const char* call, bamboo_site at) {
@@ -297,15 +302,26 @@ int bamboo_comm_create_group(bamboo_site at, MPI_Comm comm, MPI_Group group, int
         auto me = std::find(members.begin(), members.end(), self.vrank());
         if (me == members.end()) call_error(MPI_ERR_GROUP, self.vrank(), call, at, "the calling task is not in the group");
         // Only the group's members call it: they agree among themselves, on the parent's
-        // collective context with tags of their own, which the program's tag sets apart.
+        // collective context with tags of their own, set apart by the program's tag and by the
+        // group. A member may be in the next call, for another group, while others are still in
+        // this one; messages of two groups must not match, as their ranks number other tasks.
         Communicator among(parent.comm->context(), members, self.routes().vf, made_by(call, at));
-        int tag_base = tag::kUnnumberedBase + static_cast<int>((static_cast<unsigned>(tag) & tag::kNumberMask) << tag::kNumberShift);
+        std::uint32_t call_key = 2166136261u;  // FNV-1a over the tag and the members
+        for (int value : members) call_key = (call_key ^ static_cast<std::uint32_t>(value)) * 16777619u;
+        call_key = (call_key ^ static_cast<std::uint32_t>(tag)) * 16777619u;
+        int tag_base = tag::kUnnumberedBase + static_cast<int>((call_key & tag::kNumberMask) << tag::kNumberShift);
         CollectiveChannel ch(self, CommView{&among, static_cast<int>(me - members.begin())}, call, at, tag_base);
         Agreement agreement = agree(ch, 0, 0);
         take_contexts(ch, agreement, 1);
         *newcomm = adopt(self, agreement.first_context, std::move(members), comm_local(self, comm, call, at), call, at);
         return MPI_SUCCESS;
     });
+}
+
+int bamboo_comm_dup_with_info(bamboo_site at, MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
+    int code = bamboo_comm_dup(at, comm, newcomm);
+    if (code != MPI_SUCCESS) return code;
+    return bamboo_comm_set_info(at, *newcomm, info);
 }
 
 int bamboo_comm_free(bamboo_site at, MPI_Comm* comm) {
@@ -319,6 +335,7 @@ int bamboo_comm_free(bamboo_site at, MPI_Comm* comm) {
         CommEntry* entry = made_comm(self, *comm, call, at);
         delete_attributes(self, *comm, entry->local, call, at);
         release_errhandler(self, entry->local.errhandler);
+        forget_info(entry->local);
         self.freed_comms.push_back(entry->comm);
         self.comms.erase(*comm);
         *comm = MPI_COMM_NULL;

@@ -19,21 +19,6 @@ int anytime_call(Call call) {
     return call();
 }
 
-// A call of the task between its MPI_Init and MPI_Finalize.
-template <class Call>
-int library_call(const char* name, bamboo_site at, Call call) {
-    return checked_call(MPI_COMM_WORLD, [&] {
-        Rank& self = calling_rank(name, at);
-        int code;
-        {
-            MpiGuard guard;
-            code = call();
-        }
-        check_library(self, code, name, at);
-        return MPI_SUCCESS;
-    });
-}
-
 }  // namespace
 
 extern "C" {
@@ -122,6 +107,11 @@ int bamboo_pack_external_size(bamboo_site at, const char* datarep, int incount, 
 int bamboo_status_set_elements(bamboo_site at, MPI_Status* status, MPI_Datatype type, int count) {
     return library_call("MPI_Status_set_elements", at,
                         [&] { return MPI_Status_set_elements(status, type, count); });
+}
+
+int bamboo_status_set_elements_x(bamboo_site at, MPI_Status* status, MPI_Datatype type, MPI_Count count) {
+    return library_call("MPI_Status_set_elements_x", at,
+                        [&] { return MPI_Status_set_elements_x(status, type, count); });
 }
 
 int bamboo_status_set_cancelled(bamboo_site at, MPI_Status* status, int flag) {

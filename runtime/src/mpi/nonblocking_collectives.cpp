@@ -141,4 +141,9 @@ int bamboo_iexscan(bamboo_site at, const void* sendbuf, void* recvbuf, int count
     return start_collective("MPI_Iexscan", at, comm, request, bamboo_exscan, sendbuf, recvbuf, count, type, op, comm);
 }
 
+// The new communicator's handle is written when the request completes.
+int bamboo_comm_idup(bamboo_site at, MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
+    return start_collective("MPI_Comm_idup", at, comm, request, bamboo_comm_dup, comm, newcomm);
+}
+
 }  // extern "C"

@@ -12,6 +12,7 @@
 #include "messaging/rank.hpp"
 #include "messaging/send_receive.hpp"
 #include "mpi/api.hpp"
+#include "mpi/attributes.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
 
@@ -271,8 +272,27 @@ int bamboo_init(int*, char***) {
 int bamboo_init_thread(int* argc, char*** argv, int required, int* provided) {
     bamboo_init(argc, argv);
     // A task's MPI calls must come from the task itself, not from threads it starts.
-    if (provided) *provided = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
+    Rank::current()->thread_level = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
+    if (provided) *provided = Rank::current()->thread_level;
     return MPI_SUCCESS;
+}
+
+int bamboo_query_thread(int* provided) {
+    return checked_call(MPI_COMM_WORLD, [&] {
+        Rank& self = calling_rank("MPI_Query_thread", kNoSite);
+        check_not_null(self, provided, "the level pointer", "MPI_Query_thread", kNoSite);
+        *provided = self.thread_level;
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_is_thread_main(int* flag) {
+    return checked_call(MPI_COMM_WORLD, [&] {
+        Rank& self = calling_rank("MPI_Is_thread_main", kNoSite);
+        check_not_null(self, flag, "the flag pointer", "MPI_Is_thread_main", kNoSite);
+        *flag = 1;  // MPI calls come from the task itself (MPI_THREAD_FUNNELED at most)
+        return MPI_SUCCESS;
+    });
 }
 
 int bamboo_initialized(int* flag) {
@@ -283,8 +303,13 @@ int bamboo_initialized(int* flag) {
 
 int bamboo_finalize(void) {
     Rank& self = calling_rank("MPI_Finalize", kNoSite);
+    // MPI deletes MPI_COMM_SELF's attributes first, as if the communicator were freed.
+    int code = checked_call(MPI_COMM_SELF, [&] {
+        delete_attributes(self, MPI_COMM_SELF, self.self_local, "MPI_Finalize", kNoSite);
+        return MPI_SUCCESS;
+    });
     self.finalized = true;
-    return MPI_SUCCESS;
+    return code;
 }
 
 int bamboo_finalized(int* flag) {

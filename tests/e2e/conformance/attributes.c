@@ -8,7 +8,8 @@
  *                               MPI_COMM_DUP_FN, the program's own, which changes the value),
  *                               delete callbacks on overwrite, MPI_Comm_delete_attr and
  *                               MPI_Comm_free, after MPI_Comm_free_keyval too;
- *                               MPI_Keyval_create, MPI_Attr_put/get/delete, MPI_Keyval_free
+ *                               MPI_Keyval_create, MPI_Attr_put/get/delete, MPI_Keyval_free;
+ *                               MPI_COMM_SELF's deleted by MPI_Finalize, last set first
  * MPI_UNIVERSE_SIZE is only checked to be there: plain MPI's depends on the launcher. Left out
  * where Open MPI and Bamboo legitimately differ: MPI_LASTUSEDCODE on a duplicate (Open MPI
  * does not copy it, the others it does), and the class of an invalid keyval (Open MPI's is
@@ -27,6 +28,18 @@ static int copy_plus_one(MPI_Comm comm, int keyval, void *extra, void *in, void 
     copies++;
     *(void **)out = (void *)((intptr_t)in + *(int *)extra);
     *flag = 1;
+    return MPI_SUCCESS;
+}
+
+/* MPI_COMM_SELF's attributes, deleted by MPI_Finalize, last set first. */
+static char finalize_order[8];
+
+static int record_finalize_deletion(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm, (void)keyval, (void)extra;
+    size_t n = strlen(finalize_order);
+    if (n + 1 < sizeof finalize_order)
+        finalize_order[n] = (char)(intptr_t)value;
     return MPI_SUCCESS;
 }
 
@@ -161,7 +174,14 @@ int main(int argc, char **argv)
     MPI_Comm_free(&dup);
     if (rank == 0)
         say("copies %d deletions %d", copies, deletions);
+    int self_keys[3];
+    for (int k = 0; k < 3; k++)
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, record_finalize_deletion, &self_keys[k], NULL);
+    MPI_Comm_set_attr(MPI_COMM_SELF, self_keys[1], (void *)(intptr_t)'b');
+    MPI_Comm_set_attr(MPI_COMM_SELF, self_keys[2], (void *)(intptr_t)'c');
+    MPI_Comm_set_attr(MPI_COMM_SELF, self_keys[0], (void *)(intptr_t)'a');
     int failures = report_failures(rank, bad);
     MPI_Finalize();
+    say("rank %d: MPI_Finalize deleted MPI_COMM_SELF's attributes in the order %s", rank, finalize_order);
     return failures;
 }

@@ -10,7 +10,7 @@
  *   MPI_Barrier, MPI_Bcast (MPI_ROOT, MPI_PROC_NULL, from either group), MPI_Allreduce
  *                          (each group gets the other's sum), MPI_Ibcast, MPI_Iallreduce,
  *                          MPI_Gather(v), MPI_Scatter(v), MPI_Reduce, MPI_Allgather(v),
- *                          MPI_Alltoall(v, w)
+ *                          MPI_Alltoall(v, w), MPI_Reduce_scatter(_block)
  *   MPI_Comm_split, MPI_Comm_create of an intercommunicator
  *   MPI_Intercomm_merge    with high given by the groups, and with the same high on both
  *                          sides; collectives on the merged communicator */
@@ -94,6 +94,18 @@ static int data_collectives(MPI_Comm inter, const char *name, int world_rank, in
         rdispls[r] *= (int)sizeof(int);  /* in bytes for MPI_Alltoallw */
     MPI_Alltoallw(send, rcounts, rdispls, types, recv, rcounts, rdispls, types, inter);
     TAKE(4 * remote_size);
+    /* Each group gets the other's reduction of six elements, split by its own counts. */
+    int six[6];
+    for (int i = 0; i < 6; i++)
+        six[i] = value_of(world_rank, i, 6);
+    for (int r = 0; r < size; r++)
+        rcounts[r] = 6 / size + (r < 6 % size);
+    MPI_Reduce_scatter(six, recv, rcounts, MPI_INT, MPI_SUM, inter);
+    TAKE(rcounts[rank]);
+    if (size == remote_size) {
+        MPI_Reduce_scatter_block(send, recv, 2, MPI_INT, MPI_MAX, inter);
+        TAKE(2);
+    }
 #undef TAKE
     say("rank %d: %s data collectives hash %08x", world_rank, name, h);
     free(send);

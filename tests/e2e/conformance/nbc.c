@@ -7,6 +7,7 @@
  *   point-to-point messages exchanged while a collective is in progress
  *   a rank that only polls MPI_Test on its MPI_Ibarrier while the others wait
  *   nonblocking collectives on a split communicator, with roots other than 0
+ *   two MPI_Comm_idup in progress together with an MPI_Ibarrier
  *   MPI_Alltoallw with a different datatype for every peer (contiguous ints and strided
  *   vectors), and with MPI_IN_PLACE */
 #include "conformance.h"
@@ -186,6 +187,33 @@ static int polled_barrier(int rank)
     return 0;
 }
 
+/* Two MPI_Comm_idup in progress with a barrier: the duplicates work, apart from each other. */
+static int nonblocking_dups(int rank, int size)
+{
+    int bad = 0;
+    MPI_Comm dups[2];
+    MPI_Request requests[3];
+    MPI_Comm_idup(WORLD, &dups[0], &requests[0]);
+    MPI_Comm_idup(WORLD, &dups[1], &requests[1]);
+    MPI_Ibarrier(WORLD, &requests[2]);
+    MPI_Waitall(3, requests, MPI_STATUSES_IGNORE);
+    int right = (rank + 1) % size, left = (rank + size - 1) % size, got[2] = {-1, -1}, sent[2] = {10, 20};
+    MPI_Request receives[2];
+    MPI_Irecv(&got[1], 1, MPI_INT, left, 0, dups[1], &receives[1]);
+    MPI_Irecv(&got[0], 1, MPI_INT, left, 0, dups[0], &receives[0]);
+    MPI_Send(&sent[0], 1, MPI_INT, right, 0, dups[0]);
+    MPI_Send(&sent[1], 1, MPI_INT, right, 0, dups[1]);
+    MPI_Waitall(2, receives, MPI_STATUSES_IGNORE);
+    bad += expect(got[0] == 10 && got[1] == 20, "idup'ed communicators crossed: %d %d", got[0], got[1]);
+    int sum = 0;
+    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, dups[1]);
+    bad += expect(sum == size * (size - 1) / 2, "allreduce on an idup'ed communicator: %d", sum);
+    MPI_Comm_free(&dups[0]);
+    MPI_Comm_free(&dups[1]);
+    say("rank %d: idup'ed %d and %d, sum %d", rank, got[0], got[1], sum);
+    return bad;
+}
+
 /* Every peer gets its block in a datatype of its own: a run of ints from even ranks, every
  * other int of a strided vector from odd ranks. */
 static int alltoallw(int rank, int size)
@@ -255,6 +283,7 @@ int main(int argc, char **argv)
     for (int how = 0; how < 4; how++)
         bad += many_at_once(rank, size, how);
     bad += polled_barrier(rank);
+    bad += nonblocking_dups(rank, size);
     bad += alltoallw(rank, size);
     int status = report_failures(rank, bad);
     MPI_Finalize();
