@@ -74,7 +74,7 @@ void check_library(const Rank& self, int code, const char* call, bamboo_site at)
 // handler of `comm`.
 template <class Call>
 int library_call(const char* name, bamboo_site at, Call call, MPI_Comm comm = MPI_COMM_WORLD) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank(name, at);
         int code;
         {

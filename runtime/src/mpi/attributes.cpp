@@ -96,7 +96,7 @@ void forget_order(CommLocal& local, int keyval) {
 
 int create_keyval(const char* call, bamboo_site at, MPI_Comm_copy_attr_function* copy,
                   MPI_Comm_delete_attr_function* remove, int* keyval, void* extra_state) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank(call, at);
         check_not_null(self, keyval, "the keyval pointer", call, at);
         self.keyvals.push_back(Keyval{copy, remove, extra_state});
@@ -106,7 +106,7 @@ int create_keyval(const char* call, bamboo_site at, MPI_Comm_copy_attr_function*
 }
 
 int free_keyval(const char* call, bamboo_site at, int* keyval) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank(call, at);
         check_not_null(self, keyval, "the keyval pointer", call, at);
         user_keyval(self, *keyval, call, at).freed = true;
@@ -116,7 +116,7 @@ int free_keyval(const char* call, bamboo_site at, int* keyval) {
 }
 
 int set_attr(const char* call, bamboo_site at, MPI_Comm comm, int keyval, void* value) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank(call, at);
         CommLocal& local = comm_local(self, comm, call, at);
         user_keyval(self, keyval, call, at);
@@ -130,7 +130,7 @@ int set_attr(const char* call, bamboo_site at, MPI_Comm comm, int keyval, void* 
 }
 
 int get_attr(const char* call, bamboo_site at, MPI_Comm comm, int keyval, void* value, int* flag) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank(call, at);
         CommLocal& local = comm_local(self, comm, call, at);
         check_not_null(self, value, "the attribute pointer", call, at);
@@ -154,7 +154,7 @@ int get_attr(const char* call, bamboo_site at, MPI_Comm comm, int keyval, void* 
 }
 
 int delete_attr(const char* call, bamboo_site at, MPI_Comm comm, int keyval) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank(call, at);
         CommLocal& local = comm_local(self, comm, call, at);
         user_keyval(self, keyval, call, at);
@@ -214,7 +214,7 @@ extern "C" {
 
 int bamboo_comm_set_name(bamboo_site at, MPI_Comm comm, const char* name) {
     const char* call = "MPI_Comm_set_name";
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank(call, at);
         CommLocal& local = comm_local(self, comm, call, at);
         check_not_null(self, name, "the name", call, at);
@@ -225,7 +225,7 @@ int bamboo_comm_set_name(bamboo_site at, MPI_Comm comm, const char* name) {
 
 int bamboo_comm_get_name(bamboo_site at, MPI_Comm comm, char* name, int* length) {
     const char* call = "MPI_Comm_get_name";
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank(call, at);
         const CommLocal& local = comm_local(self, comm, call, at);
         check_not_null(self, name, "the name", call, at);
@@ -278,7 +278,7 @@ int bamboo_attr_delete(bamboo_site at, MPI_Comm comm, int keyval) {
 
 int bamboo_comm_set_info(bamboo_site at, MPI_Comm comm, MPI_Info info) {
     const char* call = "MPI_Comm_set_info";
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank(call, at);
         CommLocal& local = comm_local(self, comm, call, at);
         // The runtime takes no hints; it keeps them to give back, as MPI_Comm_get_info must.
@@ -295,7 +295,7 @@ int bamboo_comm_set_info(bamboo_site at, MPI_Comm comm, MPI_Info info) {
 
 int bamboo_comm_get_info(bamboo_site at, MPI_Comm comm, MPI_Info* info_used) {
     const char* call = "MPI_Comm_get_info";
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank(call, at);
         const CommLocal& local = comm_local(self, comm, call, at);
         check_not_null(self, info_used, "the info pointer", call, at);

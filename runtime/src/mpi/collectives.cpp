@@ -581,7 +581,7 @@ using namespace bamboo;
 extern "C" {
 
 int bamboo_barrier(bamboo_site at, MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         CollectiveCall c("MPI_Barrier", at, comm);
         if (!c.inter()) {
             collectives::barrier(c.channel);
@@ -601,7 +601,7 @@ int bamboo_barrier(bamboo_site at, MPI_Comm comm) {
 }
 
 int bamboo_bcast(bamboo_site at, void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         CollectiveCall c("MPI_Bcast", at, comm);
         if (c.inter()) return inter_bcast(c, buffer, count, type, root);
         c.check_root(root);
@@ -615,7 +615,7 @@ int bamboo_bcast(bamboo_site at, void* buffer, int count, MPI_Datatype type, int
 
 int bamboo_reduce(bamboo_site at, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                   MPI_Op op, int root, MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         CollectiveCall c("MPI_Reduce", at, comm);
         if (c.inter()) return inter_reduce(c, sendbuf, recvbuf, count, type, op, root);
         c.check_root(root);
@@ -630,7 +630,7 @@ int bamboo_reduce(bamboo_site at, const void* sendbuf, void* recvbuf, int count,
 
 int bamboo_allreduce(bamboo_site at, const void* sendbuf, void* recvbuf, int count,
                      MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         CollectiveCall c("MPI_Allreduce", at, comm);
         if (c.inter()) return inter_allreduce(c, sendbuf, recvbuf, count, type, op);
         return reduction_common(c, sendbuf, recvbuf, count, type, op, true,
@@ -640,7 +640,7 @@ int bamboo_allreduce(bamboo_site at, const void* sendbuf, void* recvbuf, int cou
 
 int bamboo_scan(bamboo_site at, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                 MPI_Op op, MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         CollectiveCall c("MPI_Scan", at, comm);
         return reduction_common(c, sendbuf, recvbuf, count, type, op, true,
                                 [&](Operand& acc, const Reduction& r) { collectives::scan(c.channel, acc, r); });
@@ -649,7 +649,7 @@ int bamboo_scan(bamboo_site at, const void* sendbuf, void* recvbuf, int count, M
 
 int bamboo_exscan(bamboo_site at, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                   MPI_Op op, MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         CollectiveCall c("MPI_Exscan", at, comm);
         return reduction_common(c, sendbuf, recvbuf, count, type, op, c.rank() != 0,
                                 [&](Operand& acc, const Reduction& r) { collectives::exscan(c.channel, acc, r); });
@@ -658,7 +658,7 @@ int bamboo_exscan(bamboo_site at, const void* sendbuf, void* recvbuf, int count,
 
 int bamboo_reduce_scatter_block(bamboo_site at, const void* sendbuf, void* recvbuf, int recvcount,
                                 MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         CollectiveCall c("MPI_Reduce_scatter_block", at, comm);
         check_count(c.self, recvcount, "the count", c.name, at);
         return reduce_scatter_common(c, sendbuf, recvbuf, uniform(c.size(), recvcount), type, op);
@@ -667,7 +667,7 @@ int bamboo_reduce_scatter_block(bamboo_site at, const void* sendbuf, void* recvb
 
 int bamboo_reduce_scatter(bamboo_site at, const void* sendbuf, void* recvbuf, const int recvcounts[],
                           MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         CollectiveCall c("MPI_Reduce_scatter", at, comm);
         // One count per rank of the calling task's own group, also on an intercommunicator.
         return reduce_scatter_common(c, sendbuf, recvbuf, c.counts(recvcounts, "recvcounts", c.size()), type, op);
@@ -676,7 +676,7 @@ int bamboo_reduce_scatter(bamboo_site at, const void* sendbuf, void* recvbuf, co
 
 int bamboo_gather(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                   void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         CollectiveCall c("MPI_Gather", at, comm);
         if (c.inter()) {
             std::vector<int> counts = uniform(c.peers(), recvcount);
@@ -691,7 +691,7 @@ int bamboo_gather(bamboo_site at, const void* sendbuf, int sendcount, MPI_Dataty
 int bamboo_gatherv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                    void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                    int root, MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         CollectiveCall c("MPI_Gatherv", at, comm);
         std::vector<int> counts, offsets;
         c.root_layout(root, recvcounts, "recvcounts", displs, &counts, &offsets);
@@ -703,7 +703,7 @@ int bamboo_gatherv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datat
 
 int bamboo_scatter(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                    void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         CollectiveCall c("MPI_Scatter", at, comm);
         if (c.inter()) {
             std::vector<int> counts = uniform(c.peers(), sendcount);
@@ -718,7 +718,7 @@ int bamboo_scatter(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datat
 int bamboo_scatterv(bamboo_site at, const void* sendbuf, const int sendcounts[], const int displs[],
                     MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                     int root, MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         CollectiveCall c("MPI_Scatterv", at, comm);
         std::vector<int> counts, offsets;
         c.root_layout(root, sendcounts, "sendcounts", displs, &counts, &offsets);
@@ -730,7 +730,7 @@ int bamboo_scatterv(bamboo_site at, const void* sendbuf, const int sendcounts[],
 
 int bamboo_allgather(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                      void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         CollectiveCall c("MPI_Allgather", at, comm);
         if (c.inter()) {
             std::vector<int> counts = uniform(c.peers(), recvcount);
@@ -744,7 +744,7 @@ int bamboo_allgather(bamboo_site at, const void* sendbuf, int sendcount, MPI_Dat
 int bamboo_allgatherv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                       void* recvbuf, const int recvcounts[], const int displs[],
                       MPI_Datatype recvtype, MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         CollectiveCall c("MPI_Allgatherv", at, comm);
         std::vector<int> counts = c.counts(recvcounts, "recvcounts");
         check_not_null(c.self, displs, "displs", c.name, at);
@@ -756,7 +756,7 @@ int bamboo_allgatherv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Da
 
 int bamboo_alltoall(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                     void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         CollectiveCall c("MPI_Alltoall", at, comm);
         if (c.inter()) {
             no_in_place(c, sendbuf, "an intercommunicator");
@@ -797,7 +797,7 @@ int bamboo_alltoall(bamboo_site at, const void* sendbuf, int sendcount, MPI_Data
 int bamboo_alltoallv(bamboo_site at, const void* sendbuf, const int sendcounts[], const int sdispls[],
                      MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                      const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         CollectiveCall c("MPI_Alltoallv", at, comm);
         std::vector<int> rcounts = c.counts(recvcounts, "recvcounts");
         check_not_null(c.self, rdispls, "rdispls", c.name, at);
@@ -836,7 +836,7 @@ int bamboo_alltoallv(bamboo_site at, const void* sendbuf, const int sendcounts[]
 int bamboo_alltoallw(bamboo_site at, const void* sendbuf, const int sendcounts[], const int sdispls[],
                      const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                      const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         CollectiveCall c("MPI_Alltoallw", at, comm);
         TypedBlocks out(c, recvbuf, recvcounts, rdispls, recvtypes, "recv");
         if (c.inter()) {
@@ -861,7 +861,7 @@ int bamboo_alltoallw(bamboo_site at, const void* sendbuf, const int sendcounts[]
 
 int bamboo_reduce_local(bamboo_site at, const void* inbuf, void* inoutbuf, int count,
                         MPI_Datatype type, MPI_Op op) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Reduce_local", at);
         check_count(self, count, "the count", "MPI_Reduce_local", at);
         bool commutative;
@@ -872,7 +872,7 @@ int bamboo_reduce_local(bamboo_site at, const void* inbuf, void* inoutbuf, int c
 }
 
 int bamboo_op_create(bamboo_site at, MPI_User_function* function, int commute, MPI_Op* op) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Op_create", at);
         check_not_null(self, reinterpret_cast<const void*>(function), "the function", "MPI_Op_create", at);
         check_not_null(self, op, "the MPI_Op pointer", "MPI_Op_create", at);
@@ -882,7 +882,7 @@ int bamboo_op_create(bamboo_site at, MPI_User_function* function, int commute, M
 }
 
 int bamboo_op_free(bamboo_site at, MPI_Op* op) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Op_free", at);
         check_not_null(self, op, "the MPI_Op pointer", "MPI_Op_free", at);
         MpiGuard guard;
@@ -891,7 +891,7 @@ int bamboo_op_free(bamboo_site at, MPI_Op* op) {
 }
 
 int bamboo_op_commutative(bamboo_site at, MPI_Op op, int* commute) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Op_commutative", at);
         bool commutative;
         if (!op_is_valid(op, &commutative)) call_error(MPI_ERR_OP, self.vrank(), "MPI_Op_commutative", at, "invalid operation (MPI_Op)");

@@ -208,7 +208,7 @@ using namespace bamboo;
 extern "C" {
 
 int bamboo_comm_rank(MPI_Comm comm, int* rank) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank("MPI_Comm_rank", kNoSite);
         *rank = resolve_comm(self, comm, "MPI_Comm_rank", kNoSite).rank;
         return MPI_SUCCESS;
@@ -216,7 +216,7 @@ int bamboo_comm_rank(MPI_Comm comm, int* rank) {
 }
 
 int bamboo_comm_size(MPI_Comm comm, int* size) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank("MPI_Comm_size", kNoSite);
         *size = resolve_comm(self, comm, "MPI_Comm_size", kNoSite).size();
         return MPI_SUCCESS;
@@ -224,7 +224,7 @@ int bamboo_comm_size(MPI_Comm comm, int* size) {
 }
 
 int bamboo_comm_split(bamboo_site at, MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         const char* call = "MPI_Comm_split";
         Rank& self = calling_rank(call, at);
         checked_out(self, newcomm, call, at);
@@ -240,7 +240,7 @@ int bamboo_comm_split(bamboo_site at, MPI_Comm comm, int color, int key, MPI_Com
 }
 
 int bamboo_comm_dup(bamboo_site at, MPI_Comm comm, MPI_Comm* newcomm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         const char* call = "MPI_Comm_dup";
         Rank& self = calling_rank(call, at);
         checked_out(self, newcomm, call, at);
@@ -263,7 +263,7 @@ int bamboo_comm_dup(bamboo_site at, MPI_Comm comm, MPI_Comm* newcomm) {
 }
 
 int bamboo_comm_create(bamboo_site at, MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         const char* call = "MPI_Comm_create";
         Rank& self = calling_rank(call, at);
         checked_out(self, newcomm, call, at);
@@ -288,7 +288,7 @@ int bamboo_comm_create(bamboo_site at, MPI_Comm comm, MPI_Group group, MPI_Comm*
 }
 
 int bamboo_comm_create_group(bamboo_site at, MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         const char* call = "MPI_Comm_create_group";
         Rank& self = calling_rank(call, at);
         checked_out(self, newcomm, call, at);
@@ -325,7 +325,7 @@ int bamboo_comm_dup_with_info(bamboo_site at, MPI_Comm comm, MPI_Info info, MPI_
 }
 
 int bamboo_comm_free(bamboo_site at, MPI_Comm* comm) {
-    return checked_call(comm ? *comm : MPI_COMM_WORLD, [&] {
+    return checked_call(comm ? *comm : MPI_COMM_WORLD, [&]() -> int {
         const char* call = "MPI_Comm_free";
         Rank& self = calling_rank(call, at);
         check_not_null(self, comm, "the communicator pointer", call, at);
@@ -344,7 +344,7 @@ int bamboo_comm_free(bamboo_site at, MPI_Comm* comm) {
 }
 
 int bamboo_comm_compare(bamboo_site at, MPI_Comm comm1, MPI_Comm comm2, int* result) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         const char* call = "MPI_Comm_compare";
         Rank& self = calling_rank(call, at);
         CommView a = resolve_comm(self, comm1, call, at), b = resolve_comm(self, comm2, call, at);
@@ -359,7 +359,7 @@ int bamboo_comm_compare(bamboo_site at, MPI_Comm comm1, MPI_Comm comm2, int* res
 }
 
 int bamboo_comm_group(bamboo_site at, MPI_Comm comm, MPI_Group* group) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         const char* call = "MPI_Comm_group";
         Rank& self = calling_rank(call, at);
         check_not_null(self, group, "the group pointer", call, at);
@@ -369,7 +369,7 @@ int bamboo_comm_group(bamboo_site at, MPI_Comm comm, MPI_Group* group) {
 }
 
 int bamboo_group_size(bamboo_site at, MPI_Group group, int* size) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Group_size", at);
         *size = static_cast<int>(group_of(self, group, "MPI_Group_size", at).size());
         return MPI_SUCCESS;
@@ -377,7 +377,7 @@ int bamboo_group_size(bamboo_site at, MPI_Group group, int* size) {
 }
 
 int bamboo_group_rank(bamboo_site at, MPI_Group group, int* rank) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Group_rank", at);
         *rank = ranks_in_group(group_of(self, group, "MPI_Group_rank", at), {self.vrank()})[0];
         return MPI_SUCCESS;
@@ -385,7 +385,7 @@ int bamboo_group_rank(bamboo_site at, MPI_Group group, int* rank) {
 }
 
 int bamboo_group_incl(bamboo_site at, MPI_Group group, int n, const int ranks[], MPI_Group* newgroup) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         const char* call = "MPI_Group_incl";
         Rank& self = calling_rank(call, at);
         const Group& from = group_of(self, group, call, at);
@@ -397,7 +397,7 @@ int bamboo_group_incl(bamboo_site at, MPI_Group group, int n, const int ranks[],
 }
 
 int bamboo_group_excl(bamboo_site at, MPI_Group group, int n, const int ranks[], MPI_Group* newgroup) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         const char* call = "MPI_Group_excl";
         Rank& self = calling_rank(call, at);
         const Group& from = group_of(self, group, call, at);
@@ -412,7 +412,7 @@ int bamboo_group_excl(bamboo_site at, MPI_Group group, int n, const int ranks[],
 }
 
 int bamboo_group_range_incl(bamboo_site at, MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         const char* call = "MPI_Group_range_incl";
         Rank& self = calling_rank(call, at);
         const Group& from = group_of(self, group, call, at);
@@ -424,7 +424,7 @@ int bamboo_group_range_incl(bamboo_site at, MPI_Group group, int n, int ranges[]
 }
 
 int bamboo_group_range_excl(bamboo_site at, MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         const char* call = "MPI_Group_range_excl";
         Rank& self = calling_rank(call, at);
         const Group& from = group_of(self, group, call, at);
@@ -439,7 +439,7 @@ int bamboo_group_range_excl(bamboo_site at, MPI_Group group, int n, int ranges[]
 }
 
 int bamboo_group_union(bamboo_site at, MPI_Group group1, MPI_Group group2, MPI_Group* newgroup) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         const char* call = "MPI_Group_union";
         Rank& self = calling_rank(call, at);
         Group both = combine(group_of(self, group1, call, at), group_of(self, group2, call, at),
@@ -450,7 +450,7 @@ int bamboo_group_union(bamboo_site at, MPI_Group group1, MPI_Group group2, MPI_G
 }
 
 int bamboo_group_intersection(bamboo_site at, MPI_Group group1, MPI_Group group2, MPI_Group* newgroup) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         const char* call = "MPI_Group_intersection";
         Rank& self = calling_rank(call, at);
         Group common = combine(group_of(self, group1, call, at), group_of(self, group2, call, at),
@@ -461,7 +461,7 @@ int bamboo_group_intersection(bamboo_site at, MPI_Group group1, MPI_Group group2
 }
 
 int bamboo_group_difference(bamboo_site at, MPI_Group group1, MPI_Group group2, MPI_Group* newgroup) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         const char* call = "MPI_Group_difference";
         Rank& self = calling_rank(call, at);
         Group only_first = combine(group_of(self, group1, call, at), group_of(self, group2, call, at),
@@ -473,7 +473,7 @@ int bamboo_group_difference(bamboo_site at, MPI_Group group1, MPI_Group group2, 
 
 int bamboo_group_translate_ranks(bamboo_site at, MPI_Group group1, int n, const int ranks1[],
                                  MPI_Group group2, int ranks2[]) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         const char* call = "MPI_Group_translate_ranks";
         Rank& self = calling_rank(call, at);
         const Group& from = group_of(self, group1, call, at);
@@ -495,7 +495,7 @@ int bamboo_group_translate_ranks(bamboo_site at, MPI_Group group1, int n, const 
 }
 
 int bamboo_group_compare(bamboo_site at, MPI_Group group1, MPI_Group group2, int* result) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         const char* call = "MPI_Group_compare";
         Rank& self = calling_rank(call, at);
         *result = compare_members(group_of(self, group1, call, at), group_of(self, group2, call, at));
@@ -504,7 +504,7 @@ int bamboo_group_compare(bamboo_site at, MPI_Group group1, MPI_Group group2, int
 }
 
 int bamboo_group_free(bamboo_site at, MPI_Group* group) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         const char* call = "MPI_Group_free";
         Rank& self = calling_rank(call, at);
         check_not_null(self, group, "the group pointer", call, at);
@@ -518,7 +518,7 @@ int bamboo_group_free(bamboo_site at, MPI_Group* group) {
 }
 
 int bamboo_dims_create(bamboo_site at, int nnodes, int ndims, int dims[]) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         calling_rank("MPI_Dims_create", at);
         MpiGuard guard;  // the library's own: the same factors as plain MPI chooses
         return MPI_Dims_create(nnodes, ndims, dims);
@@ -527,7 +527,7 @@ int bamboo_dims_create(bamboo_site at, int nnodes, int ndims, int dims[]) {
 
 int bamboo_cart_create(bamboo_site at, MPI_Comm comm, int ndims, const int dims[], const int periods[],
                        int reorder, MPI_Comm* newcomm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         const char* call = "MPI_Cart_create";
         Rank& self = calling_rank(call, at);
         checked_out(self, newcomm, call, at);
@@ -567,7 +567,7 @@ int bamboo_cart_create(bamboo_site at, MPI_Comm comm, int ndims, const int dims[
 }
 
 int bamboo_cart_sub(bamboo_site at, MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         const char* call = "MPI_Cart_sub";
         Rank& self = calling_rank(call, at);
         checked_out(self, newcomm, call, at);
@@ -595,7 +595,7 @@ int bamboo_cart_sub(bamboo_site at, MPI_Comm comm, const int remain_dims[], MPI_
 }
 
 int bamboo_cart_coords(bamboo_site at, MPI_Comm comm, int rank, int maxdims, int coords[]) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         const char* call = "MPI_Cart_coords";
         Rank& self = calling_rank(call, at);
         CommView view = resolve_comm(self, comm, call, at);
@@ -609,7 +609,7 @@ int bamboo_cart_coords(bamboo_site at, MPI_Comm comm, int rank, int maxdims, int
 }
 
 int bamboo_cart_rank(bamboo_site at, MPI_Comm comm, const int coords[], int* rank) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         const char* call = "MPI_Cart_rank";
         Rank& self = calling_rank(call, at);
         const CartTopology& grid = cart_of(self, resolve_comm(self, comm, call, at), call, at);
@@ -620,7 +620,7 @@ int bamboo_cart_rank(bamboo_site at, MPI_Comm comm, const int coords[], int* ran
 }
 
 int bamboo_cart_shift(bamboo_site at, MPI_Comm comm, int direction, int disp, int* source, int* dest) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         const char* call = "MPI_Cart_shift";
         Rank& self = calling_rank(call, at);
         CommView view = resolve_comm(self, comm, call, at);
@@ -642,7 +642,7 @@ int bamboo_cart_shift(bamboo_site at, MPI_Comm comm, int direction, int disp, in
 }
 
 int bamboo_cart_get(bamboo_site at, MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         const char* call = "MPI_Cart_get";
         Rank& self = calling_rank(call, at);
         CommView view = resolve_comm(self, comm, call, at);
@@ -660,7 +660,7 @@ int bamboo_cart_get(bamboo_site at, MPI_Comm comm, int maxdims, int dims[], int 
 }
 
 int bamboo_cartdim_get(bamboo_site at, MPI_Comm comm, int* ndims) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         const char* call = "MPI_Cartdim_get";
         Rank& self = calling_rank(call, at);
         *ndims = static_cast<int>(cart_of(self, resolve_comm(self, comm, call, at), call, at).dims.size());
@@ -669,7 +669,7 @@ int bamboo_cartdim_get(bamboo_site at, MPI_Comm comm, int* ndims) {
 }
 
 int bamboo_topo_test(bamboo_site at, MPI_Comm comm, int* status) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank("MPI_Topo_test", at);
         *status = resolve_comm(self, comm, "MPI_Topo_test", at).comm->topology() ? MPI_CART : MPI_UNDEFINED;
         return MPI_SUCCESS;

@@ -29,7 +29,7 @@ void check_errhandler(Rank& self, MPI_Errhandler handler, const char* call, bamb
 }
 
 int set_errhandler(const char* call, bamboo_site at, MPI_Comm comm, MPI_Errhandler handler) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank(call, at);
         CommLocal& local = comm_local(self, comm, call, at);
         check_errhandler(self, handler, call, at);
@@ -41,7 +41,7 @@ int set_errhandler(const char* call, bamboo_site at, MPI_Comm comm, MPI_Errhandl
 }
 
 int get_errhandler(const char* call, bamboo_site at, MPI_Comm comm, MPI_Errhandler* handler) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank(call, at);
         check_not_null(self, handler, "the error handler pointer", call, at);
         *handler = comm_local(self, comm, call, at).errhandler;
@@ -52,7 +52,7 @@ int get_errhandler(const char* call, bamboo_site at, MPI_Comm comm, MPI_Errhandl
 
 int create_errhandler(const char* call, bamboo_site at, MPI_Comm_errhandler_function* function,
                       MPI_Errhandler* handler) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank(call, at);
         check_not_null(self, reinterpret_cast<const void*>(function), "the function", call, at);
         check_not_null(self, handler, "the error handler pointer", call, at);
@@ -122,7 +122,7 @@ int bamboo_errhandler_create(bamboo_site at, MPI_Comm_errhandler_function* funct
 
 int bamboo_errhandler_free(bamboo_site at, MPI_Errhandler* handler) {
     const char* call = "MPI_Errhandler_free";
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank(call, at);
         check_not_null(self, handler, "the error handler pointer", call, at);
         check_errhandler(self, *handler, call, at);
@@ -135,7 +135,7 @@ int bamboo_errhandler_free(bamboo_site at, MPI_Errhandler* handler) {
 int bamboo_comm_call_errhandler(bamboo_site at, MPI_Comm comm, int errorcode) {
     const char* call = "MPI_Comm_call_errhandler";
     Rank& self = calling_rank(call, at);
-    int status = checked_call(comm, [&] {
+    int status = checked_call(comm, [&]() -> int {
         comm_local(self, comm, call, at);
         return MPI_SUCCESS;
     });

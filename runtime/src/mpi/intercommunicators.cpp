@@ -172,7 +172,7 @@ extern "C" {
 
 int bamboo_intercomm_create(bamboo_site at, MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                             int remote_leader, int tag, MPI_Comm* newintercomm) {
-    return checked_call(local_comm, [&] {
+    return checked_call(local_comm, [&]() -> int {
         const char* call = "MPI_Intercomm_create";
         Rank& self = calling_rank(call, at);
         checked_out(self, newintercomm, call, at);
@@ -210,7 +210,7 @@ int bamboo_intercomm_create(bamboo_site at, MPI_Comm local_comm, int local_leade
 }
 
 int bamboo_intercomm_merge(bamboo_site at, MPI_Comm intercomm, int high, MPI_Comm* newintracomm) {
-    return checked_call(intercomm, [&] {
+    return checked_call(intercomm, [&]() -> int {
         const char* call = "MPI_Intercomm_merge";
         Rank& self = calling_rank(call, at);
         checked_out(self, newintracomm, call, at);
@@ -237,7 +237,7 @@ int bamboo_intercomm_merge(bamboo_site at, MPI_Comm intercomm, int high, MPI_Com
 }
 
 int bamboo_comm_test_inter(bamboo_site at, MPI_Comm comm, int* flag) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank("MPI_Comm_test_inter", at);
         check_not_null(self, flag, "the flag pointer", "MPI_Comm_test_inter", at);
         *flag = resolve_comm(self, comm, "MPI_Comm_test_inter", at).comm->is_inter();
@@ -246,7 +246,7 @@ int bamboo_comm_test_inter(bamboo_site at, MPI_Comm comm, int* flag) {
 }
 
 int bamboo_comm_remote_size(bamboo_site at, MPI_Comm comm, int* size) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         const char* call = "MPI_Comm_remote_size";
         Rank& self = calling_rank(call, at);
         check_not_null(self, size, "the size pointer", call, at);
@@ -256,7 +256,7 @@ int bamboo_comm_remote_size(bamboo_site at, MPI_Comm comm, int* size) {
 }
 
 int bamboo_comm_remote_group(bamboo_site at, MPI_Comm comm, MPI_Group* group) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         const char* call = "MPI_Comm_remote_group";
         Rank& self = calling_rank(call, at);
         check_not_null(self, group, "the group pointer", call, at);

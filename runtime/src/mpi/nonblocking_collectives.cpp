@@ -14,7 +14,7 @@ namespace {
 template <class Blocking, class... Args>
 int start_collective(const char* call, bamboo_site at, MPI_Comm comm, MPI_Request* handle, Blocking blocking,
                      Args... args) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank(call, at);
         resolve_comm(self, comm, call, at);
         Request* request = new_request(self, handle, call, at);

@@ -278,7 +278,7 @@ int bamboo_init_thread(int* argc, char*** argv, int required, int* provided) {
 }
 
 int bamboo_query_thread(int* provided) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Query_thread", kNoSite);
         check_not_null(self, provided, "the level pointer", "MPI_Query_thread", kNoSite);
         *provided = self.thread_level;
@@ -287,7 +287,7 @@ int bamboo_query_thread(int* provided) {
 }
 
 int bamboo_is_thread_main(int* flag) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Is_thread_main", kNoSite);
         check_not_null(self, flag, "the flag pointer", "MPI_Is_thread_main", kNoSite);
         *flag = 1;  // MPI calls come from the task itself (MPI_THREAD_FUNNELED at most)
@@ -304,7 +304,7 @@ int bamboo_initialized(int* flag) {
 int bamboo_finalize(void) {
     Rank& self = calling_rank("MPI_Finalize", kNoSite);
     // MPI deletes MPI_COMM_SELF's attributes first, as if the communicator were freed.
-    int code = checked_call(MPI_COMM_SELF, [&] {
+    int code = checked_call(MPI_COMM_SELF, [&]() -> int {
         delete_attributes(self, MPI_COMM_SELF, self.self_local, "MPI_Finalize", kNoSite);
         return MPI_SUCCESS;
     });
@@ -351,62 +351,62 @@ double bamboo_wtime(void) {
 
 int bamboo_send(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
                 MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         return blocking_send("MPI_Send", SendMode::standard, at, buf, count, type, dest, tag, comm);
     });
 }
 
 int bamboo_ssend(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
                  MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         return blocking_send("MPI_Ssend", SendMode::synchronous, at, buf, count, type, dest, tag, comm);
     });
 }
 
 int bamboo_rsend(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
                  MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         return blocking_send("MPI_Rsend", SendMode::standard, at, buf, count, type, dest, tag, comm);
     });
 }
 
 int bamboo_bsend(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
                  MPI_Comm comm) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         return blocking_send("MPI_Bsend", SendMode::buffered, at, buf, count, type, dest, tag, comm);
     });
 }
 
 int bamboo_isend(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest,
                  int tag, MPI_Comm comm, MPI_Request* request) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         return nonblocking_send("MPI_Isend", SendMode::nonblocking, at, buf, count, type, dest, tag, comm, request);
     });
 }
 
 int bamboo_issend(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest,
                   int tag, MPI_Comm comm, MPI_Request* request) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         return nonblocking_send("MPI_Issend", SendMode::synchronous, at, buf, count, type, dest, tag, comm, request);
     });
 }
 
 int bamboo_irsend(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest,
                   int tag, MPI_Comm comm, MPI_Request* request) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         return nonblocking_send("MPI_Irsend", SendMode::nonblocking, at, buf, count, type, dest, tag, comm, request);
     });
 }
 
 int bamboo_ibsend(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest,
                   int tag, MPI_Comm comm, MPI_Request* request) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         return nonblocking_send("MPI_Ibsend", SendMode::buffered, at, buf, count, type, dest, tag, comm, request);
     });
 }
 
 int bamboo_buffer_attach(bamboo_site at, void* buffer, int size) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Buffer_attach", at);
         if (self.attached_buffer.base)
             call_error(MPI_ERR_BUFFER, self.vrank(), "MPI_Buffer_attach", at,
@@ -418,7 +418,7 @@ int bamboo_buffer_attach(bamboo_site at, void* buffer, int size) {
 }
 
 int bamboo_buffer_detach(bamboo_site at, void* buffer_addr, int* size) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Buffer_detach", at);
         check_not_null(self, buffer_addr, "the buffer address", "MPI_Buffer_detach", at);
         check_not_null(self, size, "the size pointer", "MPI_Buffer_detach", at);
@@ -432,7 +432,7 @@ int bamboo_buffer_detach(bamboo_site at, void* buffer_addr, int* size) {
 
 int bamboo_recv(bamboo_site at, void* buf, int count, MPI_Datatype type, int source, int tag,
                 MPI_Comm comm, MPI_Status* status) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank("MPI_Recv", at);
         Request request;
         start_receive_call(self, "MPI_Recv", at, buf, count, type, source, tag, comm, request);
@@ -444,7 +444,7 @@ int bamboo_recv(bamboo_site at, void* buf, int count, MPI_Datatype type, int sou
 
 int bamboo_irecv(bamboo_site at, void* buf, int count, MPI_Datatype type, int source, int tag,
                  MPI_Comm comm, MPI_Request* request) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank("MPI_Irecv", at);
         Request* r = new_request(self, request, "MPI_Irecv", at);
         try {
@@ -459,14 +459,14 @@ int bamboo_irecv(bamboo_site at, void* buf, int count, MPI_Datatype type, int so
 
 int bamboo_send_init(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
                      MPI_Comm comm, MPI_Request* request) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         return persistent_send("MPI_Send_init", SendMode::nonblocking, at, buf, count, type, dest, tag, comm, request);
     });
 }
 
 int bamboo_ssend_init(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
                       MPI_Comm comm, MPI_Request* request) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         return persistent_send("MPI_Ssend_init", SendMode::synchronous, at, buf, count, type, dest, tag, comm,
                                request);
     });
@@ -474,7 +474,7 @@ int bamboo_ssend_init(bamboo_site at, const void* buf, int count, MPI_Datatype t
 
 int bamboo_rsend_init(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
                       MPI_Comm comm, MPI_Request* request) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         return persistent_send("MPI_Rsend_init", SendMode::nonblocking, at, buf, count, type, dest, tag, comm,
                                request);
     });
@@ -482,7 +482,7 @@ int bamboo_rsend_init(bamboo_site at, const void* buf, int count, MPI_Datatype t
 
 int bamboo_bsend_init(bamboo_site at, const void* buf, int count, MPI_Datatype type, int dest, int tag,
                       MPI_Comm comm, MPI_Request* request) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         return persistent_send("MPI_Bsend_init", SendMode::buffered, at, buf, count, type, dest, tag, comm,
                                request);
     });
@@ -490,7 +490,7 @@ int bamboo_bsend_init(bamboo_site at, const void* buf, int count, MPI_Datatype t
 
 int bamboo_recv_init(bamboo_site at, void* buf, int count, MPI_Datatype type, int source, int tag,
                      MPI_Comm comm, MPI_Request* request) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank("MPI_Recv_init", at);
         CommView view = resolve_comm(self, comm, "MPI_Recv_init", at);
         receive_pattern(self, view, source, tag, "MPI_Recv_init", at);
@@ -508,7 +508,7 @@ int bamboo_recv_init(bamboo_site at, void* buf, int count, MPI_Datatype type, in
 }
 
 int bamboo_start(bamboo_site at, MPI_Request* request) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Start", at);
         check_not_null(self, request, "the request pointer", "MPI_Start", at);
         start_persistent(self, find_request(self, *request, "MPI_Start", at), at);
@@ -517,7 +517,7 @@ int bamboo_start(bamboo_site at, MPI_Request* request) {
 }
 
 int bamboo_startall(bamboo_site at, int count, MPI_Request requests[]) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Startall", at);
         if (count < 0) call_error(MPI_ERR_COUNT, self.vrank(), "MPI_Startall", at, "the count %d is negative", count);
         if (count > 0) check_not_null(self, requests, "the request array", "MPI_Startall", at);
@@ -527,7 +527,7 @@ int bamboo_startall(bamboo_site at, int count, MPI_Request requests[]) {
 }
 
 int bamboo_request_free(bamboo_site at, MPI_Request* request) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Request_free", at);
         check_not_null(self, request, "the request pointer", "MPI_Request_free", at);
         Request* r = find_request(self, *request, "MPI_Request_free", at);
@@ -544,7 +544,7 @@ int bamboo_request_free(bamboo_site at, MPI_Request* request) {
 }
 
 int bamboo_cancel(bamboo_site at, MPI_Request* request) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Cancel", at);
         check_not_null(self, request, "the request pointer", "MPI_Cancel", at);
         Request* r = find_active_request(self, *request, "MPI_Cancel", at);
@@ -570,7 +570,7 @@ int bamboo_cancel(bamboo_site at, MPI_Request* request) {
 int bamboo_sendrecv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                     int dest, int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                     int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank("MPI_Sendrecv", at);
         Request send, receive;
         bool send_pending = start_send_call(self, "MPI_Sendrecv", at, sendbuf, sendcount, sendtype, dest,
@@ -585,7 +585,7 @@ int bamboo_sendrecv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Data
 }
 
 int bamboo_wait(bamboo_site at, MPI_Request* request, MPI_Status* status) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Wait", at);
         check_not_null(self, request, "the request pointer", "MPI_Wait", at);
         Request* r = find_active_request(self, *request, "MPI_Wait", at);
@@ -600,7 +600,7 @@ int bamboo_wait(bamboo_site at, MPI_Request* request, MPI_Status* status) {
 }
 
 int bamboo_waitall(bamboo_site at, int count, MPI_Request requests[], MPI_Status statuses[]) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Waitall", at);
         std::vector<Request*> found = find_requests(self, count, requests, "MPI_Waitall", at);
         WaitInfo info;
@@ -623,7 +623,7 @@ int bamboo_waitall(bamboo_site at, int count, MPI_Request requests[], MPI_Status
 
 int bamboo_waitany(bamboo_site at, int count, MPI_Request requests[], int* index,
                    MPI_Status* status) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Waitany", at);
         std::vector<Request*> found = find_requests(self, count, requests, "MPI_Waitany", at);
         int completed = MPI_UNDEFINED;
@@ -653,7 +653,7 @@ int bamboo_waitany(bamboo_site at, int count, MPI_Request requests[], int* index
 }
 
 int bamboo_test(bamboo_site at, MPI_Request* request, int* flag, MPI_Status* status) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Test", at);
         check_not_null(self, request, "the request pointer", "MPI_Test", at);
         Request* r = find_active_request(self, *request, "MPI_Test", at);
@@ -675,7 +675,7 @@ int bamboo_test(bamboo_site at, MPI_Request* request, int* flag, MPI_Status* sta
 
 int bamboo_testall(bamboo_site at, int count, MPI_Request requests[], int* flag,
                    MPI_Status statuses[]) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Testall", at);
         std::vector<Request*> found = find_requests(self, count, requests, "MPI_Testall", at);
         for (const Request* r : found) {
@@ -696,7 +696,7 @@ int bamboo_testall(bamboo_site at, int count, MPI_Request requests[], int* flag,
 
 int bamboo_testany(bamboo_site at, int count, MPI_Request requests[], int* index, int* flag,
                    MPI_Status* status) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Testany", at);
         std::vector<Request*> found = find_requests(self, count, requests, "MPI_Testany", at);
         *index = MPI_UNDEFINED;
@@ -721,7 +721,7 @@ int bamboo_testany(bamboo_site at, int count, MPI_Request requests[], int* index
 
 int bamboo_waitsome(bamboo_site at, int incount, MPI_Request requests[], int* outcount, int indices[],
                     MPI_Status statuses[]) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Waitsome", at);
         std::vector<Request*> found = find_requests(self, incount, requests, "MPI_Waitsome", at);
         if (!any_active(found)) {
@@ -745,7 +745,7 @@ int bamboo_waitsome(bamboo_site at, int incount, MPI_Request requests[], int* ou
 
 int bamboo_testsome(bamboo_site at, int incount, MPI_Request requests[], int* outcount, int indices[],
                     MPI_Status statuses[]) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Testsome", at);
         std::vector<Request*> found = find_requests(self, incount, requests, "MPI_Testsome", at);
         if (!any_active(found)) {
@@ -759,7 +759,7 @@ int bamboo_testsome(bamboo_site at, int incount, MPI_Request requests[], int* ou
 }
 
 int bamboo_request_get_status(bamboo_site at, MPI_Request request, int* flag, MPI_Status* status) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank("MPI_Request_get_status", at);
         Request* r = find_active_request(self, request, "MPI_Request_get_status", at);
         if (!r) {
@@ -777,7 +777,7 @@ int bamboo_request_get_status(bamboo_site at, MPI_Request request, int* flag, MP
 }
 
 int bamboo_probe(bamboo_site at, int source, int tag, MPI_Comm comm, MPI_Status* status) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank("MPI_Probe", at);
         Pattern pattern = receive_pattern(self, resolve_comm(self, comm, "MPI_Probe", at), source, tag,
                                           "MPI_Probe", at);
@@ -801,7 +801,7 @@ int bamboo_probe(bamboo_site at, int source, int tag, MPI_Comm comm, MPI_Status*
 
 int bamboo_iprobe(bamboo_site at, int source, int tag, MPI_Comm comm, int* flag,
                   MPI_Status* status) {
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank("MPI_Iprobe", at);
         Pattern pattern = receive_pattern(self, resolve_comm(self, comm, "MPI_Iprobe", at), source,
                                           tag, "MPI_Iprobe", at);
@@ -830,7 +830,7 @@ int bamboo_iprobe(bamboo_site at, int source, int tag, MPI_Comm comm, int* flag,
 }
 
 int bamboo_get_count(const MPI_Status* status, MPI_Datatype type, int* count) {
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         if (status == MPI_STATUS_IGNORE) {
             Rank* self = Rank::current();
             call_error(MPI_ERR_ARG, self ? self->vrank() : -1, "MPI_Get_count", kNoSite, "the status is MPI_STATUS_IGNORE");

@@ -74,7 +74,7 @@ extern "C" {
 int bamboo_win_create(bamboo_site at, void* base, MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm,
                       MPI_Win* win) {
     const char* call = "MPI_Win_create";
-    return checked_call(comm, [&] {
+    return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank(call, at);
         check_not_null(self, win, "the window pointer", call, at);
         CommView view = resolve_comm(self, comm, call, at);
@@ -98,7 +98,7 @@ int bamboo_win_create(bamboo_site at, void* base, MPI_Aint size, int disp_unit, 
 
 int bamboo_win_free(bamboo_site at, MPI_Win* win) {
     const char* call = "MPI_Win_free";
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank(call, at);
         check_not_null(self, win, "the window pointer", call, at);
         WindowEntry& window = window_of(self, *win, call, at);
@@ -117,7 +117,7 @@ int bamboo_win_free(bamboo_site at, MPI_Win* win) {
 
 int bamboo_win_get_group(bamboo_site at, MPI_Win win, MPI_Group* group) {
     const char* call = "MPI_Win_get_group";
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank(call, at);
         check_not_null(self, group, "the group pointer", call, at);
         *group = self.groups.insert(window_of(self, win, call, at).comm->vranks());
@@ -127,7 +127,7 @@ int bamboo_win_get_group(bamboo_site at, MPI_Win win, MPI_Group* group) {
 
 int bamboo_win_set_name(bamboo_site at, MPI_Win win, const char* name) {
     const char* call = "MPI_Win_set_name";
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank(call, at);
         check_not_null(self, name, "the name", call, at);
         window_of(self, win, call, at).local.name.assign(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1));
@@ -137,7 +137,7 @@ int bamboo_win_set_name(bamboo_site at, MPI_Win win, const char* name) {
 
 int bamboo_win_get_name(bamboo_site at, MPI_Win win, char* name, int* length) {
     const char* call = "MPI_Win_get_name";
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank(call, at);
         check_not_null(self, name, "the name", call, at);
         check_not_null(self, length, "the length pointer", call, at);
@@ -151,7 +151,7 @@ int bamboo_win_get_name(bamboo_site at, MPI_Win win, char* name, int* length) {
 int bamboo_win_create_keyval(bamboo_site at, MPI_Win_copy_attr_function* copy, MPI_Win_delete_attr_function* remove,
                              int* keyval, void* extra_state) {
     const char* call = "MPI_Win_create_keyval";
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank(call, at);
         check_not_null(self, keyval, "the keyval pointer", call, at);
         self.win_keyvals.push_back(WinKeyval{copy, remove, extra_state});
@@ -162,7 +162,7 @@ int bamboo_win_create_keyval(bamboo_site at, MPI_Win_copy_attr_function* copy, M
 
 int bamboo_win_free_keyval(bamboo_site at, int* keyval) {
     const char* call = "MPI_Win_free_keyval";
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank(call, at);
         check_not_null(self, keyval, "the keyval pointer", call, at);
         user_win_keyval(self, *keyval, call, at).freed = true;
@@ -173,7 +173,7 @@ int bamboo_win_free_keyval(bamboo_site at, int* keyval) {
 
 int bamboo_win_set_attr(bamboo_site at, MPI_Win win, int keyval, void* value) {
     const char* call = "MPI_Win_set_attr";
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowEntry& window = window_of(self, win, call, at);
         user_win_keyval(self, keyval, call, at);
@@ -186,7 +186,7 @@ int bamboo_win_set_attr(bamboo_site at, MPI_Win win, int keyval, void* value) {
 
 int bamboo_win_get_attr(bamboo_site at, MPI_Win win, int keyval, void* value, int* flag) {
     const char* call = "MPI_Win_get_attr";
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowEntry& window = window_of(self, win, call, at);
         check_not_null(self, value, "the attribute pointer", call, at);
@@ -207,7 +207,7 @@ int bamboo_win_get_attr(bamboo_site at, MPI_Win win, int keyval, void* value, in
 
 int bamboo_win_delete_attr(bamboo_site at, MPI_Win win, int keyval) {
     const char* call = "MPI_Win_delete_attr";
-    return checked_call(MPI_COMM_WORLD, [&] {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowEntry& window = window_of(self, win, call, at);
         user_win_keyval(self, keyval, call, at);
