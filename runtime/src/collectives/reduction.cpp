@@ -5,7 +5,7 @@
 namespace bamboo {
 
 Operand::Operand(int count, MPI_Datatype type, const TypeLayout& layout)
-    : storage_(new char[layout.span(count)]),
+    : storage_(layout.span(count)),
       size_(layout.span(count)),
       count_(count),
       type_(type),

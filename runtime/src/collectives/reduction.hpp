@@ -9,9 +9,9 @@
 #include <mpi.h>
 
 #include <cstddef>
-#include <memory>
 
 #include "messaging/datatype.hpp"
+#include "util/byte_buffer.hpp"
 
 namespace bamboo {
 
@@ -34,7 +34,7 @@ public:
     }
 
 private:
-    std::unique_ptr<char[]> storage_;
+    ByteBuffer storage_;
     std::size_t size_;
     int count_;
     MPI_Datatype type_;

@@ -28,7 +28,7 @@ Message copied_message(const Routes& routes, const Envelope& e, const TypedBuffe
     Message message;
     message.envelope = e;
     message.bytes = data.bytes();
-    message.storage.reset(new char[message.bytes]);
+    message.storage = ByteBuffer(message.bytes);
     message.data = message.storage.get();
     message.charge = std::move(charge);
     pack(data, message.storage.get());
@@ -83,7 +83,7 @@ bool buy_back(Request& send) {
         if (!message) return false;
         routes.budget->force_reserve_local(buffer_cost(bytes));
         message->charge = BufferCharge(routes.budget.get(), -1, buffer_cost(bytes));
-        message->storage.reset(new char[bytes]);
+        message->storage = ByteBuffer(bytes);
         message->data = message->storage.get();
         pack(send.target, message->storage.get());
         message->lender = nullptr;

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "messaging/buffer_budget.hpp"
+#include "util/byte_buffer.hpp"
 #include "util/spin.hpp"
 
 namespace bamboo {
@@ -84,7 +85,7 @@ struct Announced {
 // a task of this process (`lender`, its send request) or of another (`announced`).
 struct Message {
     Envelope envelope{};
-    std::unique_ptr<char[]> storage;  // holds `data` (possibly after a wire header)
+    ByteBuffer storage;  // holds `data` (possibly after a wire header)
     const char* data = nullptr;
     std::size_t bytes = 0;
     Request* lender = nullptr;

@@ -132,10 +132,10 @@ struct CommEngine::Lent {
 // travels separately), a separate payload, or both.
 struct CommEngine::Outgoing {
     int process = 0;
-    std::unique_ptr<char[]> control;  // none: the data of an announced message, asked for
+    ByteBuffer control;  // none: the data of an announced message, asked for
     std::size_t control_bytes = 0;
     const char* payload = nullptr;    // a separate payload: the user's buffer, or `packed`
-    std::unique_ptr<char[]> packed;
+    ByteBuffer packed;
     std::size_t payload_bytes = 0;
     std::size_t piece_bytes = 0;
     int payload_tag = kTag;
@@ -155,12 +155,12 @@ struct CommEngine::Pull {
     Envelope envelope;
     std::size_t bytes;
     std::vector<MPI_Request> pieces;
-    std::unique_ptr<char[]> staging;  // when the receive buffer is not contiguous
+    ByteBuffer staging;  // when the receive buffer is not contiguous
 };
 
 struct CommEngine::InFlight {
-    std::unique_ptr<char[]> control;
-    std::unique_ptr<char[]> packed;
+    ByteBuffer control;
+    ByteBuffer packed;
     Request* completion = nullptr;
     int process = 0;
     int requests = 0;  // its consecutive entries in mpi_requests_
@@ -231,7 +231,7 @@ CommEngine::Outgoing CommEngine::control_message(int process, const WireHeader& 
     out.process = process;
     out.control_bytes = sizeof header + extra_bytes;
     message_size(out.control_bytes);
-    out.control.reset(new char[out.control_bytes]);
+    out.control = ByteBuffer(out.control_bytes);
     std::memcpy(out.control.get(), &header, sizeof header);
     return out;
 }
@@ -263,7 +263,7 @@ bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data
         out.payload = data.data();
         out.completion = completion;
     } else if (separate) {
-        out.packed.reset(new char[bytes]);
+        out.packed = ByteBuffer(bytes);
         pack(data, out.packed.get());
         out.payload = out.packed.get();
     } else {
@@ -347,10 +347,10 @@ void CommEngine::submit(Outgoing&& out) {
 // Posts the receive of an announced message's data, then asks its sender for it (so the
 // data never arrives before its receive).
 void CommEngine::start_pull(const Wanted& wanted) {
-    Pull pull{wanted.receive, wanted.envelope, wanted.bytes, {}, nullptr};
+    Pull pull{wanted.receive, wanted.envelope, wanted.bytes, {}, ByteBuffer()};
     char* where = wanted.receive->target.data();
     if (!wanted.receive->target.layout.contiguous) {
-        pull.staging.reset(new char[wanted.bytes]);
+        pull.staging = ByteBuffer(wanted.bytes);
         where = pull.staging.get();
     }
     post_payload_receives(where, wanted.bytes, piece_bytes_[wanted.process] ? piece_bytes_[wanted.process] : wanted.bytes,
@@ -547,13 +547,13 @@ void CommEngine::take_control(int source, const char* bytes, std::size_t size) {
               routes_.process, static_cast<unsigned long long>(header.sequence), source,
               static_cast<unsigned long long>(due));
     if (header.sequence != due) {
-        Early kept{std::unique_ptr<char[]>(new char[size]), size};
+        Early kept{ByteBuffer(size), size};
         CopyCharge charge(size);
         std::memcpy(kept.bytes.get(), bytes, size);
         early.emplace(header.sequence, std::move(kept));
         return;
     }
-    accept_control(source, bytes, size, nullptr);
+    accept_control(source, bytes, size, ByteBuffer());
     for (auto next = early.begin(); next != early.end() && next->first == next_sequence_from_[source];
          next = early.begin()) {
         Early kept = std::move(next->second);
@@ -564,7 +564,7 @@ void CommEngine::take_control(int source, const char* bytes, std::size_t size) {
 }
 
 // The control message due from `source`, at `bytes`: in its slot, or in `owned`.
-void CommEngine::accept_control(int source, const char* bytes, std::size_t size, std::unique_ptr<char[]> owned) {
+void CommEngine::accept_control(int source, const char* bytes, std::size_t size, ByteBuffer owned) {
     WireHeader header;
     std::memcpy(&header, bytes, sizeof header);
     ++next_sequence_from_[source];
@@ -616,8 +616,8 @@ void CommEngine::accept_control(int source, const char* bytes, std::size_t size,
 }
 
 // The data of `a`, out of its slot into a buffer of its own: a copy the runtime counts.
-std::unique_ptr<char[]> CommEngine::copy_out(Arrival& a) {
-    std::unique_ptr<char[]> buffer(new char[a.payload_bytes]);
+ByteBuffer CommEngine::copy_out(Arrival& a) {
+    ByteBuffer buffer(a.payload_bytes);
     CopyCharge charge(a.payload_bytes);
     if (a.payload_bytes) std::memcpy(buffer.get(), a.data, a.payload_bytes);
     a.data = buffer.get();
@@ -707,7 +707,7 @@ void CommEngine::answer(int process, std::uint64_t id, bool declined) {
     if (lent.data.layout.contiguous) {
         out.payload = lent.data.data();
     } else {
-        out.packed.reset(new char[out.payload_bytes]);
+        out.packed = ByteBuffer(out.payload_bytes);
         pack(lent.data, out.packed.get());
         out.payload = out.packed.get();
     }
@@ -739,7 +739,7 @@ bool CommEngine::start_payload(Arrival& a) {
         if (payload_may_wait(a, dest)) return false;
     }
     if (!where) {
-        a.buffer.reset(new char[a.payload_bytes]);
+        a.buffer = ByteBuffer(a.payload_bytes);
         where = a.buffer.get();
     }
     post_payload_receives(static_cast<char*>(where), a.payload_bytes, a.piece_bytes, a.source_process, kTag,

@@ -62,6 +62,7 @@
 #include "messaging/requests.hpp"
 #include "messaging/routes.hpp"
 #include "transport/traffic.hpp"
+#include "util/byte_buffer.hpp"
 
 namespace bamboo {
 
@@ -128,7 +129,7 @@ private:
         int source_process = -1;
         std::vector<MPI_Request> pieces;  // the payload
         const char* data = nullptr;       // held: the data (in `buffer`, or in its slot)
-        std::unique_ptr<char[]> buffer;   // held: the data; payload: staged, when no receive took it
+        ByteBuffer buffer;   // held: the data; payload: staged, when no receive took it
         Envelope envelope{};
         int dest_vrank = -1;
         Announced announced;              // held: the message was announced, its data left behind
@@ -140,7 +141,7 @@ private:
     // A control message that arrived ahead of an earlier one from its process (the earlier,
     // larger one still arriving), kept until that one is in.
     struct Early {
-        std::unique_ptr<char[]> bytes;
+        ByteBuffer bytes;
         std::size_t size = 0;
     };
 
@@ -164,8 +165,8 @@ private:
     void post_control_receive(std::size_t slot);
     bool receive_controls();
     void take_control(int source, const char* bytes, std::size_t size);
-    void accept_control(int source, const char* bytes, std::size_t size, std::unique_ptr<char[]> owned);
-    std::unique_ptr<char[]> copy_out(Arrival& arrival);
+    void accept_control(int source, const char* bytes, std::size_t size, ByteBuffer owned);
+    ByteBuffer copy_out(Arrival& arrival);
     bool deliver_held(Arrival& arrival);  // false while its data is only in its slot
     bool advance_arrivals();
     bool advance(Arrival& arrival);  // true once the arrival is delivered

@@ -15,7 +15,7 @@ Message make_message(int source, int tag, int comm, const std::string& body) {
     Message m;
     m.envelope = Envelope{source, tag, comm};
     m.bytes = body.size();
-    m.storage.reset(new char[body.size()]);
+    m.storage = ByteBuffer(body.size());
     body.copy(m.storage.get(), body.size());
     m.data = m.storage.get();
     return m;
