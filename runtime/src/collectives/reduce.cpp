@@ -66,8 +66,11 @@ void recursive_doubling(CollectiveChannel& ch, const TwoLevel& where, Operand& a
         for (int mask = 1, round = 0; mask < power; mask <<= 1, ++round) {
             int partner_folded = folded ^ mask;
             int partner = partner_folded < rest ? partner_folded * 2 + 1 : partner_folded + rest;
+            // Posted before the send: both partners send first, and a large message that
+            // finds its receive posted goes straight into it instead of waiting to be pulled.
+            auto posted = ch.post({{rank_at(partner), tag::kAllreduceRound + round, incoming.bytes(), incoming.size()}});
             ch.send(rank_at(partner), tag::kAllreduceRound + round, acc.bytes(), acc.size());
-            ch.receive(rank_at(partner), tag::kAllreduceRound + round, incoming.bytes(), incoming.size());
+            posted.wait();
             if (partner < p) {
                 r.combine(incoming, acc);
             } else {
