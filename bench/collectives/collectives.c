@@ -1,7 +1,7 @@
 /*
- * collectives: time MPI's collective operations at a small and a large message size.
+ * collectives: time MPI's collective operations at a small, a medium and a large message size.
  *
- *   collectives [--only NAME,...] [--sizes small,large] [--iterations N] [--time SECONDS]
+ *   collectives [--only NAME,...] [--sizes small,medium,large] [--iterations N] [--time SECONDS]
  *
  * An ordinary MPI program: built with mpicc it measures the MPI library, built with
  * bamboocc the Bamboo runtime. Arguments starting with --bamboo- belong to the runtime,
@@ -37,28 +37,29 @@ static const char *const op_names[NOPS] = {
     "allgatherv", "alltoall", "alltoallv",
 };
 
-enum { SMALL, LARGE, NSIZES };
+enum { SMALL, MEDIUM, LARGE, NSIZES };
 
-static const char *const size_names[NSIZES] = { "small", "large" };
+static const char *const size_names[NSIZES] = { "small", "medium", "large" };
 
 /*
- * Bytes per message, block or pair [small, large]. The large gather-type and alltoall
+ * Bytes per message, block or pair [small, medium, large]. The large gather-type and alltoall
  * blocks are smaller than the 1 MiB messages because their buffers hold one block per
  * rank: at 64 ranks a gather root or allgather receiver holds 4 MiB, an alltoall rank
  * 1 MiB each way, and Bamboo keeps all the tasks of a process in one address space.
- * The barrier has no payload and counts as small.
+ * The barrier has no payload and counts as small. Medium (a quarter of large) is measured
+ * only on request (--sizes).
  */
 static const size_t op_bytes[NOPS][NSIZES] = {
-    [BARRIER] = { 0, 0 },
-    [BCAST] = { 8, 1 << 20 },
-    [REDUCE] = { 8, 1 << 20 },
-    [ALLREDUCE] = { 8, 1 << 20 },
-    [GATHER] = { 8, 64 << 10 },
-    [SCATTER] = { 8, 64 << 10 },
-    [ALLGATHER] = { 8, 64 << 10 },
-    [ALLGATHERV] = { 8, 64 << 10 },
-    [ALLTOALL] = { 8, 16 << 10 },
-    [ALLTOALLV] = { 8, 16 << 10 },
+    [BARRIER] = { 0, 0, 0 },
+    [BCAST] = { 8, 256 << 10, 1 << 20 },
+    [REDUCE] = { 8, 256 << 10, 1 << 20 },
+    [ALLREDUCE] = { 8, 256 << 10, 1 << 20 },
+    [GATHER] = { 8, 16 << 10, 64 << 10 },
+    [SCATTER] = { 8, 16 << 10, 64 << 10 },
+    [ALLGATHER] = { 8, 16 << 10, 64 << 10 },
+    [ALLGATHERV] = { 8, 16 << 10, 64 << 10 },
+    [ALLTOALL] = { 8, 4 << 10, 16 << 10 },
+    [ALLTOALLV] = { 8, 4 << 10, 16 << 10 },
 };
 
 enum { ROOT = 0 };
@@ -379,7 +380,7 @@ static int parse_list(const char *list, const char *const *names, int n, int *fl
 
 static void usage(FILE *to)
 {
-    fprintf(to, "usage: collectives [--only NAME,...] [--sizes small,large] "
+    fprintf(to, "usage: collectives [--only NAME,...] [--sizes small,medium,large] "
                 "[--iterations N] [--time SECONDS]\n  NAME:");
     for (int i = 0; i < NOPS; i++)
         fprintf(to, " %s", op_names[i]);
@@ -462,7 +463,7 @@ int main(int argc, char **argv)
     int failed = 0;
     for (int op = 0; op < NOPS; op++)
         for (int s = 0; s < NSIZES; s++) {
-            if (!opt.only[op] || !opt.sizes[s] || (op == BARRIER && s == LARGE))
+            if (!opt.only[op] || !opt.sizes[s] || (op == BARRIER && s != SMALL))
                 continue;
             failed |= measure((enum op)op, op_bytes[op][s], &opt, rank, size);
         }
