@@ -143,8 +143,7 @@ class RegionFinder:
 
     def _region(self, d, stmt_dirs) -> Region:
         stmt = d.stmt
-        fn = next((self.prog.functions[a.spelling] for a in stmt.ancestors()
-                   if a.kind == CK.FUNCTION_DECL), None)
+        fn = self.prog.function_of(stmt)
         r = Region(d, stmt, fn, stmt.kind in LOOPS)
         for s in _body_statements(stmt, stmt_dirs):
             it = Item(s, None, stmt_dirs.get(id(s), []))
