@@ -172,6 +172,8 @@ def _collect_vars(prog: Program, fn: Function):
             v = prog.var(n.cursor)
             if v is not None:
                 fn.vars[v.key] = v
+    if prog.cxx:
+        _note_cxx_references(prog, fn)
     for n in fn.node.walk():
         if n.kind == CK.UNARY_OPERATOR and n.op == "&" and n.children:
             b = base_variable_node(n.children[0])
@@ -194,6 +196,30 @@ def _collect_vars(prog: Program, fn: Function):
                 continue
             if p is not None and p.kind == CK.MEMBER_REF_EXPR:
                 continue
+            v.address_taken = True
+
+
+def _note_cxx_references(prog: Program, fn: Function):
+    """C++ changes a variable without '&': a reference bound to it (a call's reference
+    parameter, `int &r = x;`) or a lambda that captures it. A variable named as a call's
+    argument without a conversion around it (the value is read through a cast libclang shows
+    as an UNEXPOSED_EXPR), as a reference's initializer, or inside a lambda counts as one
+    whose address is taken."""
+    for n in fn.node.walk():
+        if n.kind != CK.DECL_REF_EXPR:
+            continue
+        v = prog.var_of_ref(n)
+        if v is None:
+            continue
+        child, p = n, n.parent
+        while p is not None and p.kind == CK.PAREN_EXPR:
+            child, p = p, p.parent
+        bound = p is not None and (
+            (p.kind == CK.CALL_EXPR and p.children and p.children[0] is not child) or
+            (p.kind == CK.VAR_DECL and p.type.kind == cx.TK.LVALUEREFERENCE))
+        captured = any(a.kind == CK.LAMBDA_EXPR and not (a.start <= v.cursor.location.offset < a.end)
+                       for a in n.ancestors())
+        if bound or captured:
             v.address_taken = True
 
 
