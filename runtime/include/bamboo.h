@@ -24,9 +24,26 @@
 #ifndef BAMBOO_H
 #define BAMBOO_H
 
+/* A translated C++ file defines BAMBOO_TRANSLATED_CXX before this header: the runtime,
+ * also C++, includes it too but calls the real MPI (see the redirections below). */
+#if defined __cplusplus && defined BAMBOO_TRANSLATED_CXX
+/* Without MPI's C++ bindings (removed in MPI-3): they would call the MPI library behind the
+ * virtual ranks' back. */
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#endif
 #include <mpi.h>
 #include <stddef.h>
 #include <stdlib.h> /* before the redirections of exit() and rand() below: not of their prototypes */
+#if defined __cplusplus && defined BAMBOO_TRANSLATED_CXX
+/* Likewise for the other functions redirected below: in C++, C library prototypes are
+ * noexcept, which a second declaration of a bamboo_ function through the macro would
+ * contradict. (g++ always defines _GNU_SOURCE, so including them first changes nothing.) */
+#include <getopt.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,7 +55,11 @@ typedef struct bamboo_site {
     int line;
 } bamboo_site;
 
+#ifdef __cplusplus
+#define BAMBOO_AT (bamboo_site{__FILE__, __LINE__})
+#else
 #define BAMBOO_AT ((bamboo_site){__FILE__, __LINE__})
+#endif
 
 /* ---- Program entry ------------------------------------------------------------ */
 
@@ -111,13 +132,23 @@ typedef struct bamboo_global {
     size_t align;
 } bamboo_global;
 
-/* Called from a constructor in each translated file, before main(). */
+/* Called from a constructor in each translated C file, before main(). */
 void bamboo_register_globals(const bamboo_global *globals, size_t count);
+
+/* One variable at a time, for C++: a translated C++ file registers each variable where it
+ * defines its offset, `size_t bamboo_offset_x = bamboo_register_global({...});`, the one
+ * place that can name a class's private static member. Returns the offset. */
+size_t bamboo_register_global(bamboo_global global);
 
 /* The running task's copy of the privatized variable `name`. The translator renames
  * the definition to bamboo_initial_<name> and declares bamboo_offset_<name>. */
 #define BAMBOO_PRIVATE(name) \
     (*(__typeof__(bamboo_initial_##name) *)(bamboo_globals + bamboo_offset_##name))
+
+/* C++: the same for a name used with a qualifier, `ns::x` or `Counter::count` (`::x` has an
+ * empty scope); the template and the offset are declared in the variable's own scope. */
+#define BAMBOO_PRIVATE_IN(scope, name) \
+    (*(__typeof__(scope::bamboo_initial_##name) *)(bamboo_globals + scope::bamboo_offset_##name))
 
 /* ---- MPI over virtual ranks --------------------------------------------------- */
 /* Same arguments and results as the MPI functions they replace; calls that can wait
@@ -563,8 +594,18 @@ void bamboo_set_priority(int priority);
 #endif
 
 /* ---- Redirection of user MPI calls ----------------------------------------------- */
-/* Only for translated C code: the runtime itself, written in C++, calls the real MPI. */
-#ifndef __cplusplus
+/* Only for translated code: the runtime itself, written in C++, calls the real MPI. */
+#if !defined __cplusplus || defined BAMBOO_TRANSLATED_CXX
+#ifdef __cplusplus
+/* `std::exit(1)`, `std::rand()` (also in the standard library's own headers) become
+ * `std::bamboo_exit(1)` ...: the task's versions, like the unqualified calls. */
+namespace std {
+using ::bamboo_exit;
+using ::bamboo_rand;
+using ::bamboo_srand;
+using ::bamboo_strtok;
+}
+#endif
 #undef MPI_Init
 #undef MPI_Init_thread
 #undef MPI_Initialized

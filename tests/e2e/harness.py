@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "translator"))
+from bamboo.toolchain import CXX_SOURCE_SUFFIXES  # noqa: E402 - needs the path above
 BAMBOOCC = REPO / "bin" / "bamboocc"
 MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
            # Keep runs of a few processes on 2 cores from busy-polling each other out.
@@ -39,7 +42,8 @@ def build(compiler: str, sources: list[Path], output: Path, flags: list[str] = (
 
 
 def build_plain(sources: list[Path], output: Path) -> Path:
-    return build("mpicc", sources, output)
+    cxx = any(source.suffix in CXX_SOURCE_SUFFIXES for source in sources)
+    return build("mpicxx" if cxx else "mpicc", sources, output)
 
 
 def build_bamboo(sources: list[Path], output: Path) -> Path:

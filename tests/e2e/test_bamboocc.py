@@ -64,12 +64,32 @@ def test_c_errors_point_at_the_users_file(tmp_path):
 
 
 @pytest.mark.parametrize("name,extra", [("ring.cpp", []), ("ring.cc", []), ("ring.c", ["-x", "c++"])])
-def test_cxx_sources_are_refused_with_a_reason(tmp_path, name, extra):
-    """Until the translator takes C++, a C++ source is an error, not a plain MPI build."""
+def test_cxx_sources_are_translated(tmp_path, name, extra):
+    """A C++ source (by its suffix, or after -x c++) is translated and built with mpicxx: its
+    static member is per task, and C++-only code (a reference, a class) compiles."""
     source = tmp_path / name
-    source.write_text('#include <mpi.h>\nint main(int argc, char **argv) { MPI_Init(&argc, &argv); '
-                      'MPI_Finalize(); return 0; }\n')
+    source.write_text('#include <mpi.h>\n#include <cstdio>\n'
+                      'struct Rank { static int mine; };\nint Rank::mine = -1;\n'
+                      'int main(int argc, char **argv) { MPI_Init(&argc, &argv);\n'
+                      '  int &mine = Rank::mine; MPI_Comm_rank(MPI_COMM_WORLD, &mine);\n'
+                      '  MPI_Barrier(MPI_COMM_WORLD); std::printf("rank %d\\n", Rank::mine);\n'
+                      '  MPI_Finalize(); return 0; }\n')
     done = bamboocc(*extra, source, "-o", tmp_path / "ring")
-    assert done.returncode != 0
-    assert "C++ is not translated yet" in done.stderr, done.stderr
-    assert not (tmp_path / "ring").exists()
+    assert done.returncode == 0, done.stderr
+    run = run_bamboo(tmp_path / "ring", 1, 3)
+    assert run.returncode == 0, run.stderr
+    assert run.lines() == ["rank 0", "rank 1", "rank 2"]
+
+
+def test_c_and_cxx_sources_together(tmp_path):
+    """The C++ compiler takes a .c file for C++: among C++ sources, a C one stays C."""
+    c_source = tmp_path / "helper.c"
+    c_source.write_text("int twice(int x) { int new = 2 * x; return new; }\n")  # not C++
+    cxx_source = tmp_path / "main.cpp"
+    cxx_source.write_text('#include <mpi.h>\n#include <cstdio>\nextern "C" int twice(int);\n'
+                          'int main(int argc, char **argv) { MPI_Init(&argc, &argv); int r;\n'
+                          '  MPI_Comm_rank(MPI_COMM_WORLD, &r); std::printf("%d\\n", twice(r));\n'
+                          '  MPI_Finalize(); return 0; }\n')
+    done = bamboocc(c_source, cxx_source, "-o", tmp_path / "mixed")
+    assert done.returncode == 0, done.stderr
+    assert run_bamboo(tmp_path / "mixed", 1, 2).lines() == ["0", "2"]

@@ -35,6 +35,7 @@ PROGRAMS = {
     "tokens": ([PROGRAMS_DIR / "tokens.c"], []),
     "sleepers": ([PROGRAMS_DIR / "sleepers.c"], []),
     "extern_header": (sorted((PROGRAMS_DIR / "extern_header").glob("*.c")), []),
+    "cxx_classes": ([PROGRAMS_DIR / "cxx_classes.cpp"], []),
 }
 
 # (processes, VF) pairs: VF 1, 2, 3, 4 and 8 on one and two processes.

@@ -1,9 +1,10 @@
-"""bamboocc: an mpicc-compatible compiler driver that builds MPI C programs with Bamboo.
+"""bamboocc: an mpicc-compatible compiler driver that builds MPI C and C++ programs with
+Bamboo.
 
-Every C source on the command line is translated (`bamboo translate`) into a temporary
-file, then the MPI compiler wrapper runs with the user's own arguments, the sources
-replaced by their translations, the runtime's include directory added, and, when
-linking, the runtime library.  Objects, archives and libraries pass through untouched,
+Every C and C++ source on the command line is translated (`bamboo translate`) into a
+temporary file, then the MPI compiler wrapper (mpicxx if there is C++ among the sources)
+runs with the user's own arguments, the sources replaced by their translations, the
+runtime's include directory added, and, when linking, the runtime library.  Objects, archives and libraries pass through untouched,
 so translated and untranslated objects can be linked together (an object not built by
 bamboocc must not call MPI itself: its calls would bypass the virtual ranks).
 """
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .source import ENCODING
+from .toolchain import CXX_SOURCE_SUFFIXES
 from .translate import translate_file
 
 REPO = Path(__file__).resolve().parents[2]
@@ -42,9 +44,6 @@ def runtime_build_flags() -> list[str]:
     return listed.read_text().split() if listed.is_file() else []
 
 C_SOURCE_SUFFIXES = (".c",)
-# gcc's C++ suffixes: the translator does not take C++ yet, and passing such a file on would
-# build a plain MPI program that ignores --bamboo-vf.
-CXX_SOURCE_SUFFIXES = (".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C")
 
 # Options whose value is the next argument (gcc spelling); all are passed on as given.
 OPTIONS_WITH_VALUE = {
@@ -59,15 +58,16 @@ PARSE_PREFIXES = ("-I", "-D", "-U", "-std=", "-isystem", "-iquote", "-include", 
 BAMBOOCC_HELP = """\
 usage: bamboocc [mpicc options] FILE...
 
-Compiles and links MPI C programs as Bamboo task programs. Accepts the options of
-mpicc; every .c file is translated first (see `bamboo translate --explain FILE.c`).
-C++ sources are refused: the translator does not take C++ yet.
+Compiles and links MPI C and C++ programs as Bamboo task programs. Accepts the options
+of mpicc; every .c file, and every C++ file (.cpp, .cc, .cxx, .C, ..., or after -x c++),
+is translated first (see `bamboo translate --explain FILE.c`).
 
 bamboocc's own options:
   --bamboo-keep       keep the translated sources and print where they are
   --bamboo-help       this text
 Environment:
   BAMBOO_MPICC        the MPI compiler wrapper to use (default: mpicc)
+  BAMBOO_MPICXX       the one for C++ sources (default: mpicxx)
   BAMBOO_RUNTIME_LIBDIR
                       the runtime build to link, built with that MPI
                       (default: build/runtime of this checkout)
@@ -79,8 +79,8 @@ class Command:
     """A bamboocc command line, split into what the driver needs to know."""
 
     args: list[str]                                    # user's arguments, in order
-    sources: list[int] = field(default_factory=list)   # indices of C sources in args
-    cxx_sources: list[str] = field(default_factory=list)  # C++ sources (or -x c++), refused
+    sources: list[int] = field(default_factory=list)   # indices of sources in args
+    cxx_sources: set[int] = field(default_factory=set)  # those in C++ (suffix or -x c++)
     parse_args: list[str] = field(default_factory=list)
     links: bool = True
     keep: bool = False
@@ -88,7 +88,7 @@ class Command:
 
 def parse_command(argv: list[str]) -> Command:
     cmd = Command(args=[])
-    language_forced = False
+    forced_language = None  # of `-x LANGUAGE`, until `-x none`
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -102,19 +102,24 @@ def parse_command(argv: list[str]) -> Command:
             if arg in PARSE_OPTIONS:
                 cmd.parse_args += [arg, value]
             if arg == "-x":
-                language_forced = value != "none"
-                if value.startswith("c++"):
-                    cmd.cxx_sources.append(f"-x {value}")
+                forced_language = None if value == "none" else value
             i += 2
             continue
         if arg in ("-c", "-S", "-E", "-M", "-MM", "-fsyntax-only"):
             cmd.links = False
         if arg.startswith(PARSE_PREFIXES):
             cmd.parse_args.append(arg)
-        if not arg.startswith("-") and arg.endswith(C_SOURCE_SUFFIXES) and not language_forced:
-            cmd.sources.append(len(cmd.args))
-        if not arg.startswith("-") and arg.endswith(CXX_SOURCE_SUFFIXES) and not language_forced:
-            cmd.cxx_sources.append(arg)
+        if not arg.startswith("-"):
+            if forced_language is None:
+                cxx = arg.endswith(CXX_SOURCE_SUFFIXES)
+                source = cxx or arg.endswith(C_SOURCE_SUFFIXES)
+            else:  # another language (assembler, ...) passes through
+                cxx = forced_language.startswith("c++")
+                source = cxx or forced_language == "c"
+            if source:
+                cmd.sources.append(len(cmd.args))
+            if cxx:
+                cmd.cxx_sources.add(len(cmd.args))
         cmd.args.append(arg)
         i += 1
     return cmd
@@ -122,12 +127,20 @@ def parse_command(argv: list[str]) -> Command:
 
 def build_command(cmd: Command, translated: dict[int, Path]) -> list[str]:
     """The MPI compiler invocation: the user's arguments with translated sources."""
-    mpicc = os.environ.get("BAMBOO_MPICC", "mpicc")
-    out = [mpicc, *COMPILE_FLAGS, *runtime_build_flags(), f"-I{RUNTIME_INCLUDE}"]
+    if cmd.cxx_sources:
+        compiler = os.environ.get("BAMBOO_MPICXX", "mpicxx")
+    else:
+        compiler = os.environ.get("BAMBOO_MPICC", "mpicc")
+    out = [compiler, *COMPILE_FLAGS, *runtime_build_flags(), f"-I{RUNTIME_INCLUDE}"]
     for index, arg in enumerate(cmd.args):
         if index in translated:
             # Quoted includes of the user's file are searched next to the original.
-            out += ["-iquote", str(Path(arg).resolve().parent), str(translated[index])]
+            out += ["-iquote", str(Path(arg).resolve().parent)]
+            if cmd.cxx_sources and index not in cmd.cxx_sources:
+                # a C source among C++ ones: the C++ compiler takes .c files for C++
+                out += ["-x", "c", str(translated[index]), "-x", "none"]
+            else:
+                out.append(str(translated[index]))
         else:
             out.append(arg)
     if cmd.links:
@@ -145,7 +158,8 @@ def translate_sources(cmd: Command, workdir: Path) -> dict[int, Path] | None:
             print(f"bamboocc: error: {source}: no such file", file=sys.stderr)
             failed = True
             continue
-        result = translate_file(str(source), cmd.parse_args)
+        language = "c++" if index in cmd.cxx_sources else "c"
+        result = translate_file(str(source), [*cmd.parse_args, "-x", language])
         for diagnostic in result.diagnostics:
             print(diagnostic, file=sys.stderr)
         if not result.ok:
@@ -165,11 +179,6 @@ def main(argv: list[str] | None = None) -> int:
         print(BAMBOOCC_HELP, end="")
         return 0 if argv else 1
     cmd = parse_command(argv)
-    if cmd.cxx_sources:
-        for source in cmd.cxx_sources:
-            print(f"bamboocc: error: {source}: C++ is not translated yet (Bamboo takes MPI programs in C); "
-                  "built as it is, it would be a plain MPI program that ignores --bamboo-vf", file=sys.stderr)
-        return 1
     if cmd.links and not (RUNTIME_LIBDIR / "libbamboo.a").is_file():
         print(f"bamboocc: error: the runtime library is not built ({RUNTIME_LIBDIR}/libbamboo.a); "
               "run `make` in the Bamboo checkout", file=sys.stderr)

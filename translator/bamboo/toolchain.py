@@ -1,7 +1,8 @@
-"""Where libclang finds compiler and MPI headers.
+"""Where libclang finds compiler and MPI headers, and which language a source is in.
 
 libclang from PyPI ships without its resource headers (stddef.h, stdarg.h, ...), so we
-borrow GCC's, and take the MPI include directories from the MPI compiler wrapper.
+borrow GCC's, and take the MPI include directories from the MPI compiler wrapper. (For C++,
+libclang finds GCC's C++ library headers itself.)
 """
 from __future__ import annotations
 
@@ -66,3 +67,24 @@ def system_include_args() -> list:
     for d in mpi_include_dirs(os.environ.get("BAMBOO_MPICC", "mpicc")):  # as bamboocc compiles
         args += ["-isystem", d]
     return args
+
+
+# gcc's C++ suffixes; any other source is C unless `-x c++` says otherwise.
+CXX_SOURCE_SUFFIXES = (".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C")
+# MPI's C++ bindings (removed in MPI-3) are left out of C++ programs: they would call the
+# MPI library behind the virtual ranks' back. bamboo.h defines these for the compiler.
+NO_MPI_CXX_BINDINGS = ["-DOMPI_SKIP_MPICXX=1", "-DMPICH_SKIP_MPICXX=1"]
+
+
+def is_cxx_source(path: str, compiler_args=()) -> bool:
+    """Whether ``path`` is C++: by its suffix, or by the last ``-x`` among the arguments."""
+    language = None
+    args = list(compiler_args)
+    for i, arg in enumerate(args):
+        if arg == "-x" and i + 1 < len(args):
+            language = args[i + 1]
+        elif arg.startswith("-x") and len(arg) > 2:
+            language = arg[2:]
+    if language not in (None, "none"):
+        return language.startswith("c++")
+    return path.endswith(CXX_SOURCE_SUFFIXES)

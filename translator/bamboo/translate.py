@@ -78,4 +78,6 @@ def _translate(path, compiler_args, display, explain, diags) -> TranslationResul
     if explain:
         explanation = explain_text(prog, regions, privatize, rename_main.info,
                                    add_companions.used_companions())
-    return TranslationResult(buf.output(), diags.sorted(), explanation)
+    # a C++ file says so to bamboo.h, which the runtime's own C++ includes as well
+    header = ('#define BAMBOO_TRANSLATED_CXX 1\n' if prog.cxx else '') + '#include "bamboo.h"\n'
+    return TranslationResult(buf.output(header), diags.sorted(), explanation)

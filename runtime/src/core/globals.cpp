@@ -55,3 +55,8 @@ extern "C" void bamboo_register_globals(const bamboo_global* globals, size_t cou
         r.variables.push_back(g);
     }
 }
+
+extern "C" size_t bamboo_register_global(bamboo_global global) {
+    bamboo_register_globals(&global, 1);
+    return *global.offset;
+}

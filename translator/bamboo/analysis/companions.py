@@ -116,7 +116,9 @@ def analyse_helpers(prog: Program, sums: dict) -> dict:
     that receives."""
     helpers = {}
     for fn in prog.function_order + prog.header_functions:
-        if not sums[fn.name].receives:
+        # C++: a function the analyses do not know by name (Program.known_by_name) is code
+        # defined elsewhere
+        if prog.functions.get(fn.name) is not fn or not sums[fn.name].receives:
             continue
         why = _why_impossible(prog, fn)
         helpers[fn.name] = HelperRule(fn, possible=not why, why=why)

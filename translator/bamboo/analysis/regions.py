@@ -92,6 +92,10 @@ def _body_statements(stmt: Node, stmt_dirs: dict) -> list:
     return [stmt]
 
 
+_CXX_REFUSED_IN_REGIONS = {CK.LAMBDA_EXPR: "a lambda", CK.CXX_THROW_EXPR: "a throw expression",
+                           CK.CXX_TRY_STMT: "a try block"}
+
+
 class RegionFinder:
     def __init__(self, prog: Program):
         self.prog = prog
@@ -135,6 +139,7 @@ class RegionFinder:
         reported_inside = orphans + [r.directive for r in nested]
         for r in self.regions:
             self._check_entries(r)
+            self._check_cxx_constructs(r)
             if not r.blocks and not any(r.stmt.start <= d.start < r.stmt.end
                                         for d in reported_inside):
                 prog.error(r.directive.start, "an olap region must contain at least one send or "
@@ -143,8 +148,7 @@ class RegionFinder:
 
     def _region(self, d, stmt_dirs) -> Region:
         stmt = d.stmt
-        fn = next((self.prog.functions[a.spelling] for a in stmt.ancestors()
-                   if a.kind == CK.FUNCTION_DECL), None)
+        fn = self.prog.function_of(stmt)
         r = Region(d, stmt, fn, stmt.kind in LOOPS)
         for s in _body_statements(stmt, stmt_dirs):
             it = Item(s, None, stmt_dirs.get(id(s), []))
@@ -156,6 +160,17 @@ class RegionFinder:
                 it.block = Block(blocks[0].kind, blocks[0], s)
             r.items.append(it)
         return r
+
+    def _check_cxx_constructs(self, r: Region):
+        """C++ the firing-rule analysis does not follow: a lambda's body looks like code that
+        runs where it is written, and an exception may leave a receive block early (as
+        longjmp would), after its rule announced the block's messages."""
+        for n in r.stmt.walk():
+            what = _CXX_REFUSED_IN_REGIONS.get(n.kind)
+            if what:
+                self.prog.error(n.start, f"{what} inside the olap region at line "
+                                         f"{r.directive.line}: the firing-rule analysis does not "
+                                         "follow it; move it into a function the region calls")
 
     def _check_entries(self, r: Region):
         """A region is entered at its start only: no goto from outside it to a label in it,

@@ -78,7 +78,12 @@ def _base_is_local(prog: Program, fn: Function, lhs) -> bool:
     if n.kind != CK.DECL_REF_EXPR:
         return False
     v = prog.var_of_ref(n)
-    return v is not None and v.is_local and not v.is_static_storage
+    return v is not None and v.is_local and not v.is_static_storage and not _is_reference(v)
+
+
+def _is_reference(v) -> bool:
+    """A C++ reference: assigning or reading it is a write or read of what it refers to."""
+    return v.type.kind in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE)
 
 
 def summarize(prog: Program) -> dict:
@@ -110,7 +115,7 @@ def summarize(prog: Program) -> dict:
                     s.writes_memory = True
             elif n.kind == CK.DECL_REF_EXPR:
                 v = prog.var_of_ref(n)
-                if v is not None and v.is_static_storage:
+                if v is not None and (v.is_static_storage or _is_reference(v)):
                     s.reads_memory = True
             elif n.kind == CK.UNARY_OPERATOR and n.op == "*":
                 s.reads_memory = True

@@ -53,9 +53,14 @@ PARSE_STACK_BYTES = 256 << 20
 
 
 def parse(path: str, compiler_args, unsaved_text: str | None = None) -> ci.TranslationUnit:
-    """Parse a C file the way the translator needs (macro records kept); ``unsaved_text``
-    replaces the file's contents (one character per byte, see source.ENCODING)."""
-    args = ["-x", "c"] + toolchain.system_include_args() + list(compiler_args) + ["-ferror-limit=0"]
+    """Parse a C or C++ file (toolchain.is_cxx_source) the way the translator needs (macro
+    records kept); ``unsaved_text`` replaces the file's contents (one character per byte, see
+    source.ENCODING)."""
+    if toolchain.is_cxx_source(path, compiler_args):
+        language = ["-x", "c++", *toolchain.NO_MPI_CXX_BINDINGS]
+    else:
+        language = ["-x", "c"]
+    args = language + toolchain.system_include_args() + list(compiler_args) + ["-ferror-limit=0"]
     opts = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
     unsaved = [(path, unsaved_text.encode(ENCODING))] if unsaved_text is not None else None
     idx = index()
@@ -164,6 +169,38 @@ def unary_op(cursor) -> str:
     if k in (1, 2):  # CXUnaryOperator_PostInc, CXUnaryOperator_PostDec
         return "post" + s
     return s
+
+
+# What defines a function body (C has the first only), and what holds declarations of
+# namespace or class scope (a translated C++ file is read inside these).
+FUNCTION_KINDS = {CK.FUNCTION_DECL, CK.CXX_METHOD, CK.CONSTRUCTOR, CK.DESTRUCTOR,
+                  CK.CONVERSION_FUNCTION, CK.FUNCTION_TEMPLATE}
+SCOPE_KINDS = {CK.NAMESPACE, CK.LINKAGE_SPEC, CK.UNEXPOSED_DECL, CK.CLASS_DECL, CK.STRUCT_DECL,
+               CK.UNION_DECL, CK.CLASS_TEMPLATE, CK.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION}
+CLASS_KINDS = {CK.CLASS_DECL, CK.STRUCT_DECL, CK.UNION_DECL, CK.CLASS_TEMPLATE,
+               CK.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION}
+TEMPLATE_KINDS = {CK.FUNCTION_TEMPLATE, CK.CLASS_TEMPLATE, CK.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION}
+
+
+def in_template(cursor) -> bool:
+    """Whether a declaration lies in a template (each instantiation has its own statics)."""
+    c = cursor.semantic_parent
+    while c is not None and c.kind != CK.TRANSLATION_UNIT:
+        if c.kind in TEMPLATE_KINDS:
+            return True
+        c = c.semantic_parent
+    return False
+
+
+def qualified_name(cursor) -> str:
+    """``ns::Counter::count``, for messages."""
+    parts = []
+    c = cursor
+    while c is not None and c.kind != CK.TRANSLATION_UNIT:
+        if c.kind not in (CK.LINKAGE_SPEC, CK.UNEXPOSED_DECL):
+            parts.append(c.spelling or "(anonymous namespace)")
+        c = c.semantic_parent
+    return "::".join(reversed(parts))
 
 
 def loc_file(loc) -> str | None:

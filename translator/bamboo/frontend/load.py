@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import re
 
-from .. import mpi_api
+from .. import mpi_api, toolchain
 from ..diagnostics import Diagnostics
 from ..source import SourceFile
 from . import cx, directives as dirs
@@ -22,6 +22,7 @@ def load(path: str, compiler_args, diags: Diagnostics, display: str | None = Non
     src = SourceFile(path, display=display if display is not None else path)
     tu = cx.parse(src.path, compiler_args)
     prog = Program(src, tu, diags)
+    prog.cxx = toolchain.is_cxx_source(src.path, compiler_args)
     failed = False
     for d in tu.diagnostics:
         if d.severity < 3:
@@ -49,8 +50,10 @@ def load(path: str, compiler_args, diags: Diagnostics, display: str | None = Non
 
 
 def _collect(prog: Program):
-    src = prog.src
-    for order, c in enumerate(prog.tu.cursor.get_children()):
+    top = list(prog.tu.cursor.get_children())
+    if prog.cxx:
+        _find_overloads(prog, top)
+    for order, c in enumerate(top):
         k = c.kind
         if k in (CK.MACRO_INSTANTIATION, CK.MACRO_DEFINITION, CK.INCLUSION_DIRECTIVE):
             _note_preprocessing(prog, c, order)
@@ -65,13 +68,37 @@ def _collect(prog: Program):
                 if k == CK.FUNCTION_DECL and c.is_definition():
                     _add_function(prog, c, prog.source(c.location.file.name))
             continue
-        if k == CK.FUNCTION_DECL and c.is_definition():
-            _add_function(prog, c, src)
-        elif k == CK.VAR_DECL:
-            prog.file_vars.append(build_tree(c, None, prog, src))
-        elif k != CK.FUNCTION_DECL:
-            prog.other_trees.append(build_tree(c, None, prog, src))
+        _collect_declaration(prog, c)
     prog.macro_uses.sort(key=lambda m: m.start)
+
+
+def _collect_declaration(prog: Program, c):
+    """A declaration of the main file, at file scope or (C++) in a namespace or class."""
+    k = c.kind
+    if k in cx.FUNCTION_KINDS and c.is_definition():
+        _add_function(prog, c, prog.src)
+    elif k == CK.VAR_DECL:
+        prog.file_vars.append(build_tree(c, None, prog, prog.src))
+    elif prog.cxx and k in cx.SCOPE_KINDS:
+        for member in c.get_children():
+            _collect_declaration(prog, member)
+    elif k not in cx.FUNCTION_KINDS:
+        prog.other_trees.append(build_tree(c, None, prog, prog.src))
+
+
+def _find_overloads(prog: Program, top):
+    """C++: the names of the global namespace's functions that are overloaded (declared with
+    more than one parameter list, also in extern "C++" blocks and headers)."""
+    first = {}
+    pending = list(top)
+    while pending:
+        c = pending.pop()
+        if c.kind in (CK.LINKAGE_SPEC, CK.UNEXPOSED_DECL):
+            pending.extend(c.get_children())
+        elif c.kind in (CK.FUNCTION_DECL, CK.FUNCTION_TEMPLATE):
+            known = first.setdefault(c.spelling, c.canonical)
+            if c.kind == CK.FUNCTION_TEMPLATE or known != c.canonical:
+                prog.ambiguous_names.add(c.spelling)
 
 
 def _note_preprocessing(prog: Program, c, order: int):
@@ -103,7 +130,7 @@ def _add_function(prog: Program, c, src: SourceFile):
         return
     params = [ch for ch in node.children if ch.kind == CK.PARM_DECL]
     fn = Function(c.spelling, c, node, body, params)
-    prog.functions[fn.name] = fn
+    prog.add_function(fn)
     (prog.header_functions if src is not prog.src else prog.function_order).append(fn)
     _collect_vars(prog, fn)
 
@@ -145,6 +172,8 @@ def _collect_vars(prog: Program, fn: Function):
             v = prog.var(n.cursor)
             if v is not None:
                 fn.vars[v.key] = v
+    if prog.cxx:
+        _note_cxx_references(prog, fn)
     for n in fn.node.walk():
         if n.kind == CK.UNARY_OPERATOR and n.op == "&" and n.children:
             b = base_variable_node(n.children[0])
@@ -167,6 +196,30 @@ def _collect_vars(prog: Program, fn: Function):
                 continue
             if p is not None and p.kind == CK.MEMBER_REF_EXPR:
                 continue
+            v.address_taken = True
+
+
+def _note_cxx_references(prog: Program, fn: Function):
+    """C++ changes a variable without '&': a reference bound to it (a call's reference
+    parameter, `int &r = x;`) or a lambda that captures it. A variable named as a call's
+    argument without a conversion around it (the value is read through a cast libclang shows
+    as an UNEXPOSED_EXPR), as a reference's initializer, or inside a lambda counts as one
+    whose address is taken."""
+    for n in fn.node.walk():
+        if n.kind != CK.DECL_REF_EXPR:
+            continue
+        v = prog.var_of_ref(n)
+        if v is None:
+            continue
+        child, p = n, n.parent
+        while p is not None and p.kind == CK.PAREN_EXPR:
+            child, p = p, p.parent
+        bound = p is not None and (
+            (p.kind == CK.CALL_EXPR and p.children and p.children[0] is not child) or
+            (p.kind == CK.VAR_DECL and p.type.kind == cx.TK.LVALUEREFERENCE))
+        captured = any(a.kind == CK.LAMBDA_EXPR and not (a.start <= v.cursor.location.offset < a.end)
+                       for a in n.ancestors())
+        if bound or captured:
             v.address_taken = True
 
 
@@ -262,13 +315,6 @@ def _is_direct_callee(n: Node) -> bool:
     return p is not None and p.kind == CK.CALL_EXPR and p.children and p.children[0] is child
 
 
-def _enclosing_function(prog, n: Node):
-    for a in n.ancestors():
-        if a.kind == CK.FUNCTION_DECL:
-            return prog.functions.get(a.spelling)
-    return None
-
-
 def _check_mpi_references(prog: Program):
     trees = [fn.node for fn in prog.function_order] + prog.file_vars + prog.other_trees
     for tree in trees:
@@ -304,7 +350,7 @@ def _mpi_references(prog: Program, tree: Node, report: bool):
         call = n
         while call.kind != CK.CALL_EXPR:
             call = call.parent
-        prog.add_mpi_call(MPICall(call, spec, _enclosing_function(prog, call)))
+        prog.add_mpi_call(MPICall(call, spec, prog.function_of(call)))
 
 
 def _check_replaced_libc_definitions(prog: Program):

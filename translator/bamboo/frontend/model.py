@@ -117,7 +117,8 @@ class Node:
         if self._callee is None:
             c = self.children[0].strip()
             r = c.ref if c.kind == CK.DECL_REF_EXPR else None
-            self._callee = r if (r is not None and r.kind == CK.FUNCTION_DECL) else False
+            self._callee = r if (r is not None and r.kind == CK.FUNCTION_DECL
+                                 and self.prog.known_by_name(r)) else False
         return self._callee or None
 
     @property
@@ -235,7 +236,7 @@ class Var:
 class Function:
     name: str
     cursor: object
-    node: Node                 # FUNCTION_DECL node
+    node: Node                 # FUNCTION_DECL node (C++: also methods, templates, ...)
     body: Node                 # COMPOUND_STMT
     params: list               # PARM_DECL nodes
     vars: dict = field(default_factory=dict)  # key -> Var (params and locals)
@@ -288,8 +289,14 @@ class Program:
         self.src = src
         self.tu = tu
         self.diags = diags
-        self.functions: dict[str, Function] = {}  # defined here or in the user's headers
+        self.cxx = False                  # a C++ file
+        # Functions the analyses know by name (C: all), defined here or in the user's
+        # headers. Of C++, only functions of the global namespace whose name no other function
+        # has: member functions, templates and overloads count as code defined elsewhere.
+        self.functions: dict[str, Function] = {}
+        self.ambiguous_names: set = set()  # C++: names of overloaded global functions
         self.function_order: list[Function] = []  # defined here, in order
+        self._function_by_node: dict = {}  # id(function's Node) -> Function
         self.header_functions: list[Function] = []  # defined in the user's headers
         self.file_vars: list = []         # file-scope VAR_DECL nodes of the main file
         self.other_trees: list = []       # other file-scope declarations (types, enums, ...)
@@ -370,9 +377,9 @@ class Program:
             static = cursor.kind == CK.VAR_DECL and (
                 cursor.storage_class in (cx.ci.StorageClass.STATIC, cx.ci.StorageClass.EXTERN)
                 or cursor.semantic_parent is None
-                or cursor.semantic_parent.kind == CK.TRANSLATION_UNIT)
+                or cursor.semantic_parent.kind not in cx.FUNCTION_KINDS)  # file, namespace
             local = is_param or (cursor.semantic_parent is not None
-                                 and cursor.semantic_parent.kind == CK.FUNCTION_DECL
+                                 and cursor.semantic_parent.kind in cx.FUNCTION_KINDS
                                  and cursor.storage_class != cx.ci.StorageClass.EXTERN)
             v = Var(key, cursor.spelling, cursor, is_param=is_param, is_static_storage=static,
                     is_local=local)
@@ -425,6 +432,29 @@ class Program:
 
     def mpi_call(self, node: Node) -> MPICall | None:
         return self._calls_by_node.get(id(node))
+
+    def add_function(self, fn: Function):
+        self._function_by_node[id(fn.node)] = fn
+        if self.known_by_name(fn.cursor):
+            self.functions[fn.name] = fn
+
+    def known_by_name(self, cursor) -> bool:
+        """Whether the function ``cursor`` declares is the only one of its name (always in
+        C; in C++, a function of the global namespace that is not overloaded)."""
+        if not self.cxx:
+            return True
+        if cursor.kind != CK.FUNCTION_DECL or cursor.spelling in self.ambiguous_names:
+            return False
+        parent = cursor.semantic_parent
+        return parent is None or parent.kind == CK.TRANSLATION_UNIT
+
+    def function_of(self, node: Node) -> Function | None:
+        """The function whose body holds ``node`` (the innermost)."""
+        for a in node.ancestors():
+            fn = self._function_by_node.get(id(a))
+            if fn is not None:
+                return fn
+        return None
 
     def defined_function(self, node: Node) -> Function | None:
         """The Function, defined in this file or in a user header, that a CALL_EXPR calls."""

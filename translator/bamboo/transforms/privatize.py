@@ -21,10 +21,23 @@ template.
 
 An ``extern`` declaration of a C library variable (``optarg``, ``environ``) is the
 library's, not the program's: bamboo.h makes getopt's variables per task itself.
+
+C++ (docs/directives.md, "C++"): variables of namespaces (named or anonymous) and static data
+members are privatized the same way, their template and offset declared in the variable's own
+scope (a use with a qualifier, ``ns::x``, becomes ``BAMBOO_PRIVATE_IN(ns, x)``); each
+variable registers itself where its offset is defined (``bamboo_register_global``), since a
+constructor at the end of the file could not name a class's private members. Tasks' copies
+start as bytes copied from the template, so a variable must be of a trivial type (no
+constructor, destructor or copy of its own); a function-local static must also have a
+constant initializer (the template is initialized before main, not at the first call). What
+cannot be privatized this way is an error at its declaration: statics in templates (each
+instantiation would need its own), variables declared in a header, a static member used
+through an object (``c.count``) or named by a using-declaration.
 """
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from ..frontend import cx
@@ -50,6 +63,7 @@ class PrivateVar:
     uses: list = field(default_factory=list)          # Nodes (DECL_REF_EXPR) in the main
                                                       # file, VariableRefs of priority exprs
     type_spelling: str = ""
+    qualified_name: str = ""       # C++: ns::Counter::count, for messages and registration
 
     @property
     def template(self):
@@ -91,6 +105,8 @@ class PrivatizeGlobals(Transformation):
             return False
         if cx.is_const_object(c.type):
             return False
+        if c.type.kind in (cx.TK.LVALUEREFERENCE, cx.TK.RVALUEREFERENCE):
+            return False  # bound once: an initializer naming a privatized variable is refused
         return not self._is_library_variable(c)
 
     def _is_library_variable(self, c) -> bool:
@@ -119,14 +135,51 @@ class PrivatizeGlobals(Transformation):
         pv = self.vars.get(key)
         if pv is None:
             pv = PrivateVar(key, c.spelling, linkage=linkage, function=function,
-                            type_spelling=c.type.spelling)
+                            type_spelling=c.type.spelling, qualified_name=cx.qualified_name(c))
             self.vars[key] = pv
         return pv
+
+    def _check_cxx(self, c, what: str) -> bool:
+        """C++: whether the variable ``c`` can be privatized; a located error if not."""
+        if not self.prog.cxx:
+            return True
+        why = None
+        if cx.in_template(c):
+            why = ("it belongs to a template, whose every instantiation has its own; "
+                   "move it out of the template")
+        elif c.is_definition() and c.lexical_parent is not None and \
+                c.lexical_parent.kind in cx.CLASS_KINDS:
+            why = ("it is defined in its class (an inline static member), where its copy's "
+                   "registration cannot name it; declare it in the class and define it outside")
+        elif not cx.strip_arrays(c.type).is_pod():
+            why = (f"its type '{c.type.spelling}' is not trivial (a constructor, destructor or "
+                   "copy of its own, or mixed member access) and each task's copy starts as a "
+                   "copy of the original's bytes; make it a local of main or of a function "
+                   "that runs per task, or hold it by pointer")
+        if why is None:
+            return True
+        self.prog.diags.error(*self.prog.cursor_where(c), f"{what} cannot be privatized: {why}")
+        return False
+
+    def _constant_initializer(self, stmt) -> bool:
+        """C++: whether a function-local static's initializer is constant, so that
+        computing it before main, once, gives what the first call would."""
+        for n in stmt.walk():
+            if n.kind in (CK.CALL_EXPR, CK.CXX_THIS_EXPR, CK.CXX_NEW_EXPR, CK.LAMBDA_EXPR):
+                return False
+            if n.kind == CK.DECL_REF_EXPR and n.ref is not None and not (
+                    n.ref.kind == CK.ENUM_CONSTANT_DECL or
+                    (n.ref.kind == CK.VAR_DECL and cx.is_const_object(n.ref.type)
+                     and self.prog.var(n.ref).is_static_storage)):
+                return False
+        return True
 
     def _collect(self):
         prog = self.prog
         # declarations in the user's own headers
-        for c in prog.header_cursors:
+        if prog.cxx:
+            self._refuse_header_variables()
+        for c in ([] if prog.cxx else prog.header_cursors):
             if c.kind == CK.FUNCTION_DECL and c.is_definition():
                 for x in cx.walk_preorder(c):
                     if x.kind == CK.VAR_DECL and x.storage_class == cx.ci.StorageClass.STATIC \
@@ -157,10 +210,12 @@ class PrivatizeGlobals(Transformation):
             pv.header_decls.append(c)
             if self._defines(c):
                 pv.defined_here = pv.defined_in_header = True
-        # file-scope declarations of the main file
+        # file-scope declarations of the main file (C++: of namespaces and classes)
         for n in prog.file_vars:
             c = n.cursor
             if not self._is_candidate(c) or not self._check_tls(c):
+                continue
+            if not self._check_cxx(c, f"variable '{cx.qualified_name(c)}'"):
                 continue
             internal = c.linkage == cx.ci.LinkageKind.INTERNAL
             pv = self._add(c, "internal" if internal else "external")
@@ -191,8 +246,20 @@ class PrivatizeGlobals(Transformation):
                         c = vd.cursor
                         if not self._is_candidate(c) or not self._check_tls(c):
                             continue
+                        if not self._check_cxx(c, f"static variable '{c.spelling}' of "
+                                                  f"{fn.name}()"):
+                            continue
+                        if prog.cxx and not self._constant_initializer(vd):
+                            prog.diags.error(*prog.cursor_where(c), f"static variable "
+                                             f"'{c.spelling}' of {fn.name}() cannot be "
+                                             "privatized: its initializer is not a constant, and "
+                                             "each task's copy starts from a value computed "
+                                             "before main, not at the first call; initialize it "
+                                             "with a constant and set it at run time")
+                            continue
                         pv = self._add(c, "local", fn.name)
-                        base = f"{fn.name}__{c.spelling}"
+                        # C++ names (~Counter, operator+) are not all identifiers
+                        base = re.sub(r"\W", "_", f"{fn.name}__{c.spelling}")
                         k = used_names.get(base, 0)
                         used_names[base] = k + 1
                         pv.mangled = base if k == 0 else f"{base}_{k}"
@@ -208,6 +275,21 @@ class PrivatizeGlobals(Transformation):
         for pv in self.vars.values():
             if not pv.mangled:
                 pv.mangled = pv.name
+
+    def _refuse_header_variables(self):
+        """C++: a header's variables would need their declarations rewritten in every file
+        that includes it; the translator writes only the translated file."""
+        prog = self.prog
+        for top in prog.header_cursors:
+            for c in cx.walk_preorder(top):
+                if c.kind != CK.VAR_DECL or not self._is_candidate(c) or \
+                        not prog.var(c).is_static_storage:
+                    continue
+                prog.diags.error(*prog.cursor_where(c),
+                                 f"variable '{cx.qualified_name(c)}' is declared in a header, "
+                                 "which the translator does not rewrite, and each task needs "
+                                 "its own copy: in C++, declare the program's mutable globals, "
+                                 "static members and statics in the translated file")
 
     def _local_types_ok(self, stmt, fn) -> bool:
         lo, hi = fn.node.start, fn.node.end
@@ -234,6 +316,8 @@ class PrivatizeGlobals(Transformation):
         for tree in trees:
             in_sizeof = ids_under(tree, CK.CXX_UNARY_EXPR)
             for n in tree.walk():
+                if n.kind in (CK.MEMBER_REF_EXPR, CK.USING_DECLARATION):
+                    self._refuse_indirect_name(n)
                 if n.kind != CK.DECL_REF_EXPR:
                     continue
                 r = n.ref
@@ -246,11 +330,19 @@ class PrivatizeGlobals(Transformation):
                 fname, line, col, off = cx.file_location(n.cursor.location)
                 if fname and os.path.abspath(fname) == src.path and src.identifier_at(off) == pv.name:
                     pv.uses.append(n)
+                    # C++: `ns::x` is rewritten from its qualifier on
+                    start = n.start if prog.cxx and src.path == n.src.path and n.start < off else off
                     if id(n) in in_sizeof:
                         # sizeof/_Alignof: the template has the same type, and stays constant
-                        self._rewrites[off] = (off + len(pv.name), f"bamboo_initial_{pv.mangled}")
+                        text = f"bamboo_initial_{pv.mangled}"
+                        if start < off:
+                            text = src.text[start:off] + text
+                    elif start < off:
+                        scope = src.text[start:off].rstrip().removesuffix("::").rstrip()
+                        text = f"BAMBOO_PRIVATE_IN({scope}, {pv.mangled})"
                     else:
-                        self._rewrites[off] = (off + len(pv.name), f"BAMBOO_PRIVATE({pv.mangled})")
+                        text = f"BAMBOO_PRIVATE({pv.mangled})"
+                    self._rewrites[start] = (off + len(pv.name), text)
                     continue
                 # inside the body of a macro
                 m = prog.macro_at(n.start)
@@ -300,6 +392,25 @@ class PrivatizeGlobals(Transformation):
                                      "which the translator does not rewrite; move the code "
                                      "into the .c file")
 
+    def _refuse_indirect_name(self, n):
+        """C++: a static member used through an object (``c.count``, ``this->count``), or a
+        using-declaration of a privatized variable, has no place for the rewrite."""
+        names = [n] if n.kind == CK.MEMBER_REF_EXPR else \
+            [x for x in n.children if x.kind in (CK.MEMBER_REF, CK.OVERLOADED_DECL_REF)]
+        for x in names:
+            r = x.ref
+            pv = self.vars.get(r.get_usr()) if r is not None and r.kind == CK.VAR_DECL else None
+            if pv is None:
+                continue
+            if n.kind == CK.MEMBER_REF_EXPR:
+                self.prog.error(n.start, f"static member '{pv.qualified_name}' is used through an "
+                                         "object; privatization rewrites it by name: write "
+                                         f"'{pv.qualified_name}'")
+            else:
+                self.prog.error(n.start, f"using-declaration of privatized variable "
+                                         f"'{pv.qualified_name}'; name it with its qualifier "
+                                         "instead")
+
     def _rewrite_macro(self, d, found):
         params, body = cx.macro_parts(d)
         by_name = {}
@@ -333,9 +444,15 @@ class PrivatizeGlobals(Transformation):
                 r = n.ref
                 if r is None or r.get_usr() not in self.vars:
                     continue
-                prog.error(n.start, f"the initializer of '{vd.spelling}' takes the address of "
-                                    f"privatized variable '{r.spelling}' (each task has its own "
-                                    "copy); set the pointer at run time instead")
+                if prog.cxx:
+                    prog.error(n.start, f"the initializer of '{vd.spelling}' uses privatized "
+                                        f"variable '{r.spelling}' (each task has its own copy, "
+                                        "which does not exist yet when the initializer runs); "
+                                        "set it at run time instead")
+                else:
+                    prog.error(n.start, f"the initializer of '{vd.spelling}' takes the address "
+                                        f"of privatized variable '{r.spelling}' (each task has "
+                                        "its own copy); set the pointer at run time instead")
                 # do not rewrite it: the error stops the translation anyway
                 fname, _, _, off = cx.file_location(n.cursor.location)
                 self._rewrites.pop(off, None)
@@ -377,13 +494,30 @@ class PrivatizeGlobals(Transformation):
                                                       "cannot be privatized")
                     continue
                 self._rewrites[off] = (off + len(pv.name), f"bamboo_initial_{pv.mangled}")
-                if pv.linkage == "internal":
+                if prog.cxx:
+                    decl = self._cxx_offset_declaration(pv, c, off)
+                elif pv.linkage == "internal":
                     decl = f"static size_t bamboo_offset_{pv.mangled};"
                 elif self._defines(c):
                     decl = f"size_t bamboo_offset_{pv.mangled};"
                 else:
                     decl = f"extern size_t bamboo_offset_{pv.mangled};"
                 self._offset_declarations.setdefault(self._decl_end(c), []).append(decl)
+
+    def _cxx_offset_declaration(self, pv: PrivateVar, c, name_offset: int) -> str:
+        """The offset's declaration after one of the variable's declarations, in its scope;
+        where the variable is defined, the offset's definition registers it."""
+        m = pv.mangled
+        in_class = c.lexical_parent is not None and c.lexical_parent.kind in cx.CLASS_KINDS
+        if not c.is_definition():  # in a class: not an inline member (_check_cxx)
+            return f"{'static' if in_class else 'extern'} size_t bamboo_offset_{m};"
+        registered = f"bamboo_register_global({self._registration_entry(pv)})"
+        # `int Counter::count = 0;` defines `size_t Counter::bamboo_offset_count`: the
+        # qualifier as written before the name
+        before = self.prog.src.blanked[max(0, name_offset - 1000):name_offset]
+        qualifier = re.search(r"(?:::\s*)?(?:[A-Za-z_]\w*\s*::\s*)*$", before).group(0)
+        static = "static " if pv.linkage == "internal" and not qualifier else ""
+        return f"{static}size_t {''.join(qualifier.split())}bamboo_offset_{m} = {registered};"
 
     def apply(self, buf: EditBuffer):
         prog = self.prog
@@ -392,7 +526,7 @@ class PrivatizeGlobals(Transformation):
         # directives are replaced as a whole (priority expressions: see _find_uses)
         directive_ranges = [(d.start, d.end) for d in prog.directives]
         for pv in self.vars.values():
-            if pv.linkage == "local":
+            if pv.linkage == "local" or prog.cxx:  # C++: no variable of a header's
                 continue
             # a use before any declaration in this file: declare the template from the header's
             # declaration
@@ -412,9 +546,15 @@ class PrivatizeGlobals(Transformation):
         # function-local statics: the template moves before the function
         for stmt, fn, pvs in self._local_moves:
             text = " ".join(self.rewrites.code(stmt.start, stmt.stmt_end()).split())
-            offs = " ".join(f"static size_t bamboo_offset_{pv.mangled};" for pv in pvs)
+            if prog.cxx:
+                offs = " ".join(f"static size_t bamboo_offset_{pv.mangled} = "
+                                f"bamboo_register_global({self._registration_entry(pv)});"
+                                for pv in pvs)
+            else:
+                offs = " ".join(f"static size_t bamboo_offset_{pv.mangled};" for pv in pvs)
             names = ", ".join(pv.name for pv in pvs)
-            buf.insert(fn.node.start, f"{text} {offs} /* bamboo: privatized static of {fn.name}() */ ",
+            buf.insert(self._namespace_scope_start(fn),
+                       f"{text} {offs} /* bamboo: privatized static of {fn.name}() */ ",
                        EditOrder.LOCAL_STATIC_TEMPLATE)
             nl = src.text.count("\n", stmt.start, stmt.stmt_end())
             buf.replace(stmt.start, stmt.stmt_end(),
@@ -425,11 +565,22 @@ class PrivatizeGlobals(Transformation):
                 continue
             buf.replace(off, end, text)
         defined = [pv for pv in self.vars.values() if pv.defined_here]
-        if defined:
+        if defined and not prog.cxx:  # C++ variables register where their offset is defined
             header_offsets = "".join(f"\nsize_t bamboo_offset_{pv.mangled};  /* bamboo: privatized "
                                      f"'{pv.name}', defined in a header */"
                                      for pv in defined if pv.defined_in_header)
             buf.append(header_offsets + self.constructor(defined))
+
+    @staticmethod
+    def _namespace_scope_start(fn) -> int:
+        """Where the function's definition starts at namespace scope: a member function
+        defined in its class, before the outermost class."""
+        start = fn.node.start
+        c = fn.cursor.lexical_parent
+        while c is not None and c.kind in cx.CLASS_KINDS:
+            start = c.extent.start.offset
+            c = c.lexical_parent
+        return start
 
     def _top_level_start(self, offset: int) -> int:
         for fn in self.prog.function_order:
@@ -440,8 +591,20 @@ class PrivatizeGlobals(Transformation):
                 return n.start
         return offset
 
-    def constructor(self, defined) -> str:
+    def _registration_entry(self, pv: PrivateVar) -> str:
+        """The variable's bamboo_global: its name in messages, offset, template, size and
+        alignment."""
         base = os.path.basename(self.prog.src.display)
+        if pv.linkage == "local":
+            shown = f"{base}:{pv.function}:{pv.name}"
+        elif self.prog.cxx:
+            shown = pv.qualified_name
+        else:
+            shown = pv.name if pv.linkage == "external" else f"{base}:{pv.name}"
+        t = pv.template
+        return f'{{"{shown}", &bamboo_offset_{pv.mangled}, &{t}, sizeof({t}), __alignof__({t})}}'
+
+    def constructor(self, defined) -> str:
         lines = ["",
                  "/* bamboo: register this file's privatized variables (each task gets its own "
                  "copy, initialized from bamboo_initial_<name>) */",
@@ -449,11 +612,7 @@ class PrivatizeGlobals(Transformation):
                  "{",
                  "    static const bamboo_global globals[] = {"]
         for pv in defined:
-            m = pv.mangled
-            shown = pv.name if pv.linkage == "external" else (
-                f"{base}:{pv.name}" if pv.linkage == "internal" else f"{base}:{pv.function}:{pv.name}")
-            t = pv.template
-            lines.append(f'        {{"{shown}", &bamboo_offset_{m}, &{t}, sizeof({t}), __alignof__({t})}},')
+            lines.append(f"        {self._registration_entry(pv)},")
         lines += ["    };",
                   "    bamboo_register_globals(globals, sizeof globals / sizeof globals[0]);",
                   "}", ""]
