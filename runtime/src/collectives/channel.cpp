@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <mutex>
 
+#include "messaging/delivery.hpp"
 #include "messaging/send_receive.hpp"
 #include "util/errors.hpp"
 
@@ -12,10 +13,13 @@ namespace bamboo {
 void CollectiveChannel::send(int dest, int tag, const void* data, std::size_t bytes) {
     if (first_receives_) first_receives_->sent = true;
     Request request;
-    // A large message leaves straight from `data`: wait until it has left the process.
+    // A large message leaves straight from `data`, or is lent to a task of this process: wait
+    // until it has left the process or been received (or bought back).
     if (start_send(self_, SendMode::collective, view_, dest, tag + tag_base_, raw_bytes(data, bytes),
-                   request, call_, at_))
+                   request, call_, at_)) {
         self_.wait_for(request, call_, at_);
+        if (request.lent) forget_lent(self_, request);
+    }
 }
 
 void CollectiveChannel::begin_receive(const Incoming& incoming, Request& request) {

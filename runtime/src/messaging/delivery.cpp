@@ -75,6 +75,7 @@ bool buy_back(Request& send) {
     Rank& dest = *static_cast<Rank*>(send.owner)->routes().local(send.peer);
     const Routes& routes = dest.routes();
     std::size_t bytes = send.target.bytes();
+    MessageKind::Origin origin;
     {
         // Copied under the lock: the receive must not take the message half bought back. Only
         // an idle or polling worker gets here.
@@ -87,8 +88,9 @@ bool buy_back(Request& send) {
         message->data = message->storage.get();
         pack(send.target, message->storage.get());
         message->lender = nullptr;
+        origin = MessageKind::origin_of(message->envelope.comm);
     }
-    routes.copies.copied(MessageKind::point_to_point, MessageKind::same_process, bytes);
+    routes.copies.copied(origin, MessageKind::same_process, bytes);
     complete_send(send);
     return true;
 }

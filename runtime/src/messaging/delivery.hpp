@@ -34,9 +34,10 @@ struct Routes;
 // How a send to a rank of this process may leave its data with the sender when no receive
 // is posted for it yet.
 enum class Lending {
-    never,          // buffered (collectives: their algorithms send before they receive)
+    never,          // buffered (small collective messages: their algorithms send before they receive)
     beyond_budget,  // buffered within the buffer budget, lent beyond it (blocking sends)
-    always,         // lent, and bought back if it waits too long (nonblocking sends)
+    always,         // lent, and bought back if it waits too long (nonblocking sends, large
+                    // collective messages)
     until_received, // lent until a receive takes it (synchronous sends)
 };
 

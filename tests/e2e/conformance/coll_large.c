@@ -7,6 +7,8 @@
  *   MPI_Alltoall         4 MB per rank in total, every block different
  *   MPI_Gather, MPI_Scatter        4 MB in total
  *   MPI_Reduce_scatter_block       4 MB in total
+ *   MPI_Bcast, MPI_Reduce  200 times in a row with 64 Ki ints: messages between tasks
+ *                        that big are lent by their sender until received
  * Usage: coll_large [MB], the size of the large cases (default 4). */
 #include "conformance.h"
 
@@ -220,6 +222,35 @@ static int test_reduce_scatter_block(int rank, int size, long big)
     return bad;
 }
 
+/* Many large collectives in a row, on one buffer: each lends (or sends) the previous
+ * result, so a message taken from a stale buffer, or a lent send the runtime forgot to
+ * forget, shows here. */
+static int test_repeated(int rank, int size)
+{
+    enum { N = 65536, ROUNDS = 200 };
+    int *buf = alloc_ints(N), *sum = alloc_ints(N);
+    uint32_t h = HASH_INIT;
+    int bad = 0;
+    for (int round = 0; round < ROUNDS; round++) {
+        const int root = round % size;
+        for (long i = 0; i < N; i++)
+            buf[i] = rank == root ? elem(root, i + round) : -1;
+        MPI_Bcast(buf, N, MPI_INT, root, WORLD);
+        for (long i = 0; i < N; i++)
+            buf[i] = elem(rank, i + round);
+        MPI_Reduce(buf, sum, N, MPI_INT, MPI_SUM, root, WORLD);
+        if (rank == root)
+            for (long i = 0; i < N; i += 4099)
+                if (sum[i] != elem_sum(size, i + round) && bad++ < 3)
+                    say("repeated round %d: sum[%ld] = %d, want %d", round, i, sum[i], elem_sum(size, i + round));
+        h = hash_int(h, buf[round]);
+    }
+    say("repeated rank %d: hash %08x", rank, h);
+    free(buf);
+    free(sum);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -237,6 +268,7 @@ int main(int argc, char **argv)
     bad += test_alltoall(rank, size, big);
     bad += test_gather_scatter(rank, size, big);
     bad += test_reduce_scatter_block(rank, size, big);
+    bad += test_repeated(rank, size);
 
     const int status = report_failures(rank, bad);
     MPI_Finalize();
