@@ -4,9 +4,10 @@ Bamboo.
 Every C and C++ source on the command line is translated (`bamboo translate`) into a
 temporary file, then the MPI compiler wrapper (mpicxx if there is C++ among the sources)
 runs with the user's own arguments, the sources replaced by their translations, the
-runtime's include directory added, and, when linking, the runtime library.  Objects, archives and libraries pass through untouched,
-so translated and untranslated objects can be linked together (an object not built by
-bamboocc must not call MPI itself: its calls would bypass the virtual ranks).
+runtime's include directory added, and, when linking, the runtime library.  Objects,
+archives and libraries pass through untouched, so translated and untranslated objects can
+be linked together (an object not built by bamboocc must not call MPI itself: its calls
+would bypass the virtual ranks).
 """
 
 from __future__ import annotations
