@@ -35,6 +35,7 @@ PROGRAMS = {
     "tokens": ([PROGRAMS_DIR / "tokens.c"], []),
     "sleepers": ([PROGRAMS_DIR / "sleepers.c"], []),
     "extern_header": (sorted((PROGRAMS_DIR / "extern_header").glob("*.c")), []),
+    "header_tables": (sorted((PROGRAMS_DIR / "header_tables").glob("*.c")), []),
     "cxx_classes": ([PROGRAMS_DIR / "cxx_classes.cpp"], []),
 }
 

@@ -190,23 +190,13 @@ class PrivatizeGlobals(Transformation):
                                          "rewrite; each task needs its own copy: move the "
                                          "function into a .c file")
                 continue
-            if not self._is_candidate(c):
+            if not self._is_candidate(c) or not self._check_tls(c):
                 continue
-            if c.is_definition() and c.storage_class != cx.ci.StorageClass.EXTERN:
-                prog.diags.error(*prog.cursor_where(c),
-                                 f"global variable '{c.spelling}' is defined in a header; each task "
-                                 "needs its own copy: define it in one .c file and declare it "
-                                 "'extern' in the header")
-                continue
-            if not self._check_tls(c):
-                continue
-            if self._defines(c) and c.linkage == cx.ci.LinkageKind.INTERNAL:
-                prog.diags.error(*prog.cursor_where(c),
-                                 f"static global variable '{c.spelling}' is defined in a header; "
-                                 "each task needs its own copy: define it in one .c file and "
-                                 "declare it 'extern' in the header")
-                continue
-            pv = self._add(c, "external")
+            # A definition in a header (`EXTERN int steps INIT(= 10);` in the one file that
+            # defines EXTERN empty, or a `static` table every including file has its own of)
+            # stays as it is, the template of the tasks' copies; this file defines its offset.
+            internal = c.linkage == cx.ci.LinkageKind.INTERNAL
+            pv = self._add(c, "internal" if internal else "external")
             pv.header_decls.append(c)
             if self._defines(c):
                 pv.defined_here = pv.defined_in_header = True
@@ -537,8 +527,8 @@ class PrivatizeGlobals(Transformation):
                     top = self._top_level_start(first.start)
                     buf.insert(src.line_start(top),
                                f"extern __typeof__({pv.name}) bamboo_initial_{pv.mangled}; "
-                               f"extern size_t bamboo_offset_{pv.mangled};  /* bamboo: privatized "
-                               f"'{pv.name}', declared in a header */\n",
+                               f"{self._offset_storage(pv) or 'extern '}size_t bamboo_offset_{pv.mangled};  "
+                               f"/* bamboo: privatized '{pv.name}', declared in a header */\n",
                                EditOrder.HEADER_VARIABLE_DECLARATION)
         for off, decls in self._offset_declarations.items():
             buf.insert(off, " " + " ".join(decls) + "  /* bamboo: privatized */",
@@ -566,10 +556,15 @@ class PrivatizeGlobals(Transformation):
             buf.replace(off, end, text)
         defined = [pv for pv in self.vars.values() if pv.defined_here]
         if defined and not prog.cxx:  # C++ variables register where their offset is defined
-            header_offsets = "".join(f"\nsize_t bamboo_offset_{pv.mangled};  /* bamboo: privatized "
-                                     f"'{pv.name}', defined in a header */"
+            header_offsets = "".join(f"\n{self._offset_storage(pv)}size_t bamboo_offset_{pv.mangled};  "
+                                     f"/* bamboo: privatized '{pv.name}', defined in a header */"
                                      for pv in defined if pv.defined_in_header)
             buf.append(header_offsets + self.constructor(defined))
+
+    @staticmethod
+    def _offset_storage(pv: PrivateVar) -> str:
+        """The storage class of a variable's offset: its own file's alone for a `static` one."""
+        return "static " if pv.linkage == "internal" else ""
 
     @staticmethod
     def _namespace_scope_start(fn) -> int:

@@ -1,1 +1,0 @@
-int shared_counter = 0;

@@ -1,0 +1,2 @@
+int shared_counter = 0;
+int *counter_at = &shared_counter;
