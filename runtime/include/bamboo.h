@@ -598,6 +598,11 @@ int bamboo_ineighbor_alltoallw(bamboo_site at, const void *sendbuf, const int se
                                const MPI_Datatype recvtypes[], MPI_Comm comm,
                                MPI_Request *request);
 
+/* ---- Shared-memory splits ---------------------------------------------------------- */
+
+int bamboo_comm_split_type(bamboo_site at, MPI_Comm comm, int split_type, int key, MPI_Info info,
+                           MPI_Comm *newcomm);
+
 /* ---- Firing rules --------------------------------------------------------------- */
 /* At an evaluation point the translator emits one bamboo_expect() per message the
  * following receive blocks will take (guarded by the same conditions and loops), then
@@ -1131,6 +1136,7 @@ void bamboo_set_priority(int priority);
 #undef MPI_Ineighbor_alltoall
 #undef MPI_Ineighbor_alltoallv
 #undef MPI_Ineighbor_alltoallw
+#undef MPI_Comm_split_type
 #define MPI_Graph_create(...) bamboo_graph_create(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Graph_map(...) bamboo_graph_map(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Graphdims_get(...) bamboo_graphdims_get(BAMBOO_AT, __VA_ARGS__)
@@ -1151,6 +1157,7 @@ void bamboo_set_priority(int priority);
 #define MPI_Ineighbor_alltoall(...) bamboo_ineighbor_alltoall(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Ineighbor_alltoallv(...) bamboo_ineighbor_alltoallv(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Ineighbor_alltoallw(...) bamboo_ineighbor_alltoallw(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_split_type(...) bamboo_comm_split_type(BAMBOO_AT, __VA_ARGS__)
 #endif
 
 #endif /* BAMBOO_H */

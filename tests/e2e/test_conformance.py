@@ -46,6 +46,7 @@ PROGRAMS = {
     "group_sets": ([], FEWER_CONFIGS),
     "library_objects": ([], FEWER_CONFIGS),
     "graph_topologies": ([], FEWER_CONFIGS),
+    "split_type": ([], FEWER_CONFIGS),
 }
 
 

@@ -387,6 +387,11 @@ _TABLE += [
                             outputs=(4,)),
 ]
 
+# Splitting by shared memory: the ranks of a host.
+_TABLE += [
+    _collective("MPI_Comm_split_type", "bamboo_comm_split_type", None, comm=0, outputs=(4,)),
+]
+
 SUPPORTED: dict[str, MPIFunction] = {f.name: f for f in _TABLE}
 
 # C library functions bamboo.h also redirects, to per-task versions (exit ends the task,

@@ -225,6 +225,27 @@ int bamboo_comm_split(bamboo_site at, MPI_Comm comm, int color, int key, MPI_Com
     });
 }
 
+// MPI_COMM_TYPE_SHARED groups the ranks of one host, as plain MPI does: tasks of other
+// processes on the host are as near as the MPI library's shared memory makes them, and a
+// program that sizes its threads or buffers by the ranks sharing the node counts them all.
+int bamboo_comm_split_type(bamboo_site at, MPI_Comm comm, int split_type, int key, MPI_Info /*info*/,
+                           MPI_Comm* newcomm) {
+    return checked_call(comm, [&]() -> int {
+        const char* call = "MPI_Comm_split_type";
+        Rank& self = calling_rank(call, at);
+        checked_out(self, newcomm, call, at);
+        CommView parent = resolve_comm(self, comm, call, at);
+        intra_only(self, parent, call, at);
+        if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+            call_error(MPI_ERR_ARG, self.vrank(), call, at,
+                       "the split type %d is neither MPI_COMM_TYPE_SHARED nor MPI_UNDEFINED", split_type);
+        int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED : self.routes().host;
+        CollectiveChannel ch(self, parent, call, at);
+        *newcomm = split(self, ch, parent, comm_local(self, comm, call, at), color, key, call, at);
+        return MPI_SUCCESS;
+    });
+}
+
 int bamboo_comm_dup(bamboo_site at, MPI_Comm comm, MPI_Comm* newcomm) {
     return checked_call(comm, [&]() -> int {
         const char* call = "MPI_Comm_dup";
