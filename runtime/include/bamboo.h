@@ -603,6 +603,14 @@ int bamboo_ineighbor_alltoallw(bamboo_site at, const void *sendbuf, const int se
 int bamboo_comm_split_type(bamboo_site at, MPI_Comm comm, int split_type, int key, MPI_Info info,
                            MPI_Comm *newcomm);
 
+/* ---- Generalized requests: completed by the program, their callbacks called by MPI ---- */
+
+int bamboo_grequest_start(bamboo_site at, MPI_Grequest_query_function *query_fn,
+                          MPI_Grequest_free_function *free_fn,
+                          MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                          MPI_Request *request);
+int bamboo_grequest_complete(bamboo_site at, MPI_Request request);
+
 /* ---- Firing rules --------------------------------------------------------------- */
 /* At an evaluation point the translator emits one bamboo_expect() per message the
  * following receive blocks will take (guarded by the same conditions and loops), then
@@ -1137,6 +1145,8 @@ void bamboo_set_priority(int priority);
 #undef MPI_Ineighbor_alltoallv
 #undef MPI_Ineighbor_alltoallw
 #undef MPI_Comm_split_type
+#undef MPI_Grequest_start
+#undef MPI_Grequest_complete
 #define MPI_Graph_create(...) bamboo_graph_create(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Graph_map(...) bamboo_graph_map(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Graphdims_get(...) bamboo_graphdims_get(BAMBOO_AT, __VA_ARGS__)
@@ -1158,6 +1168,8 @@ void bamboo_set_priority(int priority);
 #define MPI_Ineighbor_alltoallv(...) bamboo_ineighbor_alltoallv(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Ineighbor_alltoallw(...) bamboo_ineighbor_alltoallw(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_split_type(...) bamboo_comm_split_type(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Grequest_start(...) bamboo_grequest_start(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Grequest_complete(...) bamboo_grequest_complete(BAMBOO_AT, __VA_ARGS__)
 #endif
 
 #endif /* BAMBOO_H */

@@ -47,6 +47,7 @@ PROGRAMS = {
     "library_objects": ([], FEWER_CONFIGS),
     "graph_topologies": ([], FEWER_CONFIGS),
     "split_type": ([], FEWER_CONFIGS),
+    "grequest": ([], FEWER_CONFIGS),
 }
 
 

@@ -392,6 +392,13 @@ _TABLE += [
     _collective("MPI_Comm_split_type", "bamboo_comm_split_type", None, comm=0, outputs=(4,)),
 ]
 
+# Generalized requests: the program completes them (MPI_Grequest_complete), the waits and
+# tests of the point-to-point table retire them.
+_TABLE += [
+    _local("MPI_Grequest_start", "bamboo_grequest_start", 4),
+    _local("MPI_Grequest_complete", "bamboo_grequest_complete"),
+]
+
 SUPPORTED: dict[str, MPIFunction] = {f.name: f for f in _TABLE}
 
 # C library functions bamboo.h also redirects, to per-task versions (exit ends the task,
