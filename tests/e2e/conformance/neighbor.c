@@ -4,8 +4,9 @@
  *   blocks stay as they were), 2D and 3D grids periodic in their dimensions of 3 and more,
  *   and a periodic ring, blocking calls only: with 1 or 2 ranks a rank is its neighbour on
  *   both sides, and the block it sends one way must come the other way (MPI-4.1 8.6), which
- *   Open MPI 4.1's nonblocking ones get wrong; on a graph (a ring with chords, without
- *   duplicate edges, on which Open MPI 4.1 hangs) and on distributed graphs (asymmetric,
+ *   Open MPI 4.1's nonblocking ones get wrong; on a graph (a ring with chords between
+ *   opposite ranks, each edge once: a graph whose nodes do not list each other as often
+ *   leaves a rank waiting for ever, under any MPI) and on distributed graphs (asymmetric,
  *   weighted, MPI_Dist_graph_create_adjacent; and MPI_Dist_graph_create, whose neighbour
  *   order is the implementation's: its blocks are printed sorted by neighbour).
  * Every block carries who sent it and to which of its neighbours, so a block in the wrong
