@@ -567,6 +567,81 @@ int bamboo_win_set_attr(bamboo_site at, MPI_Win win, int keyval, void *value);
 int bamboo_win_get_attr(bamboo_site at, MPI_Win win, int keyval, void *value, int *flag);
 int bamboo_win_delete_attr(bamboo_site at, MPI_Win win, int keyval);
 
+/* ---- Graph and distributed graph topologies, neighbourhood collectives ------------- */
+
+int bamboo_graph_create(bamboo_site at, MPI_Comm comm, int nnodes, const int index[],
+                        const int edges[], int reorder, MPI_Comm *newcomm);
+int bamboo_graph_map(bamboo_site at, MPI_Comm comm, int nnodes, const int index[],
+                     const int edges[], int *newrank);
+int bamboo_graphdims_get(bamboo_site at, MPI_Comm comm, int *nnodes, int *nedges);
+int bamboo_graph_get(bamboo_site at, MPI_Comm comm, int maxindex, int maxedges, int index[],
+                     int edges[]);
+int bamboo_graph_neighbors_count(bamboo_site at, MPI_Comm comm, int rank, int *nneighbors);
+int bamboo_graph_neighbors(bamboo_site at, MPI_Comm comm, int rank, int maxneighbors,
+                           int neighbors[]);
+int bamboo_dist_graph_create_adjacent(bamboo_site at, MPI_Comm comm, int indegree,
+                                      const int sources[], const int sourceweights[],
+                                      int outdegree, const int destinations[],
+                                      const int destweights[], MPI_Info info, int reorder,
+                                      MPI_Comm *newcomm);
+int bamboo_dist_graph_create(bamboo_site at, MPI_Comm comm, int n, const int nodes[],
+                             const int degrees[], const int targets[], const int weights[],
+                             MPI_Info info, int reorder, MPI_Comm *newcomm);
+int bamboo_dist_graph_neighbors_count(bamboo_site at, MPI_Comm comm, int *indegree,
+                                      int *outdegree, int *weighted);
+int bamboo_dist_graph_neighbors(bamboo_site at, MPI_Comm comm, int maxindegree, int sources[],
+                                int sourceweights[], int maxoutdegree, int destinations[],
+                                int destweights[]);
+int bamboo_neighbor_allgather(bamboo_site at, const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                              MPI_Datatype recvtype, MPI_Comm comm);
+int bamboo_neighbor_allgatherv(bamboo_site at, const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                               const int displs[], MPI_Datatype recvtype, MPI_Comm comm);
+int bamboo_neighbor_alltoall(bamboo_site at, const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, MPI_Comm comm);
+int bamboo_neighbor_alltoallv(bamboo_site at, const void *sendbuf, const int sendcounts[],
+                              const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                              const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                              MPI_Comm comm);
+int bamboo_neighbor_alltoallw(bamboo_site at, const void *sendbuf, const int sendcounts[],
+                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                              void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm);
+int bamboo_ineighbor_allgather(bamboo_site at, const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int bamboo_ineighbor_allgatherv(bamboo_site at, const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request *request);
+int bamboo_ineighbor_alltoall(bamboo_site at, const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int bamboo_ineighbor_alltoallv(bamboo_site at, const void *sendbuf, const int sendcounts[],
+                               const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                               const int recvcounts[], const int rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int bamboo_ineighbor_alltoallw(bamboo_site at, const void *sendbuf, const int sendcounts[],
+                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                               void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                               const MPI_Datatype recvtypes[], MPI_Comm comm,
+                               MPI_Request *request);
+
+/* ---- Shared-memory splits ---------------------------------------------------------- */
+
+int bamboo_comm_split_type(bamboo_site at, MPI_Comm comm, int split_type, int key, MPI_Info info,
+                           MPI_Comm *newcomm);
+
+/* ---- Generalized requests: completed by the program, their callbacks called by MPI ---- */
+
+int bamboo_grequest_start(bamboo_site at, MPI_Grequest_query_function *query_fn,
+                          MPI_Grequest_free_function *free_fn,
+                          MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                          MPI_Request *request);
+int bamboo_grequest_complete(bamboo_site at, MPI_Request request);
+
 /* ---- Firing rules --------------------------------------------------------------- */
 /* At an evaluation point the translator emits one bamboo_expect() per message the
  * following receive blocks will take (guarded by the same conditions and loops), then
@@ -1090,6 +1165,52 @@ using ::bamboo_strtok;
 #define MPI_Status_set_elements(...) bamboo_status_set_elements(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Status_set_cancelled(...) bamboo_status_set_cancelled(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Test_cancelled(...) bamboo_test_cancelled(BAMBOO_AT, __VA_ARGS__)
+#undef MPI_Graph_create
+#undef MPI_Graph_map
+#undef MPI_Graphdims_get
+#undef MPI_Graph_get
+#undef MPI_Graph_neighbors_count
+#undef MPI_Graph_neighbors
+#undef MPI_Dist_graph_create_adjacent
+#undef MPI_Dist_graph_create
+#undef MPI_Dist_graph_neighbors_count
+#undef MPI_Dist_graph_neighbors
+#undef MPI_Neighbor_allgather
+#undef MPI_Neighbor_allgatherv
+#undef MPI_Neighbor_alltoall
+#undef MPI_Neighbor_alltoallv
+#undef MPI_Neighbor_alltoallw
+#undef MPI_Ineighbor_allgather
+#undef MPI_Ineighbor_allgatherv
+#undef MPI_Ineighbor_alltoall
+#undef MPI_Ineighbor_alltoallv
+#undef MPI_Ineighbor_alltoallw
+#undef MPI_Comm_split_type
+#undef MPI_Grequest_start
+#undef MPI_Grequest_complete
+#define MPI_Graph_create(...) bamboo_graph_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Graph_map(...) bamboo_graph_map(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Graphdims_get(...) bamboo_graphdims_get(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Graph_get(...) bamboo_graph_get(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Graph_neighbors_count(...) bamboo_graph_neighbors_count(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Graph_neighbors(...) bamboo_graph_neighbors(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Dist_graph_create_adjacent(...) bamboo_dist_graph_create_adjacent(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Dist_graph_create(...) bamboo_dist_graph_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Dist_graph_neighbors_count(...) bamboo_dist_graph_neighbors_count(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Dist_graph_neighbors(...) bamboo_dist_graph_neighbors(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Neighbor_allgather(...) bamboo_neighbor_allgather(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Neighbor_allgatherv(...) bamboo_neighbor_allgatherv(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Neighbor_alltoall(...) bamboo_neighbor_alltoall(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Neighbor_alltoallv(...) bamboo_neighbor_alltoallv(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Neighbor_alltoallw(...) bamboo_neighbor_alltoallw(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ineighbor_allgather(...) bamboo_ineighbor_allgather(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ineighbor_allgatherv(...) bamboo_ineighbor_allgatherv(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ineighbor_alltoall(...) bamboo_ineighbor_alltoall(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ineighbor_alltoallv(...) bamboo_ineighbor_alltoallv(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ineighbor_alltoallw(...) bamboo_ineighbor_alltoallw(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_split_type(...) bamboo_comm_split_type(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Grequest_start(...) bamboo_grequest_start(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Grequest_complete(...) bamboo_grequest_complete(BAMBOO_AT, __VA_ARGS__)
 #endif
 
 #endif /* BAMBOO_H */

@@ -38,12 +38,16 @@ PROGRAMS = {
     "p2p_modes": ([], CONFIGS),
     "nbc": ([], CONFIGS),
     "intercomm": ([], CONFIGS),
+    "neighbor": ([], CONFIGS),
     "create_group": ([], FEWER_CONFIGS),
     "windows": ([], FEWER_CONFIGS),
     "errhandlers": ([], FEWER_CONFIGS),
     "attributes": ([], FEWER_CONFIGS),
     "group_sets": ([], FEWER_CONFIGS),
     "library_objects": ([], FEWER_CONFIGS),
+    "graph_topologies": ([], FEWER_CONFIGS),
+    "split_type": ([], FEWER_CONFIGS),
+    "grequest": ([], FEWER_CONFIGS),
 }
 
 

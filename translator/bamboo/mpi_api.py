@@ -356,6 +356,49 @@ _TABLE += [
     _local("MPI_Win_delete_attr", "bamboo_win_delete_attr"),
 ]
 
+# Graph and distributed graph topologies, and the neighbourhood collectives over any
+# topology (every member takes part; a firing rule does not wait for them).
+_TABLE += [
+    _collective("MPI_Graph_create", "bamboo_graph_create", None, comm=0, outputs=(5,)),
+    _collective("MPI_Dist_graph_create_adjacent", "bamboo_dist_graph_create_adjacent", None, comm=0,
+                outputs=(9,)),
+    _collective("MPI_Dist_graph_create", "bamboo_dist_graph_create", None, comm=0, outputs=(8,)),
+    _local("MPI_Graph_map", "bamboo_graph_map", 4, comm=0),
+    _local("MPI_Graphdims_get", "bamboo_graphdims_get", 1, 2, comm=0),
+    _local("MPI_Graph_get", "bamboo_graph_get", 3, 4, comm=0),
+    _local("MPI_Graph_neighbors_count", "bamboo_graph_neighbors_count", 2, comm=0),
+    _local("MPI_Graph_neighbors", "bamboo_graph_neighbors", 3, comm=0),
+    _local("MPI_Dist_graph_neighbors_count", "bamboo_dist_graph_neighbors_count", 1, 2, 3, comm=0),
+    _local("MPI_Dist_graph_neighbors", "bamboo_dist_graph_neighbors", 2, 3, 5, 6, comm=0),
+    _collective("MPI_Neighbor_allgather", "bamboo_neighbor_allgather", None, comm=6, outputs=(3,)),
+    _collective("MPI_Neighbor_allgatherv", "bamboo_neighbor_allgatherv", None, comm=7, outputs=(3,)),
+    _collective("MPI_Neighbor_alltoall", "bamboo_neighbor_alltoall", None, comm=6, outputs=(3,)),
+    _collective("MPI_Neighbor_alltoallv", "bamboo_neighbor_alltoallv", None, comm=8, outputs=(4,)),
+    _collective("MPI_Neighbor_alltoallw", "bamboo_neighbor_alltoallw", None, comm=8, outputs=(4,)),
+    _nonblocking_collective("MPI_Ineighbor_allgather", "bamboo_ineighbor_allgather", comm=6, request=7,
+                            outputs=(3,)),
+    _nonblocking_collective("MPI_Ineighbor_allgatherv", "bamboo_ineighbor_allgatherv", comm=7, request=8,
+                            outputs=(3,)),
+    _nonblocking_collective("MPI_Ineighbor_alltoall", "bamboo_ineighbor_alltoall", comm=6, request=7,
+                            outputs=(3,)),
+    _nonblocking_collective("MPI_Ineighbor_alltoallv", "bamboo_ineighbor_alltoallv", comm=8, request=9,
+                            outputs=(4,)),
+    _nonblocking_collective("MPI_Ineighbor_alltoallw", "bamboo_ineighbor_alltoallw", comm=8, request=9,
+                            outputs=(4,)),
+]
+
+# Splitting by shared memory: the ranks of a host.
+_TABLE += [
+    _collective("MPI_Comm_split_type", "bamboo_comm_split_type", None, comm=0, outputs=(4,)),
+]
+
+# Generalized requests: the program completes them (MPI_Grequest_complete), the waits and
+# tests of the point-to-point table retire them.
+_TABLE += [
+    _local("MPI_Grequest_start", "bamboo_grequest_start", 4),
+    _local("MPI_Grequest_complete", "bamboo_grequest_complete"),
+]
+
 SUPPORTED: dict[str, MPIFunction] = {f.name: f for f in _TABLE}
 
 # C library functions bamboo.h also redirects, to per-task versions (exit ends the task,

@@ -12,6 +12,7 @@
 //   alltoall   gather within, Bruck between, scatter within; blocks over 1 KiB go
 //              straight from every task to every other
 //   alltoallv  every task straight to every other (block sizes are known only pairwise)
+//   neighbor   every task straight to each neighbour of its communicator's topology
 //   scan       recursive doubling in rank order
 //
 // Q is the number of processes hosting members. Data-moving collectives work on packed
@@ -25,6 +26,7 @@
 
 #include "collectives/channel.hpp"
 #include "collectives/reduction.hpp"
+#include "comm/topology.hpp"
 
 namespace bamboo::collectives {
 
@@ -52,6 +54,10 @@ void allgather(CollectiveChannel& ch, const void* mine, const Blocks& out);
 // `send` and `recv`: size() blocks of `block` bytes each, in rank order.
 void alltoall(CollectiveChannel& ch, const char* send, char* recv, std::size_t block);
 void alltoallv(CollectiveChannel& ch, const Blocks& send, const Blocks& recv);
+// The neighbourhood collectives: block i of `send` to neighbours.destinations[i], block i of
+// `recv` from neighbours.sources[i]; none to or from a neighbour -1 (MPI_PROC_NULL). A
+// neighbour named twice gets its blocks in order, as the matching rules pair them.
+void neighbor_exchange(CollectiveChannel& ch, const Neighbours& neighbours, const Blocks& send, const Blocks& recv);
 
 // Reductions: `acc` holds this task's operand and, where the result lands, the result.
 void reduce(CollectiveChannel& ch, int root, Operand& acc, const Reduction& r);

@@ -539,4 +539,25 @@ void alltoallv(CollectiveChannel& ch, const Blocks& send, const Blocks& recv) {
     pairwise_exchange(ch, send, recv);
 }
 
+// On a Cartesian grid each block's tag names the receive block it lands in, which pairs them
+// even where one rank is the neighbour on both sides; on a graph one tag, so that messages
+// between two ranks pair in order.
+void neighbor_exchange(CollectiveChannel& ch, const Neighbours& neighbours, const Blocks& send, const Blocks& recv) {
+    if (neighbours.cartesian && neighbours.sources.size() > static_cast<std::size_t>(tag::kNeighborBlocks))
+        ch.fail("the grid has %zu dimensions; neighbourhood collectives take at most %d", neighbours.sources.size() / 2,
+                tag::kNeighborBlocks / 2);
+    auto tag_of = [&](std::size_t landing) {
+        return neighbours.cartesian ? tag::kNeighbor + static_cast<int>(landing) : tag::kNeighbor;
+    };
+    std::vector<Incoming> incoming;
+    for (std::size_t i = 0; i < neighbours.sources.size(); ++i)
+        if (neighbours.sources[i] >= 0)
+            incoming.push_back({neighbours.sources[i], tag_of(i), recv.at(static_cast<int>(i)), recv.size[i]});
+    auto posted = ch.post(incoming);
+    for (std::size_t i = 0; i < neighbours.destinations.size(); ++i)
+        if (neighbours.destinations[i] >= 0)
+            ch.send(neighbours.destinations[i], tag_of(i ^ 1), send.at(static_cast<int>(i)), send.size[i]);
+    posted.wait();
+}
+
 }  // namespace bamboo::collectives

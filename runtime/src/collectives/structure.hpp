@@ -31,6 +31,7 @@ constexpr int kAlltoallIn = 0x800, kAlltoallOut = 0x801, kAlltoallRound = 0x810;
 constexpr int kAlltoallv = 0x900;
 constexpr int kScanRound = 0xa10, kExscanRound = 0xb10;
 constexpr int kInterLeaders = 0xc00;  // between the two leaders of an intercommunicator
+constexpr int kNeighbor = 0xd00, kNeighborBlocks = 0x300;  // + the receive block, on a Cartesian grid
 
 // Every tag above is below 2^12. A collective call's messages add the call's number on its
 // communicator (Rank::take_collective_number) above those bits, so that collectives in

@@ -7,32 +7,8 @@
 
 namespace bamboo {
 
-int CartTopology::cells() const {
-    int product = 1;
-    for (int d : dims) product *= d;
-    return product;
-}
-
-void CartTopology::coords(int rank, int* out) const {
-    for (std::size_t i = dims.size(); i-- > 0;) {
-        out[i] = rank % dims[i];
-        rank /= dims[i];
-    }
-}
-
-int CartTopology::rank(const int* coords) const {
-    int rank = 0;
-    for (std::size_t i = 0; i < dims.size(); ++i) {
-        int c = coords[i];
-        if (periods[i]) c = ((c % dims[i]) + dims[i]) % dims[i];
-        else if (c < 0 || c >= dims[i]) return -1;
-        rank = rank * dims[i] + c;
-    }
-    return rank;
-}
-
 Communicator::Communicator(int context, std::vector<int> vranks, int vf, std::string name,
-                           std::optional<CartTopology> topology)
+                           std::optional<Topology> topology)
     : context_(context),
       vranks_(std::move(vranks)),
       name_(std::move(name)),

@@ -1,4 +1,4 @@
-// Communicators over virtual ranks, their groups and Cartesian topologies.
+// Communicators over virtual ranks and their groups.
 //
 // A communicator is an ordered list of member tasks (rank r is world vrank vranks[r]) and a
 // context: the number its messages carry, so that they match only receives on the same
@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "comm/local_state.hpp"
+#include "comm/topology.hpp"
 
 namespace bamboo {
 
@@ -30,22 +31,11 @@ constexpr int kWorldContext = 0;
 constexpr int kSelfContext = 2;
 constexpr int kFirstFreeContext = 4;
 
-// A Cartesian process grid (MPI_Cart_create); ranks are numbered in row-major order.
-struct CartTopology {
-    std::vector<int> dims;
-    std::vector<int> periods;  // 0 or 1 per dimension
-
-    int cells() const;
-    void coords(int rank, int* out) const;
-    // The rank at `coords` (wrapped in periodic dimensions), or -1 if it lies outside.
-    int rank(const int* coords) const;
-};
-
 class Communicator {
 public:
     // `vf` tells which process hosts each member (vrank / vf), for the collectives.
     Communicator(int context, std::vector<int> vranks, int vf, std::string name,
-                 std::optional<CartTopology> topology = std::nullopt);
+                 std::optional<Topology> topology = std::nullopt);
 
     // An intercommunicator between this communicator's group and `remote` (world vranks);
     // `local` is the intracommunicator of this group, on a context of its own.
@@ -66,7 +56,8 @@ public:
     const Communicator* local() const { return local_.get(); }  // intercommunicators only
     // What reports call it: "MPI_COMM_WORLD", "the communicator from MPI_Comm_split at x.c:12".
     const std::string& name() const { return name_; }
-    const CartTopology* topology() const { return topology_ ? &*topology_ : nullptr; }
+    const Topology* topology() const { return topology_ ? &*topology_ : nullptr; }
+    const CartTopology* cart() const { return topology_ ? std::get_if<CartTopology>(&*topology_) : nullptr; }
 
     // Members grouped by the process that hosts them, for collectives that combine within a
     // process before they cross processes. Processes are numbered in the order of their
@@ -82,7 +73,7 @@ private:
     int context_;
     std::vector<int> vranks_;
     std::string name_;
-    std::optional<CartTopology> topology_;
+    std::optional<Topology> topology_;
     std::vector<int> process_index_;  // by rank
     std::vector<int> process_start_;  // into members_, one past the end last
     std::vector<int> members_;

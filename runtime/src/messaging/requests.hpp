@@ -38,8 +38,18 @@ struct PersistentCall {
     MPI_Comm comm = MPI_COMM_NULL;
 };
 
+// A generalized request's callbacks (MPI_Grequest_start), which the waits, tests, frees and
+// cancels of the request call as MPI says.
+struct GeneralizedCall {
+    MPI_Grequest_query_function* query = nullptr;
+    MPI_Grequest_free_function* free = nullptr;
+    MPI_Grequest_cancel_function* cancel = nullptr;
+    void* extra_state = nullptr;
+};
+
 struct Request : PostedReceive {
-    enum class Kind : std::uint8_t { send, receive, collective };  // collective: a nonblocking one
+    // collective: a nonblocking one; generalized: the program's, completed by MPI_Grequest_complete.
+    enum class Kind : std::uint8_t { send, receive, collective, generalized };
 
     Kind kind = Kind::receive;
     // Set last by whoever completes the request; the owner may reuse it at once after.
@@ -65,6 +75,7 @@ struct Request : PostedReceive {
     // A persistent request keeps its handle between starts; inactive, it is like a null
     // request to waits and tests.
     std::unique_ptr<PersistentCall> persistent;
+    std::unique_ptr<GeneralizedCall> generalized;
     bool active = true;
     bool cancelled = false;  // a receive taken back by MPI_Cancel
 };

@@ -45,6 +45,7 @@ struct Routes {
     int process = 0;  // this process's rank in the real MPI_COMM_WORLD
     int process_count = 1;
     int vf = 1;
+    int host = 0;  // the lowest process rank on this process's host: which ranks share memory
     std::unique_ptr<BufferBudget> budget;       // for messages sent but not yet received
     std::shared_ptr<const Communicator> world;  // the ranks' MPI_COMM_WORLD
     std::vector<std::unique_ptr<Rank>> ranks;   // this process's, by vrank

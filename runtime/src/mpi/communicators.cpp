@@ -1,4 +1,4 @@
-// Communicators, groups and Cartesian topologies over virtual ranks.
+// Communicators and groups over virtual ranks.
 //
 // Making a communicator is collective over its parent: the members exchange what they want
 // (an allgather of a small record), and all compute the same new communicators from it.
@@ -15,7 +15,6 @@
 #include "collectives/algorithms.hpp"
 #include "collectives/channel.hpp"
 #include "collectives/structure.hpp"
-#include "comm/cart_placement.hpp"
 #include "messaging/rank.hpp"
 #include "messaging/routes.hpp"
 #include "mpi/api.hpp"
@@ -72,20 +71,15 @@ MPI_Comm adopt_communicator(Rank& self, std::shared_ptr<const Communicator> comm
 }
 
 MPI_Comm adopt(Rank& self, int context, std::vector<int> vranks, const CommLocal& parent, const char* call,
-               bamboo_site at, std::optional<CartTopology> topology) {
+               bamboo_site at, std::optional<Topology> topology) {
     int rank = static_cast<int>(std::find(vranks.begin(), vranks.end(), self.vrank()) - vranks.begin());
     auto comm = std::make_shared<Communicator>(context, std::move(vranks), self.routes().vf,
                                                made_by(call, at), std::move(topology));
     return adopt_communicator(self, std::move(comm), rank, parent);
 }
 
-namespace {
-
-// MPI_Comm_split's new communicators: one per color, ranks ordered by key, then by parent
-// rank. Returns MPI_COMM_NULL for MPI_UNDEFINED.
 MPI_Comm split(Rank& self, CollectiveChannel& ch, const CommView& parent, const CommLocal& parent_local,
-               int color, int key, const char* call, bamboo_site at,
-               std::optional<CartTopology> topology = std::nullopt) {
+               int color, int key, const char* call, bamboo_site at, std::optional<Topology> topology) {
     if (color < 0 && color != MPI_UNDEFINED)
         call_error(MPI_ERR_ARG, self.vrank(), call, at, "the color %d is negative (and not MPI_UNDEFINED)", color);
     Agreement agreement = agree(ch, color, key);
@@ -110,17 +104,9 @@ MPI_Comm split(Rank& self, CollectiveChannel& ch, const CommView& parent, const 
                  std::move(topology));
 }
 
-}  // namespace
-
 MPI_Comm* checked_out(const Rank& self, MPI_Comm* out, const char* call, bamboo_site at) {
     check_not_null(self, out, "the new communicator's pointer", call, at);
     return out;
-}
-
-const CartTopology& cart_of(const Rank& self, const CommView& view, const char* call, bamboo_site at) {
-    const CartTopology* topology = view.comm->topology();
-    if (!topology) call_error(MPI_ERR_TOPOLOGY, self.vrank(), call, at, "%s has no Cartesian topology", view.comm->name().c_str());
-    return *topology;
 }
 
 // ---- Groups ----
@@ -239,6 +225,27 @@ int bamboo_comm_split(bamboo_site at, MPI_Comm comm, int color, int key, MPI_Com
     });
 }
 
+// MPI_COMM_TYPE_SHARED groups the ranks of one host, as plain MPI does: tasks of other
+// processes on the host are as near as the MPI library's shared memory makes them, and a
+// program that sizes its threads or buffers by the ranks sharing the node counts them all.
+int bamboo_comm_split_type(bamboo_site at, MPI_Comm comm, int split_type, int key, MPI_Info /*info*/,
+                           MPI_Comm* newcomm) {
+    return checked_call(comm, [&]() -> int {
+        const char* call = "MPI_Comm_split_type";
+        Rank& self = calling_rank(call, at);
+        checked_out(self, newcomm, call, at);
+        CommView parent = resolve_comm(self, comm, call, at);
+        intra_only(self, parent, call, at);
+        if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+            call_error(MPI_ERR_ARG, self.vrank(), call, at,
+                       "the split type %d is neither MPI_COMM_TYPE_SHARED nor MPI_UNDEFINED", split_type);
+        int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED : self.routes().host;
+        CollectiveChannel ch(self, parent, call, at);
+        *newcomm = split(self, ch, parent, comm_local(self, comm, call, at), color, key, call, at);
+        return MPI_SUCCESS;
+    });
+}
+
 int bamboo_comm_dup(bamboo_site at, MPI_Comm comm, MPI_Comm* newcomm) {
     return checked_call(comm, [&]() -> int {
         const char* call = "MPI_Comm_dup";
@@ -252,7 +259,7 @@ int bamboo_comm_dup(bamboo_site at, MPI_Comm comm, MPI_Comm* newcomm) {
             CollectiveChannel ch(self, parent, call, at);
             Agreement agreement = agree(ch, 0, 0);
             take_contexts(ch, agreement, 1);
-            std::optional<CartTopology> topology;
+            std::optional<Topology> topology;
             if (parent.comm->topology()) topology = *parent.comm->topology();
             *newcomm = adopt(self, agreement.first_context, parent.comm->vranks(), parent_local, call, at,
                              std::move(topology));
@@ -513,165 +520,6 @@ int bamboo_group_free(bamboo_site at, MPI_Group* group) {
             self.groups.erase(*group);
         }
         *group = MPI_GROUP_NULL;
-        return MPI_SUCCESS;
-    });
-}
-
-int bamboo_dims_create(bamboo_site at, int nnodes, int ndims, int dims[]) {
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
-        calling_rank("MPI_Dims_create", at);
-        MpiGuard guard;  // the library's own: the same factors as plain MPI chooses
-        return MPI_Dims_create(nnodes, ndims, dims);
-    });
-}
-
-int bamboo_cart_create(bamboo_site at, MPI_Comm comm, int ndims, const int dims[], const int periods[],
-                       int reorder, MPI_Comm* newcomm) {
-    return checked_call(comm, [&]() -> int {
-        const char* call = "MPI_Cart_create";
-        Rank& self = calling_rank(call, at);
-        checked_out(self, newcomm, call, at);
-        CommView parent = resolve_comm(self, comm, call, at);
-        intra_only(self, parent, call, at);
-        check_count(self, ndims, "the number of dimensions", call, at);
-        CartTopology topology;
-        for (int d = 0; d < ndims; ++d) {
-            if (dims[d] <= 0) call_error(MPI_ERR_DIMS, self.vrank(), call, at, "dimension %d has size %d", d, dims[d]);
-            topology.dims.push_back(dims[d]);
-            topology.periods.push_back(periods[d] != 0);
-        }
-        long long cells = 1;
-        for (int d : topology.dims) cells *= d;
-        if (cells > parent.size())
-            call_error(MPI_ERR_ARG, self.vrank(), call, at, "the grid has %lld cells but %s has only %d ranks", cells,
-                       parent.comm->name().c_str(), parent.size());
-        // With `reorder`, each process takes a compact block of the grid (comm/cart_placement.hpp);
-        // else, and where the grid does not split into such blocks, ranks keep their order.
-        std::vector<int> taker;
-        if (reorder) taker = block_placement(*parent.comm, topology);
-        if (taker.empty())
-            for (int r = 0; r < cells; ++r) taker.push_back(r);
-        CollectiveChannel ch(self, parent, call, at);
-        Agreement agreement = agree(ch, 0, 0);
-        take_contexts(ch, agreement, 1);
-        std::vector<int> vranks;
-        for (int r : taker) vranks.push_back(parent.comm->vrank_of(r));
-        if (std::find(taker.begin(), taker.end(), parent.rank) == taker.end()) {
-            *newcomm = MPI_COMM_NULL;
-            return MPI_SUCCESS;
-        }
-        *newcomm = adopt(self, agreement.first_context, std::move(vranks), comm_local(self, comm, call, at), call,
-                         at, std::move(topology));
-        return MPI_SUCCESS;
-    });
-}
-
-int bamboo_cart_sub(bamboo_site at, MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
-    return checked_call(comm, [&]() -> int {
-        const char* call = "MPI_Cart_sub";
-        Rank& self = calling_rank(call, at);
-        checked_out(self, newcomm, call, at);
-        CommView parent = resolve_comm(self, comm, call, at);
-        const CartTopology& grid = cart_of(self, parent, call, at);
-        std::vector<int> coords(grid.dims.size());
-        grid.coords(parent.rank, coords.data());
-        // Tasks that agree in the dropped dimensions share a sub-grid; rank order (row-major)
-        // is kept, which is the order of the remaining coordinates.
-        CartTopology sub;
-        int color = 0;
-        for (std::size_t d = 0; d < grid.dims.size(); ++d) {
-            if (remain_dims[d]) {
-                sub.dims.push_back(grid.dims[d]);
-                sub.periods.push_back(grid.periods[d]);
-            } else {
-                color = color * grid.dims[d] + coords[d];
-            }
-        }
-        CollectiveChannel ch(self, parent, call, at);
-        *newcomm = split(self, ch, parent, comm_local(self, comm, call, at), color, parent.rank, call, at,
-                         std::move(sub));
-        return MPI_SUCCESS;
-    });
-}
-
-int bamboo_cart_coords(bamboo_site at, MPI_Comm comm, int rank, int maxdims, int coords[]) {
-    return checked_call(comm, [&]() -> int {
-        const char* call = "MPI_Cart_coords";
-        Rank& self = calling_rank(call, at);
-        CommView view = resolve_comm(self, comm, call, at);
-        const CartTopology& grid = cart_of(self, view, call, at);
-        check_rank(self, view, rank, "the", MPI_ERR_RANK, call, at);
-        if (maxdims < static_cast<int>(grid.dims.size()))
-            call_error(MPI_ERR_ARG, self.vrank(), call, at, "maxdims %d is below the grid's %zu dimensions", maxdims, grid.dims.size());
-        grid.coords(rank, coords);
-        return MPI_SUCCESS;
-    });
-}
-
-int bamboo_cart_rank(bamboo_site at, MPI_Comm comm, const int coords[], int* rank) {
-    return checked_call(comm, [&]() -> int {
-        const char* call = "MPI_Cart_rank";
-        Rank& self = calling_rank(call, at);
-        const CartTopology& grid = cart_of(self, resolve_comm(self, comm, call, at), call, at);
-        *rank = grid.rank(coords);
-        if (*rank < 0) call_error(MPI_ERR_ARG, self.vrank(), call, at, "the coordinates lie outside a non-periodic dimension");
-        return MPI_SUCCESS;
-    });
-}
-
-int bamboo_cart_shift(bamboo_site at, MPI_Comm comm, int direction, int disp, int* source, int* dest) {
-    return checked_call(comm, [&]() -> int {
-        const char* call = "MPI_Cart_shift";
-        Rank& self = calling_rank(call, at);
-        CommView view = resolve_comm(self, comm, call, at);
-        const CartTopology& grid = cart_of(self, view, call, at);
-        if (direction < 0 || direction >= static_cast<int>(grid.dims.size()))
-            call_error(MPI_ERR_DIMS, self.vrank(), call, at, "direction %d is not a dimension of the grid (0..%zu)", direction,
-                       grid.dims.size() - 1);
-        std::vector<int> coords(grid.dims.size());
-        auto neighbour = [&](int offset) {
-            grid.coords(view.rank, coords.data());
-            coords[static_cast<std::size_t>(direction)] += offset;
-            int r = grid.rank(coords.data());
-            return r < 0 ? MPI_PROC_NULL : r;
-        };
-        *dest = neighbour(disp);
-        *source = neighbour(-disp);
-        return MPI_SUCCESS;
-    });
-}
-
-int bamboo_cart_get(bamboo_site at, MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
-    return checked_call(comm, [&]() -> int {
-        const char* call = "MPI_Cart_get";
-        Rank& self = calling_rank(call, at);
-        CommView view = resolve_comm(self, comm, call, at);
-        const CartTopology& grid = cart_of(self, view, call, at);
-        std::size_t n = std::min(grid.dims.size(), static_cast<std::size_t>(std::max(maxdims, 0)));
-        std::vector<int> mine(grid.dims.size());
-        grid.coords(view.rank, mine.data());
-        for (std::size_t d = 0; d < n; ++d) {
-            dims[d] = grid.dims[d];
-            periods[d] = grid.periods[d];
-            coords[d] = mine[d];
-        }
-        return MPI_SUCCESS;
-    });
-}
-
-int bamboo_cartdim_get(bamboo_site at, MPI_Comm comm, int* ndims) {
-    return checked_call(comm, [&]() -> int {
-        const char* call = "MPI_Cartdim_get";
-        Rank& self = calling_rank(call, at);
-        *ndims = static_cast<int>(cart_of(self, resolve_comm(self, comm, call, at), call, at).dims.size());
-        return MPI_SUCCESS;
-    });
-}
-
-int bamboo_topo_test(bamboo_site at, MPI_Comm comm, int* status) {
-    return checked_call(comm, [&]() -> int {
-        Rank& self = calling_rank("MPI_Topo_test", at);
-        *status = resolve_comm(self, comm, "MPI_Topo_test", at).comm->topology() ? MPI_CART : MPI_UNDEFINED;
         return MPI_SUCCESS;
     });
 }

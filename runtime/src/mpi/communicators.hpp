@@ -1,5 +1,6 @@
 // What making a communicator takes, shared by the intracommunicator calls
-// (mpi/communicators.cpp) and the intercommunicator ones (mpi/intercommunicators.cpp).
+// (mpi/communicators.cpp), the intercommunicator ones (mpi/intercommunicators.cpp) and the
+// topologies (mpi/topologies.cpp).
 #pragma once
 
 #include <mpi.h>
@@ -38,7 +39,12 @@ void take_contexts(CollectiveChannel& ch, const Agreement& agreement, int count)
 MPI_Comm adopt_communicator(Rank& self, std::shared_ptr<const Communicator> comm, int rank, const CommLocal& parent);
 // The same for a new intracommunicator of `vranks`, of which the task is a member.
 MPI_Comm adopt(Rank& self, int context, std::vector<int> vranks, const CommLocal& parent, const char* call,
-               bamboo_site at, std::optional<CartTopology> topology = std::nullopt);
+               bamboo_site at, std::optional<Topology> topology = std::nullopt);
+// MPI_Comm_split's new communicators: one per color, ranks ordered by key, then by parent
+// rank; each gets `topology`. Returns MPI_COMM_NULL for MPI_UNDEFINED.
+MPI_Comm split(Rank& self, CollectiveChannel& ch, const CommView& parent, const CommLocal& parent_local,
+               int color, int key, const char* call, bamboo_site at,
+               std::optional<Topology> topology = std::nullopt);
 // "the communicator from MPI_Comm_split at x.c:12", for reports.
 std::string made_by(const char* call, bamboo_site at);
 

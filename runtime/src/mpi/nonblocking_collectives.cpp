@@ -141,6 +141,42 @@ int bamboo_iexscan(bamboo_site at, const void* sendbuf, void* recvbuf, int count
     return start_collective("MPI_Iexscan", at, comm, request, bamboo_exscan, sendbuf, recvbuf, count, type, op, comm);
 }
 
+int bamboo_ineighbor_allgather(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                               MPI_Request* request) {
+    return start_collective("MPI_Ineighbor_allgather", at, comm, request, bamboo_neighbor_allgather, sendbuf,
+                            sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int bamboo_ineighbor_allgatherv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Request* request) {
+    return start_collective("MPI_Ineighbor_allgatherv", at, comm, request, bamboo_neighbor_allgatherv, sendbuf,
+                            sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+}
+
+int bamboo_ineighbor_alltoall(bamboo_site at, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                              MPI_Request* request) {
+    return start_collective("MPI_Ineighbor_alltoall", at, comm, request, bamboo_neighbor_alltoall, sendbuf,
+                            sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int bamboo_ineighbor_alltoallv(bamboo_site at, const void* sendbuf, const int sendcounts[], const int sdispls[],
+                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+    return start_collective("MPI_Ineighbor_alltoallv", at, comm, request, bamboo_neighbor_alltoallv, sendbuf,
+                            sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}
+
+int bamboo_ineighbor_alltoallw(bamboo_site at, const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                               const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                               MPI_Request* request) {
+    return start_collective("MPI_Ineighbor_alltoallw", at, comm, request, bamboo_neighbor_alltoallw, sendbuf,
+                            sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+}
+
 // The new communicator's handle is written when the request completes.
 int bamboo_comm_idup(bamboo_site at, MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
     return start_collective("MPI_Comm_idup", at, comm, request, bamboo_comm_dup, comm, newcomm);

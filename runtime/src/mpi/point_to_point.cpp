@@ -2,6 +2,7 @@
 #include <mpi.h>
 
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -32,6 +33,13 @@ void set_request_status(MPI_Status* status, const Request& r) {
     } else {
         set_status(status, r.source, r.tag, r.bytes);
     }
+}
+
+// A generalized request's status, as the program's query function tells it (MPI calls the
+// function also when the caller ignores the status); returns the function's code.
+int query_generalized(const Request& r, MPI_Status* status) {
+    MPI_Status ignored;
+    return r.generalized->query(r.generalized->extra_state, status == MPI_STATUS_IGNORE ? &ignored : status);
 }
 
 MPI_Status* status_at(MPI_Status statuses[], int i) {
@@ -120,23 +128,39 @@ void end_operation(Rank& self, Request& request) {
 }
 
 // Frees a request whose operation is over (or never started) and nulls the user's handle.
-void free_request(Rank& self, MPI_Request* handle, Request& request) {
+// Returns the code of a generalized request's free function.
+int free_request(Rank& self, MPI_Request* handle, Request& request) {
     end_operation(self, request);
     if (request.persistent && request.persistent->held_type != MPI_DATATYPE_NULL)
         release_datatype(request.persistent->held_type);
+    int code = MPI_SUCCESS;
+    if (request.generalized) code = request.generalized->free(request.generalized->extra_state);
     self.requests().release(handle);
+    return code;
 }
 
 // Reports a completed request's status and frees it, except a persistent request, which
-// becomes inactive and keeps its handle for the next MPI_Start.
-void retire(Rank& self, MPI_Request* handle, Request& request, MPI_Status* status) {
-    set_request_status(status, request);
-    if (!request.persistent) {
-        free_request(self, handle, request);
-        return;
+// becomes inactive and keeps its handle for the next MPI_Start. Returns the code of a
+// generalized request's query function, else of its free function.
+int retire(Rank& self, MPI_Request* handle, Request& request, MPI_Status* status) {
+    if (request.generalized) {
+        int queried = query_generalized(request, status);
+        int freed = free_request(self, handle, request);
+        return queried != MPI_SUCCESS ? queried : freed;
     }
+    set_request_status(status, request);
+    if (!request.persistent) return free_request(self, handle, request);
     end_operation(self, request);
     request.active = false;
+    return MPI_SUCCESS;
+}
+
+// Waitall, Testall, Waitsome and Testsome: a generalized request whose callback failed has
+// the code in its status, and the call returns MPI_ERR_IN_STATUS.
+void note_failure(int code, MPI_Status* status, int* result) {
+    if (code == MPI_SUCCESS) return;
+    if (status != MPI_STATUS_IGNORE) status->MPI_ERROR = code;
+    *result = MPI_ERR_IN_STATUS;
 }
 
 // Requests freed by MPI_Request_free before they completed: released once they have.
@@ -149,21 +173,24 @@ void release_completed_orphans(Rank& self) {
             ++i;
             continue;
         }
-        free_request(self, &orphans[i], *r);
+        // Off the list first: a generalized request's free function may call MPI, and come here.
+        MPI_Request handle = orphans[i];
         orphans[i] = orphans.back();
         orphans.pop_back();
+        free_request(self, &handle, *r);
     }
 }
 
 // MPI_Waitsome and MPI_Testsome: retires the completed requests among `found` (the
-// program's `handles`), telling their places in `indices`; returns how many.
+// program's `handles`), telling their places in `indices`; returns how many (and in `result`
+// MPI_ERR_IN_STATUS if a generalized request's callback failed).
 int retire_completed(Rank& self, const std::vector<Request*>& found, MPI_Request handles[], int indices[],
-                     MPI_Status statuses[]) {
+                     MPI_Status statuses[], int* result) {
     int done = 0;
     for (std::size_t i = 0; i < found.size(); ++i) {
         if (!found[i] || !found[i]->complete.load()) continue;
         indices[done] = static_cast<int>(i);
-        retire(self, &handles[i], *found[i], status_at(statuses, done));
+        note_failure(retire(self, &handles[i], *found[i], status_at(statuses, done)), status_at(statuses, done), result);
         ++done;
     }
     return done;
@@ -532,10 +559,7 @@ int bamboo_request_free(bamboo_site at, MPI_Request* request) {
         check_not_null(self, request, "the request pointer", "MPI_Request_free", at);
         Request* r = find_request(self, *request, "MPI_Request_free", at);
         if (!r) call_error(MPI_ERR_REQUEST, self.vrank(), "MPI_Request_free", at, "the request is MPI_REQUEST_NULL");
-        if (!r->active || r->complete.load()) {
-            free_request(self, request, *r);
-            return MPI_SUCCESS;
-        }
+        if (!r->active || r->complete.load()) return free_request(self, request, *r);
         // MPI lets the operation go on: the request is freed once it completes.
         self.requests().orphans().push_back(*request);
         *request = MPI_REQUEST_NULL;
@@ -548,6 +572,7 @@ int bamboo_cancel(bamboo_site at, MPI_Request* request) {
         Rank& self = calling_rank("MPI_Cancel", at);
         check_not_null(self, request, "the request pointer", "MPI_Cancel", at);
         Request* r = find_active_request(self, *request, "MPI_Cancel", at);
+        if (r && r->generalized) return r->generalized->cancel(r->generalized->extra_state, r->complete.load());
         // MPI lets a cancel fail, the operation then completing as usual: sends are never taken
         // back (they may already be in another process's hands), receives only before a message
         // has matched them.
@@ -563,6 +588,40 @@ int bamboo_cancel(bamboo_site at, MPI_Request* request) {
             r->tag = MPI_ANY_TAG;
             r->complete.store(true);
         }
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_grequest_start(bamboo_site at, MPI_Grequest_query_function* query_fn, MPI_Grequest_free_function* free_fn,
+                          MPI_Grequest_cancel_function* cancel_fn, void* extra_state, MPI_Request* request) {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        const char* call = "MPI_Grequest_start";
+        Rank& self = calling_rank(call, at);
+        check_not_null(self, reinterpret_cast<const void*>(query_fn), "the query function", call, at);
+        check_not_null(self, reinterpret_cast<const void*>(free_fn), "the free function", call, at);
+        check_not_null(self, reinterpret_cast<const void*>(cancel_fn), "the cancel function", call, at);
+        Request* r = new_request(self, request, call, at);
+        r->kind = Request::Kind::generalized;
+        r->owner = &self;
+        r->call = call;
+        r->site = at;
+        r->generalized = std::make_unique<GeneralizedCall>(GeneralizedCall{query_fn, free_fn, cancel_fn, extra_state});
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_grequest_complete(bamboo_site at, MPI_Request request) {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        const char* call = "MPI_Grequest_complete";
+        Rank& self = calling_rank(call, at);
+        Request* r = find_request(self, request, call, at);
+        if (!r || !r->generalized)
+            call_error(MPI_ERR_REQUEST, self.vrank(), call, at, "the request is not a generalized request (MPI_Grequest_start)");
+        if (r->complete.load()) call_error(MPI_ERR_REQUEST, self.vrank(), call, at, "the generalized request is complete already");
+        r->complete.store(true);
+        // If the program freed it already (MPI_Request_free), it is freed now: MPI calls its free
+        // function when it completes.
+        release_completed_orphans(self);
         return MPI_SUCCESS;
     });
 }
@@ -594,8 +653,7 @@ int bamboo_wait(bamboo_site at, MPI_Request* request, MPI_Status* status) {
             return MPI_SUCCESS;
         }
         self.wait_for(*r, "MPI_Wait", at);
-        retire(self, request, *r, status);
-        return MPI_SUCCESS;
+        return retire(self, request, *r, status);
     });
 }
 
@@ -613,11 +671,12 @@ int bamboo_waitall(bamboo_site at, int count, MPI_Request requests[], MPI_Status
                 if (r && !r->complete.load()) return false;
             return true;
         });
+        int result = MPI_SUCCESS;
         for (int i = 0; i < count; ++i) {
-            if (found[i]) retire(self, &requests[i], *found[i], status_at(statuses, i));
+            if (found[i]) note_failure(retire(self, &requests[i], *found[i], status_at(statuses, i)), status_at(statuses, i), &result);
             else set_empty_status(status_at(statuses, i));
         }
-        return MPI_SUCCESS;
+        return result;
     });
 }
 
@@ -647,8 +706,7 @@ int bamboo_waitany(bamboo_site at, int count, MPI_Request requests[], int* index
             return false;
         });
         *index = completed;
-        retire(self, &requests[completed], *found[completed], status);
-        return MPI_SUCCESS;
+        return retire(self, &requests[completed], *found[completed], status);
     });
 }
 
@@ -664,8 +722,7 @@ int bamboo_test(bamboo_site at, MPI_Request* request, int* flag, MPI_Status* sta
         }
         if (r->complete.load()) {
             *flag = 1;
-            retire(self, request, *r, status);
-            return MPI_SUCCESS;
+            return retire(self, request, *r, status);
         }
         *flag = 0;
         poll_again_later(self);
@@ -686,11 +743,12 @@ int bamboo_testall(bamboo_site at, int count, MPI_Request requests[], int* flag,
             }
         }
         *flag = 1;
+        int result = MPI_SUCCESS;
         for (int i = 0; i < count; ++i) {
-            if (found[i]) retire(self, &requests[i], *found[i], status_at(statuses, i));
+            if (found[i]) note_failure(retire(self, &requests[i], *found[i], status_at(statuses, i)), status_at(statuses, i), &result);
             else set_empty_status(status_at(statuses, i));
         }
-        return MPI_SUCCESS;
+        return result;
     });
 }
 
@@ -709,8 +767,7 @@ int bamboo_testany(bamboo_site at, int count, MPI_Request requests[], int* index
             if (found[i] && found[i]->complete.load()) {
                 *flag = 1;
                 *index = i;
-                retire(self, &requests[i], *found[i], status);
-                return MPI_SUCCESS;
+                return retire(self, &requests[i], *found[i], status);
             }
         }
         *flag = 0;
@@ -738,8 +795,9 @@ int bamboo_waitsome(bamboo_site at, int incount, MPI_Request requests[], int* ou
                 if (r && r->complete.load()) return true;
             return false;
         });
-        *outcount = retire_completed(self, found, requests, indices, statuses);
-        return MPI_SUCCESS;
+        int result = MPI_SUCCESS;
+        *outcount = retire_completed(self, found, requests, indices, statuses, &result);
+        return result;
     });
 }
 
@@ -752,9 +810,10 @@ int bamboo_testsome(bamboo_site at, int incount, MPI_Request requests[], int* ou
             *outcount = MPI_UNDEFINED;
             return MPI_SUCCESS;
         }
-        *outcount = retire_completed(self, found, requests, indices, statuses);
+        int result = MPI_SUCCESS;
+        *outcount = retire_completed(self, found, requests, indices, statuses, &result);
         if (*outcount == 0) poll_again_later(self);
-        return MPI_SUCCESS;
+        return result;
     });
 }
 
@@ -767,7 +826,9 @@ int bamboo_request_get_status(bamboo_site at, MPI_Request request, int* flag, MP
             set_empty_status(status);
         } else if (r->complete.load()) {
             *flag = 1;
-            set_request_status(status, *r);  // the request lives on: a wait or test retires it
+            // The request lives on: a wait or test retires it.
+            if (r->generalized) return query_generalized(*r, status);
+            set_request_status(status, *r);
         } else {
             *flag = 0;
             poll_again_later(self);

@@ -188,6 +188,7 @@ bool Runtime::start(int& argc, char** argv, int provided, int* exit_code) {
     init_datatypes();
 
     std::vector<int> processes_on_node = processes_on_this_node();
+    routes_.host = *std::min_element(processes_on_node.begin(), processes_on_node.end());
     Machine machine = find_machine(processes_on_node);
     int workers = workers_wanted(options_, threading.single_thread, machine);
     if (!options_.vf_candidates.empty()) {
