@@ -93,3 +93,53 @@ def test_c_and_cxx_sources_together(tmp_path):
     done = bamboocc(c_source, cxx_source, "-o", tmp_path / "mixed")
     assert done.returncode == 0, done.stderr
     assert run_bamboo(tmp_path / "mixed", 1, 2).lines() == ["0", "2"]
+
+
+# What configure does with CC=bamboocc.
+AUTOCONF_LINK_PROBE = """\
+/* confdefs.h */
+#define PACKAGE_NAME ""
+/* Define MPI_Init to an innocuous variant, in case <limits.h> declares MPI_Init. */
+#define MPI_Init innocuous_MPI_Init
+#include <limits.h>
+#undef MPI_Init
+/* Override any GCC internal prototype to avoid an error. */
+char MPI_Init ();
+int
+main (void)
+{
+return MPI_Init ();
+  ;
+  return 0;
+}
+"""
+
+
+def test_autoconf_finds_mpi_functions(tmp_path):
+    # AC_CHECK_FUNC declares the function itself, which MPI's prototype would contradict:
+    # translated, the probe failed and configure left a package's MPI parts out.
+    (tmp_path / "conftest.c").write_text(AUTOCONF_LINK_PROBE)
+    done = bamboocc("-O2", "conftest.c", "-o", "conftest", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "conftest").is_file()
+
+
+def test_preprocessing_only_takes_the_source_as_it_is(tmp_path):
+    # configure's test of the C preprocessor: it must accept what the compiler would not.
+    (tmp_path / "conftest.c").write_text("#include <limits.h>\n\t\t     Syntax error\n")
+    done = bamboocc("-E", "conftest.c", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Syntax error" in done.stdout
+    done = bamboocc("-M", PROGRAMS_DIR / "ring.c", cwd=tmp_path)
+    assert done.returncode == 0 and f"{PROGRAMS_DIR / 'ring.c'}" in done.stdout, done.stderr
+
+
+def test_dependency_files_name_the_users_source(tmp_path):
+    source = PROGRAMS_DIR / "ring.c"
+    for flags, written in ((["-c", "-MD", "-o", "ring.o"], "ring.d"),
+                           (["-c", "-MMD", "-MP", "-MF", "deps/ring.Po", "-MT", "ring.o"], "deps/ring.Po")):
+        (tmp_path / "deps").mkdir(exist_ok=True)
+        done = bamboocc(*flags, source, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        text = (tmp_path / written).read_text()
+        assert str(source) in text and "bamboocc-" not in text, text

@@ -13,6 +13,7 @@ would bypass the virtual ranks).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -85,6 +86,8 @@ class Command:
     parse_args: list[str] = field(default_factory=list)
     links: bool = True
     keep: bool = False
+    preprocess_only: bool = False  # -E, -M, -MM: the user's sources as they are
+    dependency_file: str | None = None  # -MF
 
 
 def parse_command(argv: list[str]) -> Command:
@@ -104,10 +107,14 @@ def parse_command(argv: list[str]) -> Command:
                 cmd.parse_args += [arg, value]
             if arg == "-x":
                 forced_language = None if value == "none" else value
+            if arg == "-MF":
+                cmd.dependency_file = value
             i += 2
             continue
         if arg in ("-c", "-S", "-E", "-M", "-MM", "-fsyntax-only"):
             cmd.links = False
+        if arg in ("-E", "-M", "-MM"):
+            cmd.preprocess_only = True
         if arg.startswith(PARSE_PREFIXES):
             cmd.parse_args.append(arg)
         if not arg.startswith("-"):
@@ -126,13 +133,15 @@ def parse_command(argv: list[str]) -> Command:
     return cmd
 
 
+def compiler(cmd: Command) -> str:
+    if cmd.cxx_sources:
+        return os.environ.get("BAMBOO_MPICXX", "mpicxx")
+    return os.environ.get("BAMBOO_MPICC", "mpicc")
+
+
 def build_command(cmd: Command, translated: dict[int, Path]) -> list[str]:
     """The MPI compiler invocation: the user's arguments with translated sources."""
-    if cmd.cxx_sources:
-        compiler = os.environ.get("BAMBOO_MPICXX", "mpicxx")
-    else:
-        compiler = os.environ.get("BAMBOO_MPICC", "mpicc")
-    out = [compiler, *COMPILE_FLAGS, *runtime_build_flags(), f"-I{RUNTIME_INCLUDE}"]
+    out = [compiler(cmd), *COMPILE_FLAGS, *runtime_build_flags(), f"-I{RUNTIME_INCLUDE}"]
     for index, arg in enumerate(cmd.args):
         if index in translated:
             # Quoted includes of the user's file are searched next to the original.
@@ -149,8 +158,20 @@ def build_command(cmd: Command, translated: dict[int, Path]) -> list[str]:
     return out
 
 
+# autoconf's test of whether a function links (AC_CHECK_FUNC, AC_SEARCH_LIBS): the program
+# declares the function itself, without a prototype, and calls it. Translated, it would get
+# MPI's prototype through bamboo.h and not compile, and configure would decide that there is
+# no MPI.
+LINK_PROBE = re.compile(r"^char P?MPI_\w+ \((?:void)?\);$", re.M)
+
+
+def is_link_probe(text: str) -> bool:
+    return bool(LINK_PROBE.search(text)) and "mpi.h" not in text
+
+
 def translate_sources(cmd: Command, workdir: Path) -> dict[int, Path] | None:
-    """Translates every source into workdir; None if any translation failed."""
+    """Translates every source into workdir, but autoconf's link probes, which are compiled
+    as they are; None if any translation failed."""
     translated: dict[int, Path] = {}
     failed = False
     for n, index in enumerate(cmd.sources):
@@ -158,6 +179,8 @@ def translate_sources(cmd: Command, workdir: Path) -> dict[int, Path] | None:
         if not source.is_file():
             print(f"bamboocc: error: {source}: no such file", file=sys.stderr)
             failed = True
+            continue
+        if is_link_probe(source.read_text(encoding=ENCODING, errors="replace")):
             continue
         language = "c++" if index in cmd.cxx_sources else "c"
         result = translate_file(str(source), [*cmd.parse_args, "-x", language])
@@ -174,12 +197,36 @@ def translate_sources(cmd: Command, workdir: Path) -> dict[int, Path] | None:
     return None if failed else translated
 
 
+def fix_dependency_files(cmd: Command, translated: dict[int, Path]) -> None:
+    """-MD, -MMD: the dependency file names the translation, which is gone after the build;
+    make would then find a prerequisite missing and rebuild every time. It names the user's
+    source instead."""
+    if not {"-MD", "-MMD"} & set(cmd.args):
+        return
+    output = cmd.args[cmd.args.index("-o") + 1] if "-o" in cmd.args else None
+    for index, path in translated.items():
+        source = cmd.args[index]
+        if cmd.dependency_file:
+            written = Path(cmd.dependency_file)
+        elif output and not cmd.links:
+            written = Path(output).with_suffix(".d")
+        else:
+            written = Path(Path(source).name).with_suffix(".d")
+        if written.is_file():
+            text = written.read_text(encoding=ENCODING, errors="replace")
+            written.write_text(text.replace(str(path), source), encoding=ENCODING)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or "--bamboo-help" in argv:
         print(BAMBOOCC_HELP, end="")
         return 0 if argv else 1
     cmd = parse_command(argv)
+    if cmd.preprocess_only:
+        # What the preprocessor makes of the user's own sources (configure's CPP probes, -M
+        # dependencies); `--bamboo-keep` shows the translation.
+        return subprocess.call([compiler(cmd), *cmd.args])
     if cmd.links and not (RUNTIME_LIBDIR / "libbamboo.a").is_file():
         print(f"bamboocc: error: the runtime library is not built ({RUNTIME_LIBDIR}/libbamboo.a); "
               "run `make` in the Bamboo checkout", file=sys.stderr)
@@ -190,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
         if translated is None:
             return 1
         status = subprocess.call(build_command(cmd, translated))
+        if status == 0:
+            fix_dependency_files(cmd, translated)
         if cmd.keep:
             print(f"bamboocc: translated sources kept in {workdir}", file=sys.stderr)
         return status
