@@ -18,7 +18,7 @@ CONFORMANCE_DIR = Path(__file__).parent / "conformance"
 
 # (processes, VF): communicators of 1, 2, 3, 4, 6, 7, 8, 9 and 16 ranks, VF 1 to 8 on one, two
 # and three processes.
-CONFIGS = [(1, 1), (2, 1), (1, 2), (1, 3), (2, 2), (3, 2), (1, 7), (2, 4), (3, 3), (2, 8)]
+CONFIGS = [(1, 1), (2, 1), (1, 3), (2, 2), (3, 2), (1, 7), (2, 4), (3, 3), (2, 8)]
 # For programs of calls that do not depend on how a communicator splits over processes
 # beyond what these show (a rank alone, odd sizes, tasks and processes mixed): the whole
 # suite stays within its 15 minutes.
