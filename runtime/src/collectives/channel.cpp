@@ -62,8 +62,11 @@ Message CollectiveChannel::receive_any_size(int source, int tag) {
     self_.wait_for_message(wanted, call_, at_);
     received(source, tag);
     Message message;
-    std::lock_guard<SpinLock> lock(self_.mailbox().mutex());
-    self_.mailbox().take_unexpected(wanted, &message);
+    {
+        std::lock_guard<SpinLock> lock(self_.mailbox().mutex());
+        self_.mailbox().take_unexpected(wanted, &message);
+    }
+    own_data(message);  // a large message from a task of this process comes lent
     return message;
 }
 

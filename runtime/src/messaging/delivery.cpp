@@ -248,6 +248,18 @@ void post_receive(Rank& self, Request& receive) {
     fill(receive, std::move(message));
 }
 
+void own_data(Message& message) {
+    if (!message.lender) return;
+    Request& send = *message.lender;
+    message.storage = ByteBuffer(message.bytes);
+    pack(send.target, message.storage.get());
+    message.data = message.storage.get();
+    message.lender = nullptr;
+    static_cast<Rank*>(send.owner)->routes().copies.copied(MessageKind::origin_of(message.envelope.comm),
+                                                           MessageKind::same_process, message.bytes);
+    complete_send(send);
+}
+
 void release_sender(Message& message) {
     if (message.lender) complete_send(*message.lender);
     if (message.announced.source) message.announced.source->decline(message.announced);

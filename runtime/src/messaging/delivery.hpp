@@ -84,6 +84,10 @@ void complete_receive(Request& receive, const Envelope& envelope, std::size_t by
 // in the posted queue.
 void post_receive(Rank& self, Request& receive);
 
+// A lent message taken out of a mailbox by hand (not by a receive): its data copied into the
+// message's own storage, and its send completed.
+void own_data(Message& message);
+
 // `message` will never be received (its task has finished): a sender still holding the data
 // goes on.
 void release_sender(Message& message);

@@ -7,6 +7,7 @@
  *   MPI_Alltoall         4 MB per rank in total, every block different
  *   MPI_Gather, MPI_Scatter        4 MB in total
  *   MPI_Reduce_scatter_block       4 MB in total
+ *   MPI_Allgather        across an intercommunicator, 80 kB per rank
  *   MPI_Bcast, MPI_Reduce  64 times in a row with 64 Ki ints: messages between tasks
  *                        that big are lent by their sender until received
  * Usage: coll_large [MB], the size of the large cases (default 4). */
@@ -251,6 +252,42 @@ static int test_repeated(int rank, int size)
     return bad;
 }
 
+/* An allgather across an intercommunicator of the two halves: each group first gathers its
+ * members' blocks, of sizes the leader does not know, at its leader; blocks that large come
+ * lent from tasks of the leader's process. */
+static int test_inter_allgather(int rank, int size)
+{
+    if (size < 2)
+        return 0;
+    enum { N = 20000 };
+    MPI_Comm half, inter;
+    const int low = rank < size / 2;
+    MPI_Comm_split(WORLD, low, rank, &half);
+    MPI_Intercomm_create(half, 0, WORLD, low ? size / 2 : 0, 7, &inter);
+    int remote = 0;
+    MPI_Comm_remote_size(inter, &remote);
+    int *mine = alloc_ints(N), *theirs = alloc_ints((long)N * remote);
+    for (long i = 0; i < N; i++)
+        mine[i] = elem(rank, i);
+    MPI_Allgather(mine, N, MPI_INT, theirs, N, MPI_INT, inter);
+    const int first = low ? size / 2 : 0;
+    int bad = 0;
+    uint32_t h = HASH_INIT;
+    for (int r = 0; r < remote; r++)
+        for (long i = 0; i < N; i += 997) {
+            if (theirs[(long)r * N + i] != elem(first + r, i) && bad++ < 3)
+                say("inter allgather: block %d element %ld = %d, want %d", r, i, theirs[(long)r * N + i],
+                    elem(first + r, i));
+            h = hash_int(h, theirs[(long)r * N + i]);
+        }
+    say("inter allgather rank %d: hash %08x", rank, h);
+    free(mine);
+    free(theirs);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -269,6 +306,7 @@ int main(int argc, char **argv)
     bad += test_gather_scatter(rank, size, big);
     bad += test_reduce_scatter_block(rank, size, big);
     bad += test_repeated(rank, size);
+    bad += test_inter_allgather(rank, size);
 
     const int status = report_failures(rank, bad);
     MPI_Finalize();
