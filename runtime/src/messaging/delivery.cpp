@@ -71,6 +71,16 @@ void lend(Rank& dest, std::unique_lock<SpinLock>& lock, const Envelope& e, Reque
 
 // The sender takes back the data of `send`, lent and not yet received: it is buffered after
 // all, and the send completes. False if a receive has taken it meanwhile.
+// The data of lent `message` out of its sender's buffer into the message's own storage; the
+// message no longer refers to the send, which the caller completes (and counts the copy).
+void copy_lent_data(Message& message) {
+    const Request& send = *message.lender;
+    message.storage = ByteBuffer(message.bytes);
+    pack(send.target, message.storage.get());
+    message.data = message.storage.get();
+    message.lender = nullptr;
+}
+
 bool buy_back(Request& send) {
     Rank& dest = *static_cast<Rank*>(send.owner)->routes().local(send.peer);
     const Routes& routes = dest.routes();
@@ -84,10 +94,7 @@ bool buy_back(Request& send) {
         if (!message) return false;
         routes.budget->force_reserve_local(buffer_cost(bytes));
         message->charge = BufferCharge(routes.budget.get(), -1, buffer_cost(bytes));
-        message->storage = ByteBuffer(bytes);
-        message->data = message->storage.get();
-        pack(send.target, message->storage.get());
-        message->lender = nullptr;
+        copy_lent_data(*message);
         origin = MessageKind::origin_of(message->envelope.comm);
     }
     routes.copies.copied(origin, MessageKind::same_process, bytes);
@@ -251,10 +258,7 @@ void post_receive(Rank& self, Request& receive) {
 void own_data(Message& message) {
     if (!message.lender) return;
     Request& send = *message.lender;
-    message.storage = ByteBuffer(message.bytes);
-    pack(send.target, message.storage.get());
-    message.data = message.storage.get();
-    message.lender = nullptr;
+    copy_lent_data(message);
     static_cast<Rank*>(send.owner)->routes().copies.copied(MessageKind::origin_of(message.envelope.comm),
                                                            MessageKind::same_process, message.bytes);
     complete_send(send);
