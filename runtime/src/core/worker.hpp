@@ -24,6 +24,7 @@
 
 #include "core/run_queue.hpp"
 #include "core/sanitizer_fibers.hpp"
+#include "util/spin.hpp"
 
 namespace bamboo {
 
@@ -83,6 +84,12 @@ public:
     // runs the next runnable task, or the worker's loop if none. Returns when `self` runs again.
     void switch_away(Task& self);
 
+    // The running task polled (MPI_Iprobe, MPI_Test...) and found nothing. Spins politely, as
+    // the idle loop does: now and then the thread gives up the CPU, for the thread the poll
+    // waits for may share the core (the comm engine's). Without it, a worker whose tasks only
+    // poll holds the core for whole time slices: milliseconds per message between processes.
+    void polled_in_vain() { polling_spin_.pause(); }
+
     // A new task's first moment on its own stack: `from` is the context that started it.
     void arrived(boost::context::fiber&& from) {
         announce_arrival(nullptr);
@@ -113,6 +120,7 @@ private:
     SanitizerStack loop_stack_;   // the stack of run(): the thread's own
     // Where the context that runs next stores the continuation of the one that left it.
     boost::context::fiber* leaving_slot_ = nullptr;
+    PoliteSpin polling_spin_;
     // Read by the comm engine thread: kept off the cache line of the fields above.
     alignas(64) std::atomic<int> waiting_{0};
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bamboo.h"
+#include "core/worker.hpp"
 #include "messaging/datatype.hpp"
 #include "messaging/delivery.hpp"
 #include "messaging/routes.hpp"
@@ -271,6 +272,7 @@ void start_persistent(Rank& self, Request* request, bamboo_site at) {
 // until they complete would wait for ever if their receivers wait for it.
 void poll_again_later(Rank& self) {
     buy_back_lent_sends(self.routes(), self.worker(), /*all=*/false);
+    self.worker().polled_in_vain();
     self.yield();
 }
 
