@@ -150,6 +150,36 @@ size_t bamboo_register_global(bamboo_global global);
 #define BAMBOO_PRIVATE_IN(scope, name) \
     (*(__typeof__(scope::bamboo_initial_##name) *)(bamboo_globals + scope::bamboo_offset_##name))
 
+/* C++: a privatized variable of non-trivial type (a class with a constructor or destructor,
+ * an array of one) cannot start as a copy of bytes: each task constructs its own object in
+ * its block by running the variable's initializer, and destroys it when the task ends, in
+ * reverse order of construction, as a process runs its static constructors and destructors.
+ * The translator turns the declaration into `typedef T bamboo_initial_<name>;`, which
+ * BAMBOO_PRIVATE() reads the type from, and registers the object where it is defined. */
+typedef struct bamboo_object {
+    const char *name;
+    size_t *offset;
+    size_t size;
+    size_t align;
+    /* Runs the initializer in the task's zeroed slot, when the task starts, before its main(),
+     * in the order of registration (of definition within a file); NULL for a function-local
+     * static, constructed at its first pass (BAMBOO_FIRST_PASS, bamboo_constructed). */
+    void (*construct)(void *object);
+    void (*destroy)(void *object);
+} bamboo_object;
+
+/* Where the offset is defined, like bamboo_register_global(); returns the offset. */
+size_t bamboo_register_object(bamboo_object object);
+
+/* A function-local static of non-trivial type: whether the running task has not constructed
+ * its copy yet (the runtime keeps a guard byte right after a function-local object's slot). */
+#define BAMBOO_FIRST_PASS(name) \
+    (!bamboo_globals[bamboo_offset_##name + sizeof(bamboo_initial_##name)])
+
+/* After the running task has constructed its copy of the function-local static whose offset
+ * is *offset: sets the guard, and destroys the object when the task ends. */
+void bamboo_constructed(const size_t *offset);
+
 /* ---- MPI over virtual ranks --------------------------------------------------- */
 /* Same arguments and results as the MPI functions they replace; calls that can wait
  * take the call site first. Ranks are virtual ranks. */
@@ -666,6 +696,19 @@ void bamboo_set_priority(int priority);
 
 #ifdef __cplusplus
 }
+#endif
+
+#if defined __cplusplus && defined BAMBOO_TRANSLATED_CXX
+/* bamboo_object.destroy of a privatized object of type T; an array's elements go last first,
+ * as a static array's do. */
+template <class T>
+void bamboo_destroy_at(T &object) { object.~T(); }
+template <class T, size_t N>
+void bamboo_destroy_at(T (&array)[N]) {
+    for (size_t i = N; i-- > 0;) bamboo_destroy_at(array[i]);
+}
+template <class T>
+void bamboo_destroy(void *object) { bamboo_destroy_at(*static_cast<T *>(object)); }
 #endif
 
 /* ---- Redirection of user MPI calls ----------------------------------------------- */

@@ -26,8 +26,15 @@ Task* Task::current() { return running_task; }
 
 void Task::run_body() {
     // exit() comes back here by longjmp: the frames it skips are the user's C code, the
-    // runtime's extern "C" entry and run(), none of which has anything to destroy.
-    if (setjmp(exit_jump_) == 0) exit_code_ = run();
+    // runtime's extern "C" entry, run() and the loops that construct and destroy the task's
+    // objects, none of which has anything to destroy. Like a process, the task constructs its
+    // objects (privatized C++ globals of non-trivial type) before its main, and destroys them
+    // after main returns or exit(), also one called by an object's constructor or destructor.
+    if (setjmp(exit_jump_) == 0) {
+        objects_.construct_all(globals_.get());
+        exit_code_ = run();
+    }
+    objects_.destroy_all();
     finish();
     state_.store(TaskState::done);
 }

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "core/globals.hpp"
 #include "core/sanitizer_fibers.hpp"
 
 namespace bamboo {
@@ -40,6 +41,8 @@ public:
     int vrank() const { return vrank_; }
     Worker& worker() const { return worker_; }
     char* globals() const { return globals_.get(); }
+    // Running task only: the C++ objects of its block it has constructed.
+    TaskObjects& objects() { return objects_; }
     TaskState state() const { return state_.load(); }
     int priority() const { return priority_.load(std::memory_order_relaxed); }
     void set_priority(int priority) { priority_.store(priority, std::memory_order_relaxed); }
@@ -95,6 +98,7 @@ private:
     const int vrank_;
     Worker& worker_;
     std::shared_ptr<char> globals_;
+    TaskObjects objects_;
     std::atomic<TaskState> state_{TaskState::runnable};
     std::atomic<int> priority_{0};
     std::atomic<bool> asleep_{false};
