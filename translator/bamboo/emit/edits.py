@@ -47,6 +47,9 @@ class EditOrder(IntEnum):
     # The offset of a privatized variable is declared right after the ';' of the variable's
     # declaration, so it is in scope wherever the variable is.
     OFFSET_DECLARATION = auto()
+    # The declaration of an object each task constructs becomes a typedef: `typedef ` goes
+    # after the offset declaration of the declaration before it, which may end where it starts.
+    OBJECT_TYPEDEF = auto()
     # A send block moved before the receive blocks it passes (where a firing rule may also go:
     # see FIRING_RULE).
     MOVED_BLOCK = auto()

@@ -26,13 +26,18 @@ C++ (docs/directives.md, "C++"): variables of namespaces (named or anonymous) an
 members are privatized the same way, their template and offset declared in the variable's own
 scope (a use with a qualifier, ``ns::x``, becomes ``BAMBOO_PRIVATE_IN(ns, x)``); each
 variable registers itself where its offset is defined (``bamboo_register_global``), since a
-constructor at the end of the file could not name a class's private members. Tasks' copies
-start as bytes copied from the template, so a variable must be of a trivial type (no
-constructor, destructor or copy of its own); a function-local static must also have a
-constant initializer (the template is initialized before main, not at the first call). What
-cannot be privatized this way is an error at its declaration: statics in templates (each
-instantiation would need its own), variables declared in a header, a static member used
-through an object (``c.count``) or named by a using-declaration.
+constructor at the end of the file could not name a class's private members. Tasks' copies of
+a variable of a trivial type start as bytes copied from the template; a function-local static
+of one must have a constant initializer (the template is initialized before main, not at the
+first call). An object of a non-trivial type (a constructor, destructor or copy of its own)
+is constructed by each task instead: its declaration becomes ``typedef T
+bamboo_initial_<name>;`` (so ``BAMBOO_PRIVATE`` finds its type there), and where it is defined
+its initializer moves into a function that constructs it in the task's slot, registered by
+``bamboo_register_object``; a function-local one is constructed in place at the task's first
+pass (``BAMBOO_FIRST_PASS``). What cannot be privatized this way is an error at its
+declaration: statics in templates (each instantiation would need its own), variables declared
+in a header, a static member used through an object (``c.count``) or named by a
+using-declaration, an object whose type is deduced (``auto``).
 """
 from __future__ import annotations
 
@@ -64,6 +69,7 @@ class PrivateVar:
                                                       # file, VariableRefs of priority exprs
     type_spelling: str = ""
     qualified_name: str = ""       # C++: ns::Counter::count, for messages and registration
+    constructed: bool = False      # C++, a non-trivial type: each task constructs its own
 
     @property
     def template(self):
@@ -74,15 +80,39 @@ class PrivateVar:
     def registered_name(self):
         return self.name if self.linkage == "external" else self.mangled
 
+    @property
+    def type_name(self):
+        """A constructed object's type: its declaration becomes this typedef."""
+        return f"bamboo_initial_{self.mangled}"
+
     def describe(self) -> str:
         where = {"external": "global", "internal": "static global",
                  "local": f"static local of {self.function}()"}[self.linkage]
         return f"{self.name} ({where}, {self.type_spelling})"
 
 
+@dataclass
+class Declarator:
+    """Where the parts of one declarator of a constructed object stand:
+    ``name[bounds] initializer``, the initializer ``= value``, ``(args)``, ``{args}`` or none."""
+    bounds_end: int           # past the name and its array bounds
+    init: str                 # "=", "(", "{" or "" (none)
+    init_start: int           # where the initializer starts ("=" included)
+    value: int                # where what the object is constructed from starts
+    end: int                  # past the initializer
+    empty_bound: int | None   # the "]" of an array bound left to the initializer, `names[]`
+    is_array: bool
+
+
+STORAGE_KEYWORDS = ("static", "extern", "inline")
+
+
 class PrivatizeGlobals(Transformation):
     """``rewrites``: the rewrites of privatized names, frozen, complete once checked; the
     other transformations spell the user's code with them."""
+
+    _mixed_declaration = ("a declaration mixing variables of a non-trivial type, which each "
+                          "task constructs, with other variables cannot be privatized; split it")
 
     def __init__(self, prog: Program):
         self.prog = prog
@@ -90,7 +120,14 @@ class PrivatizeGlobals(Transformation):
         self._rewrites: dict = {}  # offset -> (end, replacement): uses and declaration names
         self.rewrites = NameRewrites(prog.src)  # _rewrites, frozen once complete
         self._local_moves = []     # (decl_stmt Node, Function, [PrivateVar])
-        self._offset_declarations = {}  # offset after a declaration -> [declaration]
+        # offset after a declaration -> [declaration]; a declaration is a list of generated
+        # text and (start, end) ranges of the user's text moved there (initializers)
+        self._offset_declarations = {}
+        self._object_edits = []    # (start, end, text): a constructed object's declaration
+        self._object_declarations = {}  # declaration start -> [(VAR_DECL cursor, qualified)]
+        self._declared = {}        # declaration start -> the name offsets of its variables
+        self._declaration_start = {}  # a variable's name offset -> its declaration's start
+        self._local_object_types = {}   # function-local object's statement start -> typedefs
 
     # -- discovery --------------------------------------------------------------------------
     def check(self):
@@ -151,14 +188,32 @@ class PrivatizeGlobals(Transformation):
                 c.lexical_parent.kind in cx.CLASS_KINDS:
             why = ("it is defined in its class (an inline static member), where its copy's "
                    "registration cannot name it; declare it in the class and define it outside")
-        elif not cx.strip_arrays(c.type).is_pod():
-            why = (f"its type '{c.type.spelling}' is not trivial (a constructor, destructor or "
-                   "copy of its own, or mixed member access) and each task's copy starts as a "
-                   "copy of the original's bytes; make it a local of main or of a function "
-                   "that runs per task, or hold it by pointer")
+        elif self._constructed(c) and self._deduced_type(c):
+            why = ("its type is deduced from its initializer (auto, or a class template's "
+                   "arguments), and each task constructs its own object from a declaration of "
+                   "the type: write the type")
         if why is None:
             return True
         self.prog.diags.error(*self.prog.cursor_where(c), f"{what} cannot be privatized: {why}")
+        return False
+
+    def _constructed(self, c) -> bool:
+        """C++: whether each task constructs its own copy of the variable ``c`` by running its
+        initializer: a type with a constructor, destructor or copy of its own cannot start as
+        a copy of the original's bytes."""
+        return self.prog.cxx and not cx.strip_arrays(c.type).is_pod()
+
+    def _deduced_type(self, c) -> bool:
+        """``auto x = ...`` or ``std::vector v = {1, 2}``: no type to declare the object by."""
+        if c.type.kind == cx.TK.AUTO:
+            return True
+        blank = self.prog.src.blanked
+        _, _, _, name = cx.file_location(c.location)
+        for x in c.get_children():
+            if x.kind == CK.TEMPLATE_REF and x.extent.end.offset <= name:
+                after = blank[x.extent.end.offset:name].lstrip()
+                if not after.startswith("<"):
+                    return True
         return False
 
     def _constant_initializer(self, stmt) -> bool:
@@ -210,6 +265,7 @@ class PrivatizeGlobals(Transformation):
             internal = c.linkage == cx.ci.LinkageKind.INTERNAL
             pv = self._add(c, "internal" if internal else "external")
             pv.decls.append(c)
+            pv.constructed = self._constructed(c)
             if self._defines(c):
                 pv.defined_here = True
         # statics and extern declarations inside functions
@@ -230,6 +286,7 @@ class PrivatizeGlobals(Transformation):
                             pv = self._add(r, "internal" if c.linkage == cx.ci.LinkageKind.INTERNAL
                                            else "external")
                             pv.decls.append(c)
+                            pv.constructed = self._constructed(c)
                 elif sc == cx.ci.StorageClass.STATIC:
                     movable = []
                     for vd in vds:
@@ -239,7 +296,8 @@ class PrivatizeGlobals(Transformation):
                         if not self._check_cxx(c, f"static variable '{c.spelling}' of "
                                                   f"{fn.name}()"):
                             continue
-                        if prog.cxx and not self._constant_initializer(vd):
+                        constructed = self._constructed(c)
+                        if prog.cxx and not constructed and not self._constant_initializer(vd):
                             prog.diags.error(*prog.cursor_where(c), f"static variable "
                                              f"'{c.spelling}' of {fn.name}() cannot be "
                                              "privatized: its initializer is not a constant, and "
@@ -248,6 +306,7 @@ class PrivatizeGlobals(Transformation):
                                              "with a constant and set it at run time")
                             continue
                         pv = self._add(c, "local", fn.name)
+                        pv.constructed = constructed
                         # C++ names (~Counter, operator+) are not all identifiers
                         base = re.sub(r"\W", "_", f"{fn.name}__{c.spelling}")
                         k = used_names.get(base, 0)
@@ -259,6 +318,9 @@ class PrivatizeGlobals(Transformation):
                         if len(movable) != len(vds):
                             prog.error(n.start, "a declaration mixing const and mutable static "
                                                 "variables cannot be privatized; split it")
+                            continue
+                        if len({pv.constructed for pv in movable}) > 1:
+                            prog.error(n.start, self._mixed_declaration)
                             continue
                         if self._local_types_ok(n, fn):
                             self._local_moves.append((n, fn, movable))
@@ -419,7 +481,8 @@ class PrivatizeGlobals(Transformation):
 
     def _check_initializers(self):
         """A static initializer cannot take the address of a privatized variable: the pointer
-        would point at the template, not at the task's copy."""
+        would point at the template, not at the task's copy. An object each task constructs
+        runs its initializer in the task, with the task's copies."""
         prog = self.prog
         inits = [n for n in prog.file_vars]
         for fn in prog.function_order:
@@ -427,6 +490,9 @@ class PrivatizeGlobals(Transformation):
                 if n.kind == CK.VAR_DECL and n.cursor.storage_class == cx.ci.StorageClass.STATIC:
                     inits.append(n)
         for vd in inits:
+            pv = self.vars.get(vd.cursor.get_usr())
+            if pv is not None and pv.constructed:
+                continue
             in_sizeof = ids_under(vd, CK.CXX_UNARY_EXPR)
             for n in vd.walk():
                 if n is vd or n.kind != CK.DECL_REF_EXPR or id(n) in in_sizeof:
@@ -468,7 +534,11 @@ class PrivatizeGlobals(Transformation):
         """Each declaration's name becomes the template's, ``bamboo_initial_<name>``; the
         offset is declared after each declaration outside functions."""
         prog = self.prog
+        self._find_declarations()
         for stmt, _, pvs in self._local_moves:
+            if pvs[0].constructed:
+                self._construct_in_place(stmt, pvs)
+                continue
             for vd in stmt.children:
                 if vd.kind == CK.VAR_DECL:
                     pv = self.vars[vd.cursor.get_usr()]
@@ -483,36 +553,222 @@ class PrivatizeGlobals(Transformation):
                     prog.error(c.extent.start.offset, f"'{pv.name}' is declared by a macro and "
                                                       "cannot be privatized")
                     continue
+                if pv.constructed:
+                    self._declare_object(pv, c, off)
+                    continue
                 self._rewrites[off] = (off + len(pv.name), f"bamboo_initial_{pv.mangled}")
                 if prog.cxx:
                     decl = self._cxx_offset_declaration(pv, c, off)
                 elif pv.linkage == "internal":
-                    decl = f"static size_t bamboo_offset_{pv.mangled};"
+                    decl = [f"static size_t bamboo_offset_{pv.mangled};"]
                 elif self._defines(c):
-                    decl = f"size_t bamboo_offset_{pv.mangled};"
+                    decl = [f"size_t bamboo_offset_{pv.mangled};"]
                 else:
-                    decl = f"extern size_t bamboo_offset_{pv.mangled};"
+                    decl = [f"extern size_t bamboo_offset_{pv.mangled};"]
                 self._offset_declarations.setdefault(self._decl_end(c), []).append(decl)
+        self._check_object_declarations()
 
-    def _cxx_offset_declaration(self, pv: PrivateVar, c, name_offset: int) -> str:
+    def _cxx_offset_declaration(self, pv: PrivateVar, c, name_offset: int,
+                                construct: list | None = None) -> list:
         """The offset's declaration after one of the variable's declarations, in its scope;
-        where the variable is defined, the offset's definition registers it."""
+        where the variable is defined, the offset's definition registers it (an object with
+        ``construct``, its constructing function, in parts as _offset_declarations has them)."""
         m = pv.mangled
         in_class = c.lexical_parent is not None and c.lexical_parent.kind in cx.CLASS_KINDS
         if not c.is_definition():  # in a class: not an inline member (_check_cxx)
-            return f"{'static' if in_class else 'extern'} size_t bamboo_offset_{m};"
-        registered = f"bamboo_register_global({self._registration_entry(pv)})"
-        # `int Counter::count = 0;` defines `size_t Counter::bamboo_offset_count`: the
-        # qualifier as written before the name
-        before = self.prog.src.blanked[max(0, name_offset - 1000):name_offset]
-        qualifier = re.search(r"(?:::\s*)?(?:[A-Za-z_]\w*\s*::\s*)*$", before).group(0)
+            return [f"{'static' if in_class else 'extern'} size_t bamboo_offset_{m};"]
+        qualifier = self._qualifier(name_offset)
         static = "static " if pv.linkage == "internal" and not qualifier else ""
-        return f"{static}size_t {''.join(qualifier.split())}bamboo_offset_{m} = {registered};"
+        head = f"{static}size_t {''.join(qualifier.split())}bamboo_offset_{m} = "
+        if construct is None:
+            return [head + f"bamboo_register_global({self._registration_entry(pv)});"]
+        return [head + self._object_entry_start(pv), *construct, self._object_entry_end(pv) + ";"]
+
+    def _qualifier(self, name_offset: int) -> str:
+        """The qualifier as written before a name: `int Counter::count = 0;` defines
+        `size_t Counter::bamboo_offset_count`."""
+        before = self.prog.src.blanked[max(0, name_offset - 1000):name_offset]
+        return re.search(r"(?:::\s*)?(?:[A-Za-z_]\w*\s*::\s*)*$", before).group(0)
+
+    # -- objects each task constructs (C++, non-trivial types) ------------------------------------
+    def _declarator(self, c, name_offset: int) -> Declarator:
+        """The parts of the declarator of ``c``, whose name stands at ``name_offset``."""
+        blank = self.prog.src.blanked
+        end = c.extent.end.offset
+        j = name_offset + len(c.spelling)
+        empty_bound = None
+        while True:  # array bounds (and attributes, also in brackets)
+            k = self._skip_space(j)
+            if k >= end or blank[k] != "[":
+                break
+            close = self._closing(k)
+            if blank[k + 1:close].strip() == "":
+                empty_bound = close
+            j = close + 1
+        start = self._skip_space(j)
+        init = blank[start] if start < end and blank[start] in "=({" else ""
+        if not init:
+            start = end = j
+        value = self._skip_space(start + 1) if init == "=" else start
+        return Declarator(j, init, start, value, max(end, value), empty_bound,
+                          c.type.get_canonical().kind in (cx.TK.CONSTANTARRAY,
+                                                         cx.TK.INCOMPLETEARRAY))
+
+    def _skip_space(self, j: int) -> int:
+        blank = self.prog.src.blanked
+        while j < len(blank) and blank[j] in " \t\r\n":
+            j += 1
+        return j
+
+    def _closing(self, j: int) -> int:
+        """The offset of the bracket closing the one at ``j``."""
+        blank = self.prog.src.blanked
+        depth = 0
+        for k in range(j, len(blank)):
+            if blank[k] in "([{":
+                depth += 1
+            elif blank[k] in ")]}":
+                depth -= 1
+                if depth == 0:
+                    return k
+        return len(blank) - 1
+
+    def _construction(self, pv: PrivateVar, d: Declarator, capture: str) -> tuple:
+        """The code that constructs the object at ``bamboo_at`` from the initializer as
+        written, around the initializer's text: (before, after). Copy-initialization
+        (``= value``) stays one: the value is returned as the type, and C++17 constructs the
+        object from that directly, without a copy or a move (std::mutex has neither)."""
+        t = pv.type_name
+        if d.init == "=" and not d.is_array:  # an array's `= {...}` is its `{...}`
+            return f"::new (bamboo_at) {t}([{capture}]() -> {t} {{ return ", "; }())"
+        return f"::new (bamboo_at) {t}", ""
+
+    def _object_entry_start(self, pv: PrivateVar) -> str:
+        t = pv.type_name
+        return (f'bamboo_register_object({{"{self._shown_name(pv)}", &bamboo_offset_{pv.mangled}, '
+                f"sizeof({t}), alignof({t}), ")
+
+    def _object_entry_end(self, pv: PrivateVar) -> str:
+        return f", bamboo_destroy<{pv.type_name}>}})"
+
+    def _declare_object(self, pv: PrivateVar, c, name_offset: int):
+        """A declaration of an object each task constructs becomes a typedef of its type
+        (``typedef std::string bamboo_initial_name;``: _check_object_declarations); where it
+        is defined, its initializer moves into the function that constructs it, in the
+        registration after the declaration. A definition with a qualifier
+        (``std::vector<int> Log::all = ...;``) follows a declaration in its class or namespace,
+        which has the typedef: it is left out."""
+        d = self._declarator(c, name_offset)
+        qualified = bool(self._qualifier(name_offset))
+        start = self._declaration_start.get(name_offset, c.extent.start.offset)
+        self._object_declarations.setdefault(start, []).append((c, qualified))
+        if qualified:
+            self._object_edits.append((start, d.value, ""))
+        else:
+            self._rewrites[name_offset] = (name_offset + len(pv.name), pv.type_name)
+            if d.empty_bound is not None:  # the typedef has no initializer to count
+                self._object_edits.append((d.empty_bound, d.empty_bound,
+                                           str(c.type.get_canonical().element_count)))
+            if d.init == "=":
+                self._object_edits.append((d.init_start, d.value, ""))
+        construct = None
+        if c.is_definition():
+            before, after = self._construction(pv, d, "")
+            construct = [f"[](void *bamboo_at) {{ {before}", (d.value, d.end), f"{after}; }}"]
+        self._offset_declarations.setdefault(self._decl_end(c), []).append(
+            self._cxx_offset_declaration(pv, c, name_offset, construct))
+
+    def _construct_in_place(self, stmt, pvs):
+        """A function-local static object is constructed where it is declared, at the task's
+        first pass: each variable of the declaration becomes ``if (BAMBOO_FIRST_PASS(f__s)) {
+        ...construction...; bamboo_constructed(&bamboo_offset_f__s); }`` around its initializer,
+        which stays in place. Its type's typedef and its offset go before the function, as a
+        trivial static's template does (apply)."""
+        blank = self.prog.src.blanked
+        at, pending, types = stmt.start, "", []
+        first_name = self._declared[stmt.start][0]
+        specifiers = blank[stmt.start:first_name]
+        for a, b in reversed(self._storage_keywords(stmt.start, first_name)):
+            specifiers = specifiers[:a - stmt.start] + specifiers[b - stmt.start:]
+        specifiers = " ".join(specifiers.split())
+        for vd, pv in zip([v for v in stmt.children if v.kind == CK.VAR_DECL], pvs):
+            c = vd.cursor
+            _, _, _, name = cx.file_location(c.location)
+            d = self._declarator(c, name)
+            m = pv.mangled
+            before, after = self._construction(pv, d, "&")
+            self._object_edits.append((at, d.value, f"{pending}if (BAMBOO_FIRST_PASS({m})) {{ void "
+                                                    f"*bamboo_at = bamboo_globals + bamboo_offset_{m}; "
+                                                    f"{before}"))
+            pending = f"{after}; bamboo_constructed(&bamboo_offset_{m}); }} "
+            at = d.end
+            bounds = blank[name + len(pv.name):d.bounds_end]
+            if d.empty_bound is not None:
+                k = d.empty_bound - name - len(pv.name)
+                bounds = bounds[:k] + str(c.type.get_canonical().element_count) + bounds[k:]
+            types.append(f"typedef {specifiers} {pv.type_name}"
+                         f"{''.join(bounds.split())}; static size_t bamboo_offset_{m} = "
+                         f"{self._object_entry_start(pv)}nullptr{self._object_entry_end(pv)};")
+        self._object_edits.append((at, stmt.stmt_end(), pending.rstrip()))
+        self._local_object_types[stmt.start] = " ".join(types)
+
+    def _find_declarations(self):
+        """Which variables each declaration of the file declares (libclang gives a function's
+        second declarator of one declaration an extent of its own name only)."""
+        statements = [(n.start, [n]) for n in self.prog.file_vars]
+        for fn in self.prog.function_order:
+            statements += [(n.start, [v for v in n.children if v.kind == CK.VAR_DECL])
+                           for n in fn.body.walk() if n.kind == CK.DECL_STMT]
+        for start, variables in statements:
+            for v in variables:
+                _, _, _, name = cx.file_location(v.cursor.location)
+                self._declaration_start[name] = start
+                self._declared.setdefault(start, []).append(name)
+
+    def _check_object_declarations(self):
+        """A declaration of constructed objects becomes a typedef: ``typedef`` in front, its
+        storage class (static, extern, inline) out; all its variables must be objects."""
+        prog = self.prog
+        for start, objects in self._object_declarations.items():
+            if len(objects) != len(self._declared[start]):
+                prog.error(start, self._mixed_declaration)
+                continue
+            if any(qualified for _, qualified in objects):
+                if len(objects) > 1:
+                    prog.error(start, "a definition of several variables with a qualifier, of a "
+                                      "non-trivial type, cannot be privatized; split it")
+                continue
+            c = objects[0][0]
+            _, _, _, name = cx.file_location(c.location)
+            keywords = self._storage_keywords(start, name)
+            if c.storage_class in (cx.ci.StorageClass.STATIC, cx.ci.StorageClass.EXTERN) and \
+                    not keywords:
+                prog.error(start, f"the storage class of '{c.spelling}' comes from a macro, and "
+                                  "privatization turns the declaration into a typedef; write it")
+                continue
+            self._object_edits.append((start, start, "typedef "))  # an insertion
+            self._object_edits += [(a, b, "") for a, b in keywords]
+
+    def _storage_keywords(self, start: int, end: int) -> list:
+        """The ranges of the storage-class keywords (and their spaces) among the declaration's
+        specifiers, outside brackets."""
+        blank = self.prog.src.blanked
+        found, depth = [], 0
+        for m in re.finditer(r"[A-Za-z_]\w*|[()\[\]{}<>]", blank[start:end]):
+            word = m.group(0)
+            if word in "([{<":
+                depth += 1
+            elif word in ")]}>":
+                depth -= 1
+            elif depth == 0 and word in STORAGE_KEYWORDS:
+                found.append((start + m.start(), self._skip_space(start + m.end())))
+        return found
 
     def apply(self, buf: EditBuffer):
         prog = self.prog
         src = prog.src
-        local_stmt_ranges = [(n.start, n.end) for n, _, _ in self._local_moves]
+        local_stmt_ranges = [(n.start, n.end) for n, _, pvs in self._local_moves
+                             if not pvs[0].constructed]
         # directives are replaced as a whole (priority expressions: see _find_uses)
         directive_ranges = [(d.start, d.end) for d in prog.directives]
         for pv in self.vars.values():
@@ -531,10 +787,27 @@ class PrivatizeGlobals(Transformation):
                                f"/* bamboo: privatized '{pv.name}', declared in a header */\n",
                                EditOrder.HEADER_VARIABLE_DECLARATION)
         for off, decls in self._offset_declarations.items():
-            buf.insert(off, " " + " ".join(decls) + "  /* bamboo: privatized */",
-                       EditOrder.OFFSET_DECLARATION)
+            parts = [" "]
+            for decl in decls:
+                parts += [*decl, " "]
+            parts.append(" /* bamboo: privatized */")
+            for part in parts:
+                if isinstance(part, str):
+                    buf.insert(off, part, EditOrder.OFFSET_DECLARATION)
+                else:  # an initializer, into the function that constructs its object
+                    buf.move(*part, off, EditOrder.OFFSET_DECLARATION)
+        for start, end, text in self._object_edits:
+            if start == end:
+                buf.insert(start, text, EditOrder.OBJECT_TYPEDEF)
+            else:
+                buf.replace(start, end, text + "\n" * src.text.count("\n", start, end))
         # function-local statics: the template moves before the function
         for stmt, fn, pvs in self._local_moves:
+            if pvs[0].constructed:
+                buf.insert(self._namespace_scope_start(fn), f"{self._local_object_types[stmt.start]} "
+                           f"/* bamboo: privatized static of {fn.name}() */ ",
+                           EditOrder.LOCAL_STATIC_TEMPLATE)
+                continue
             text = " ".join(self.rewrites.code(stmt.start, stmt.stmt_end()).split())
             if prog.cxx:
                 offs = " ".join(f"static size_t bamboo_offset_{pv.mangled} = "
@@ -589,15 +862,18 @@ class PrivatizeGlobals(Transformation):
     def _registration_entry(self, pv: PrivateVar) -> str:
         """The variable's bamboo_global: its name in messages, offset, template, size and
         alignment."""
+        t = pv.template
+        return (f'{{"{self._shown_name(pv)}", &bamboo_offset_{pv.mangled}, &{t}, sizeof({t}), '
+                f"__alignof__({t})}}")
+
+    def _shown_name(self, pv: PrivateVar) -> str:
+        """The variable's name in the runtime's messages."""
         base = os.path.basename(self.prog.src.display)
         if pv.linkage == "local":
-            shown = f"{base}:{pv.function}:{pv.name}"
-        elif self.prog.cxx:
-            shown = pv.qualified_name
-        else:
-            shown = pv.name if pv.linkage == "external" else f"{base}:{pv.name}"
-        t = pv.template
-        return f'{{"{shown}", &bamboo_offset_{pv.mangled}, &{t}, sizeof({t}), __alignof__({t})}}'
+            return f"{base}:{pv.function}:{pv.name}"
+        if self.prog.cxx:
+            return pv.qualified_name
+        return pv.name if pv.linkage == "external" else f"{base}:{pv.name}"
 
     def constructor(self, defined) -> str:
         lines = ["",

@@ -1,5 +1,6 @@
-"""Privatization in C++: namespace variables, static data members, function statics, and the
-located errors for what cannot be made per task."""
+"""Privatization in C++: namespace variables, static data members, function statics, objects
+of non-trivial type that each task constructs, and the located errors for what cannot be made
+per task."""
 import subprocess
 
 from conftest import HAVE_MPICC, RUNTIME_INCLUDE, errors
@@ -69,11 +70,7 @@ def test_refused_with_located_errors(translate):
                     "int value = 1;\nint copy_of = value;\n"                          # line 11
                     "int main() { S s; return s.used + count<int>(); }\n",            # line 12
                     name="t.cpp")
-    assert errors(res) == [
-        "t.cpp:3:18: error: variable 'log_' cannot be privatized: its type 'std::vector<int>' is "
-        "not trivial (a constructor, destructor or copy of its own, or mixed member access) and "
-        "each task's copy starts as a copy of the original's bytes; make it a local of main or "
-        "of a function that runs per task, or hold it by pointer",
+    assert errors(res) == [  # std::vector<int> log_ is an object each task constructs
         "t.cpp:4:42: error: variable 'Box::shared' cannot be privatized: it belongs to a "
         "template, whose every instantiation has its own; move it out of the template",
         "t.cpp:5:30: error: variable 'Box::shared' cannot be privatized: it belongs to a "
@@ -91,6 +88,103 @@ def test_refused_with_located_errors(translate):
         "run time instead",
         "t.cpp:12:26: error: static member 'S::used' is used through an object; privatization "
         "rewrites it by name: write 'S::used'",
+    ]
+
+
+def test_objects_are_constructed_by_each_task(translate):
+    res = translate(PROLOGUE + "#include <map>\n#include <mutex>\n#include <string>\n#include <vector>\n"
+                    "int count = 3;\n"
+                    "std::vector<int> log_(count, 7);\n"                           # line 7
+                    "static std::string a = \"x\", b{\"y\"}, c;\n"
+                    "std::string names[] = {\"p\", \"q\"};\n"
+                    "namespace ns { std::map<int, int> table = {\n  {1, count},\n}; }\n"  # 10-12
+                    "extern std::mutex m;\nstd::mutex m;\n"                         # 13-14
+                    "int main() { log_.push_back(sizeof(a)); ns::table[2] = names[1].size(); "
+                    "return ::b.size(); }\n", name="t.cpp")
+    assert res.ok, errors(res)
+    t = res.text
+    # the declaration becomes a typedef of the type; the registration constructs from the
+    # initializer as written, which reads the task's own copies
+    assert ("typedef std::vector<int> bamboo_initial_log_; size_t bamboo_offset_log_ = "
+            'bamboo_register_object({"log_", &bamboo_offset_log_, sizeof(bamboo_initial_log_), '
+            "alignof(bamboo_initial_log_), [](void *bamboo_at) { ::new (bamboo_at) "
+            "bamboo_initial_log_(BAMBOO_PRIVATE(count), 7); }, bamboo_destroy<bamboo_initial_log_>});") in t
+    # several variables: one typedef; copy-initialization stays one (returned as the type)
+    assert ("typedef std::string bamboo_initial_a , bamboo_initial_b, bamboo_initial_c; "
+            "static size_t bamboo_offset_a = bamboo_register_object({\"a\", ") in t
+    assert ("[](void *bamboo_at) { ::new (bamboo_at) bamboo_initial_a([]() -> bamboo_initial_a "
+            '{ return "x"; }()); }') in t
+    assert '[](void *bamboo_at) { ::new (bamboo_at) bamboo_initial_b{"y"}; }' in t
+    assert "[](void *bamboo_at) { ::new (bamboo_at) bamboo_initial_c; }" in t
+    # an array's bound from its initializer; its `= {...}` constructs it
+    assert "typedef std::string bamboo_initial_names[2] ;" in t
+    assert '::new (bamboo_at) bamboo_initial_names{"p", "q"}; }' in t
+    # a multi-line initializer moves with its lines
+    assert ("namespace ns { typedef std::map<int, int> bamboo_initial_table \n#line 12 ") in t
+    assert ("return \n#line 10 \"" in t and "{\n  {1, BAMBOO_PRIVATE(count)},\n}; }()); }, "
+            "bamboo_destroy<bamboo_initial_table>});") in t
+    # declared, then defined: the definition file constructs
+    assert "typedef std::mutex bamboo_initial_m; extern size_t bamboo_offset_m;" in t
+    assert ("typedef std::mutex bamboo_initial_m; size_t bamboo_offset_m = bamboo_register_object("
+            '{"m", ') in t
+    assert ("BAMBOO_PRIVATE(log_).push_back(sizeof(bamboo_initial_a)); BAMBOO_PRIVATE_IN(ns, table)[2] = "
+            "BAMBOO_PRIVATE(names)[1].size(); return BAMBOO_PRIVATE_IN(, b).size();") in t
+
+
+def test_static_member_and_function_local_objects(translate):
+    res = translate(PROLOGUE + "#include <string>\n#include <vector>\n"
+                    "class Log {\n  static std::vector<std::string> all;\n"
+                    "public:\n  static void add(int k) { static std::string prefix = std::to_string(k); "
+                    "all.push_back(prefix); }\n};\n"
+                    "std::vector<std::string> Log::all = {\"start\"};\n"
+                    "int main() { Log::add(1); return 0; }\n", name="t.cpp")
+    assert res.ok, errors(res)
+    t = res.text
+    assert ("  typedef std::vector<std::string> bamboo_initial_all; static size_t bamboo_offset_all;"
+            in t)
+    # the definition with its qualifier is left out; the registration has the class's scope
+    assert ('\n; size_t Log::bamboo_offset_all = bamboo_register_object({"Log::all", &bamboo_offset_all, '
+            "sizeof(bamboo_initial_all), alignof(bamboo_initial_all), [](void *bamboo_at) { ::new "
+            "(bamboo_at) bamboo_initial_all([]() -> bamboo_initial_all { return {\"start\"}; }()); }, "
+            "bamboo_destroy<bamboo_initial_all>});") in t
+    # a function-local static: its type and offset before the class, constructed at the
+    # task's first pass, where it stands (the initializer may read the function's parameters)
+    class_line = next(line for line in t.split("\n") if "class Log {" in line)
+    assert class_line.startswith(
+        "typedef std::string bamboo_initial_add__prefix; static size_t bamboo_offset_add__prefix = "
+        'bamboo_register_object({"t.cpp:add:prefix", &bamboo_offset_add__prefix, '
+        "sizeof(bamboo_initial_add__prefix), alignof(bamboo_initial_add__prefix), nullptr, "
+        "bamboo_destroy<bamboo_initial_add__prefix>});")
+    assert ("static void add(int k) { if (BAMBOO_FIRST_PASS(add__prefix)) { void *bamboo_at = "
+            "bamboo_globals + bamboo_offset_add__prefix; ::new (bamboo_at) bamboo_initial_add__prefix("
+            "[&]() -> bamboo_initial_add__prefix { return std::to_string(k); }()); "
+            "bamboo_constructed(&bamboo_offset_add__prefix); } "
+            "BAMBOO_PRIVATE(all).push_back(BAMBOO_PRIVATE(add__prefix)); }") in t
+
+
+def test_objects_refused_with_located_errors(translate):
+    res = translate(PROLOGUE + "#include <string>\n#include <vector>\n"
+                    "auto deduced = std::string(\"x\");\n"    # line 4
+                    "std::vector guessed = {1, 2};\n"
+                    "std::string s, *p;\n"                       # line 6
+                    "int f() { static std::string a, *b; return a.size() + !b; }\n"
+                    "std::string *at = &s;\n"                    # line 8
+                    "int main() { return deduced.size() + guessed[0] + !p + f() + !at; }\n",
+                    name="t.cpp")
+    assert errors(res) == [
+        "t.cpp:4:6: error: variable 'deduced' cannot be privatized: its type is deduced from its "
+        "initializer (auto, or a class template's arguments), and each task constructs its own "
+        "object from a declaration of the type: write the type",
+        "t.cpp:5:13: error: variable 'guessed' cannot be privatized: its type is deduced from its "
+        "initializer (auto, or a class template's arguments), and each task constructs its own "
+        "object from a declaration of the type: write the type",
+        "t.cpp:6:1: error: a declaration mixing variables of a non-trivial type, which each task "
+        "constructs, with other variables cannot be privatized; split it",
+        "t.cpp:7:11: error: a declaration mixing variables of a non-trivial type, which each task "
+        "constructs, with other variables cannot be privatized; split it",
+        "t.cpp:8:20: error: the initializer of 'at' uses privatized variable 's' (each task has "
+        "its own copy, which does not exist yet when the initializer runs); set it at run time "
+        "instead",
     ]
 
 
@@ -132,8 +226,12 @@ def test_output_compiles_with_mpicxx(translate, tmp_path):
     if not HAVE_MPICC:
         return
     res = translate(PROLOGUE + "#include <algorithm>\n#include <cstdlib>\n#include <unistd.h>\n"
-                    "namespace ns { int a; }\nstruct C { static int n; };\nint C::n;\n"
-                    "int f() { static int k = 2; return k++; }\n"
+                    "#include <memory>\n#include <string>\n#include <vector>\n"
+                    "namespace ns { int a; }\nstruct C { static int n; static std::vector<int> v; };\n"
+                    "int C::n;\nstd::vector<int> C::v(2);\nstd::unique_ptr<int> box{new int(1)};\n"
+                    "std::string names[2][2] = {{\"a\"}}, last = names[0][0];\n"
+                    "int f() { static int k = 2; static std::string s = last + \"!\"; "
+                    "return k++ + s.size() + C::v.size() + *box; }\n"
                     "int main(int argc, char **argv) { MPI_Init(&argc, &argv); ns::a = C::n + f();"
                     " std::srand(ns::a); if (std::rand() < 0) std::exit(1); sleep(0);"
                     " MPI_Finalize(); return 0; }\n", name="t.cpp")
