@@ -37,6 +37,7 @@ PROGRAMS = {
     "extern_header": (sorted((PROGRAMS_DIR / "extern_header").glob("*.c")), []),
     "header_tables": (sorted((PROGRAMS_DIR / "header_tables").glob("*.c")), []),
     "cxx_classes": ([PROGRAMS_DIR / "cxx_classes.cpp"], []),
+    "cxx_objects": ([PROGRAMS_DIR / "cxx_objects.cpp"], []),
 }
 
 # (processes, VF) pairs: VF 1, 2, 3, 4 and 8, on one and two processes (VF 2, 4 and 8 on two
