@@ -9,6 +9,7 @@ from types import MappingProxyType
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 LINE_CONTINUATION = re.compile(r"\\\r?\n")
+_LINE_BREAK = re.compile(r"[ \t\r]*\n\s*")
 
 # Source text is read and written one character per byte: libclang's offsets count bytes,
 # and a UTF-8 comment (a "§", say) must not shift every offset after it.
@@ -171,6 +172,8 @@ class NameRewrites:
         return self._apply(self.src.text, start, end)
 
     def code(self, start: int, end: int) -> str:
-        """The code of [start, end) without comments, on one line if it spans several."""
-        text = self._apply(self.src.no_comments, start, end)
-        return " ".join(text.split()) if "\n" in text else text
+        """The code of [start, end) without comments, on one line: line splices removed, each
+        line break with the blanks around it one space. A line break is never inside a string
+        or character literal, whose spaces stay as written."""
+        text = LINE_CONTINUATION.sub("", self._apply(self.src.no_comments, start, end))
+        return _LINE_BREAK.sub(" ", text)

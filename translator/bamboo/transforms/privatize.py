@@ -808,7 +808,7 @@ class PrivatizeGlobals(Transformation):
                            f"/* bamboo: privatized static of {fn.name}() */ ",
                            EditOrder.LOCAL_STATIC_TEMPLATE)
                 continue
-            text = " ".join(self.rewrites.code(stmt.start, stmt.stmt_end()).split())
+            text = self.rewrites.code(stmt.start, stmt.stmt_end())
             if prog.cxx:
                 offs = " ".join(f"static size_t bamboo_offset_{pv.mangled} = "
                                 f"bamboo_register_global({self._registration_entry(pv)});"

@@ -38,6 +38,17 @@ def test_function_local_statics_move_before_function(translate):
     assert res.text.count("#line") == 1
 
 
+def test_function_local_static_keeps_its_string_literals(translate):
+    """The template moved before the function is joined onto one line: the spaces inside its
+    literals stay, a line splice inside one is removed as the preprocessor would."""
+    res = translate(PROLOGUE + 'const char *f(int i)\n{\n  static char a[] = "x    y", b[] =\n'
+                    '    "p  \\\n  q";\n  return i ? a : b;\n}\n')
+    assert res.ok, errors(res)
+    template = next(l for l in res.text.split("\n") if l.endswith("const char *f(int i)"))
+    assert 'static char bamboo_initial_f__a[] = "x    y", bamboo_initial_f__b[] = "p    q";' \
+        in template
+
+
 def test_header_extern_gets_declaration(translate):
     res = translate('#include "common.h"\nint main(void) { return shared + 1; }\n',
                     common_h="extern int shared;\n")
