@@ -15,6 +15,8 @@ from harness import REPO, run_bamboo
 APPS = sorted(p.parent.name for p in (REPO / "apps").glob("*/check"))
 # The papers' applications (issue 4): each must be there, with its check.
 PAPERS_APPS = {"jacobi3d", "cannon", "cannon25d", "lu", "multigrid"}
+# One worker runs them all (pytest-xdist): they build in apps/NAME/build.
+pytestmark = pytest.mark.xdist_group("apps")
 
 
 def test_the_papers_applications_are_all_there():

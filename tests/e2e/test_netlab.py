@@ -20,7 +20,8 @@ LAB = REPO / "bench" / "net" / "lab"
 # A lab of its own, so that a benchmark's lab (bamboo-lab-*) is left alone.
 LAB_ENV = {**os.environ, "BAMBOO_LAB_NAME": "bamboo-labtest"}
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the lab needs root to create network namespaces")
+pytestmark = [pytest.mark.skipif(os.geteuid() != 0, reason="the lab needs root to create network namespaces"),
+              pytest.mark.xdist_group("netlab")]  # one worker runs them all (pytest-xdist): one lab
 
 
 def lab(*args: str) -> str:

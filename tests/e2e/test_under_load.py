@@ -44,6 +44,7 @@ def busy_machine():
 STORMS = [(mode, "specific") for mode in WORKER_MODES] + [("comm-thread", "any"), ("single-thread", "any")]
 
 
+@pytest.mark.exclusive  # its spinners would slow other tests' plain MPI runs past their timeout
 @pytest.mark.parametrize("mode,receives", STORMS)
 def test_a_storm_on_a_late_receiver_keeps_mpi_order(mode, receives, builds, ground_truth):
     args = [str(STORM_COUNT), "1024", "1000", receives]
