@@ -94,7 +94,8 @@ char *bamboo_strtok(char *str, const char *delimiters);
 
 /* getopt(), getopt_long() and getopt_long_only() parse the calling task's own argv with
  * glibc's getopt and the task's own optind, optarg, opterr and optopt, which the program
- * reaches through these functions (the macros below). glibc keeps more state than those,
+ * reaches through these functions (the translator rewrites each use of the library's
+ * variables, `optarg` becoming `(*bamboo_optarg())`). glibc keeps more state than those,
  * so one task of a process parses at a time: from its first getopt() until getopt()
  * returns -1 or the task ends; another task's getopt() waits meanwhile. */
 struct option;
@@ -892,10 +893,6 @@ using ::bamboo_strtok;
 #undef getopt
 #undef getopt_long
 #undef getopt_long_only
-#undef optarg
-#undef optind
-#undef opterr
-#undef optopt
 #undef sleep
 #undef usleep
 #undef nanosleep
@@ -920,16 +917,9 @@ using ::bamboo_strtok;
 #define seed48(seed16v) bamboo_seed48(seed16v)
 #define lcong48(param) bamboo_lcong48(param)
 #define strtok(str, delimiters) bamboo_strtok(str, delimiters)
-/* <unistd.h> and <getopt.h>, included after this header, then declare these bamboo_
- * functions again, compatibly: `extern int optind;` reads `extern int (*bamboo_optind());`,
- * a function returning int *. So does an `extern` declaration in the program. */
 #define getopt(argc, argv, optstring) bamboo_getopt(argc, argv, optstring)
 #define getopt_long(...) bamboo_getopt_long(__VA_ARGS__)
 #define getopt_long_only(...) bamboo_getopt_long_only(__VA_ARGS__)
-#define optarg (*bamboo_optarg())
-#define optind (*bamboo_optind())
-#define opterr (*bamboo_opterr())
-#define optopt (*bamboo_optopt())
 #define sleep(seconds) bamboo_sleep(seconds)
 #define usleep(microseconds) bamboo_usleep(microseconds)
 #define nanosleep(requested, remaining) bamboo_nanosleep(requested, remaining)

@@ -408,8 +408,8 @@ LIBC_REPLACED = ("exit", "rand", "srand", "random", "srandom",
                  "drand48", "lrand48", "mrand48", "erand48", "nrand48", "jrand48", "srand48",
                  "seed48", "lcong48", "strtok", "getopt", "getopt_long", "getopt_long_only",
                  "sleep", "usleep", "nanosleep")
-# C library variables bamboo.h makes the task's own: the program's uses reach them through
-# its macros, so the translator leaves the names alone.
+# C library variables the runtime makes the task's own: the translator rewrites each use of
+# the library's (transforms/privatize.py).
 LIBC_VARIABLES_REPLACED = ("optarg", "optind", "opterr", "optopt")
 # Variables the C library defines. A program's `extern` declaration of one (POSIX has
 # programs declare `extern char **environ;` themselves) is not a global of the program.

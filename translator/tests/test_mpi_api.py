@@ -55,8 +55,9 @@ def test_replaced_libc_functions_match_bamboo_h():
     text = open(os.path.join(RUNTIME_INCLUDE, "bamboo.h")).read()
     redirected = set(re.findall(r"^#define ([a-z]\w*)\([^)]*\) bamboo_\w+", text, re.M))
     assert redirected == set(mpi_api.LIBC_REPLACED)
-    variables = set(re.findall(r"^#define ([a-z]\w*) \(\*bamboo_\w+\(\)\)", text, re.M))
-    assert variables == set(mpi_api.LIBC_VARIABLES_REPLACED)
+    # getopt's variables: the translator's rewrite calls a function bamboo.h declares
+    accessors = set(re.findall(r"^\w+ \*+bamboo_(\w+)\(void\);", text, re.M))
+    assert set(mpi_api.LIBC_VARIABLES_REPLACED) <= accessors
 
 
 def test_collective_names_match_bamboo_h():

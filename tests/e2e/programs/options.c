@@ -1,7 +1,8 @@
 /* Options parsed the way benchmarks and proxy applications parse them: getopt_long over
  * the program's arguments (GNU permutation, an unknown option, an optional argument), then
  * a second pass of getopt over a setting string split with strtok. Every rank must see
- * what its own process would under plain MPI. */
+ * what its own process would under plain MPI. A member, a parameter and a macro of the
+ * program use getopt's names, as the OSU micro-benchmarks do. */
 #include <getopt.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -17,6 +18,20 @@ static struct option long_options[] = {
 };
 
 static int iterations = 1, size = 8, verbose = 0;
+
+#define ARGUMENT_OR(fallback) (optarg ? optarg : (fallback))
+
+struct bad_usage {
+    const char *message;
+    const char *optarg;
+    int opt;
+};
+
+static void print_bad_usage(int rank, const struct bad_usage *usage, int optind)
+{
+    printf("rank %d: bad usage: %s (-%c %s, before argument %d)\n", rank, usage->message,
+           usage->opt, usage->optarg, optind);
+}
 
 static void parse_settings(int rank, char *settings)
 {
@@ -47,9 +62,16 @@ int main(int argc, char **argv)
         MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
         switch (c) {
         case 'i': iterations = atoi(optarg); break;
-        case 's': size = atoi(optarg); break;
+        case 's':
+            size = atoi(optarg);
+            if (size < 4) {
+                struct bad_usage usage = {"size below 4", optarg, c};
+                print_bad_usage(rank, &usage, optind);
+                size = 4;
+            }
+            break;
         case 'v': verbose++; break;
-        case 'n': name = optarg ? optarg : "given"; break;
+        case 'n': name = ARGUMENT_OR("given"); break;
         case '?': printf("rank %d: unknown option (optopt %d, optind %d)\n", rank, optopt, optind); break;
         }
         if (index >= 0) printf("rank %d: long option %s\n", rank, long_options[index].name);

@@ -364,18 +364,16 @@ def _check_replaced_libc_definitions(prog: Program):
 
 
 def _check_replaced_libc_variable_names(prog: Program):
-    """bamboo.h's macros turn getopt's variables into the task's copies, which leaves only an
-    extern declaration of such a name compilable."""
-    what = {CK.VAR_DECL: "variable", CK.PARM_DECL: "parameter", CK.FIELD_DECL: "member"}
-    trees = [fn.node for fn in prog.function_order] + prog.file_vars + prog.other_trees
-    for tree in trees:
-        for n in tree.walk():
-            if n.kind in what and n.spelling in mpi_api.LIBC_VARIABLES_REPLACED and \
-                    n.cursor.storage_class != cx.ci.StorageClass.EXTERN:
-                prog.diags.error(*prog.cursor_where(n.cursor),
-                                 f"'{n.spelling}' is the C library's getopt variable, which "
-                                 "Bamboo makes per task with a macro; rename this "
-                                 f"{what[n.kind]}")
+    """A program's own global named like one of getopt's variables would take the library's
+    place (the linker lets it), and getopt would set it; the runtime's per-task getopt
+    sets the task's own copies of the library's instead."""
+    for n in prog.file_vars:
+        c = n.cursor
+        if c.spelling in mpi_api.LIBC_VARIABLES_REPLACED and c.linkage == cx.ci.LinkageKind.EXTERNAL \
+                and c.storage_class != cx.ci.StorageClass.EXTERN:
+            prog.diags.error(*prog.cursor_where(c),
+                             f"the program defines '{c.spelling}', the C library's getopt "
+                             "variable, which Bamboo makes per task; rename this variable")
 
 
 def _check_header_cursor(prog, cursor):

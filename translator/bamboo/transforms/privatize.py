@@ -20,7 +20,9 @@ that includes it defines the offset and registers the header's own variable as t
 template.
 
 An ``extern`` declaration of a C library variable (``optarg``, ``environ``) is the
-library's, not the program's: bamboo.h makes getopt's variables per task itself.
+library's, not the program's. getopt's variables (``optarg``, ``optind``, ``opterr``,
+``optopt``) are the task's own in the runtime: each use of the library's becomes a call,
+``(*bamboo_optarg())``, and members, parameters and locals of those names stay the program's.
 
 C++ (docs/directives.md, "C++"): variables of namespaces (named or anonymous) and static data
 members are privatized the same way, their template and offset declared in the variable's own
@@ -49,7 +51,10 @@ from ..frontend import cx
 from ..frontend.cx import CK
 from ..emit.edits import EditBuffer, EditOrder
 from ..frontend.model import Program, ids_under
-from ..mpi_api import LIBC_VARIABLES
+from ..mpi_api import LIBC_VARIABLES, LIBC_VARIABLES_REPLACED
+
+# getopt's variables, as the runtime gives each task its own (bamboo.h)
+TASK_LIBRARY_VARIABLES = {name: f"(*bamboo_{name}())" for name in LIBC_VARIABLES_REPLACED}
 from ..source import NameRewrites
 from .base import Transformation
 
@@ -375,6 +380,9 @@ class PrivatizeGlobals(Transformation):
                 r = n.ref
                 if r is None or r.kind != CK.VAR_DECL:
                     continue
+                if r.spelling in TASK_LIBRARY_VARIABLES and self._is_library_variable(r):
+                    self._rewrite_library_use(n, macro_names_needed)
+                    continue
                 key = r.get_usr()
                 pv = keys.get(key)
                 if pv is None:
@@ -430,19 +438,41 @@ class PrivatizeGlobals(Transformation):
                 self._rewrite_macro(d, found)
             for key, off, mname in sorted(macro_names_needed, key=lambda x: x[1]):
                 if key not in found:
-                    pv = self.vars[key]
-                    prog.error(off, f"'{pv.name}' is used inside macro '{mname}' through a macro "
+                    name = self.vars[key].name if key in self.vars else key
+                    prog.error(off, f"'{name}' is used inside macro '{mname}' through a macro "
                                     "defined in another file; a privatized variable can only be "
                                     "used through macros defined in the translated file")
         # uses from code in the user's headers cannot be rewritten
         for c in prog.header_cursors:
             for x in cx.walk_preorder(c):
-                if x.kind == CK.DECL_REF_EXPR and x.referenced is not None and \
-                        x.referenced.get_usr() in keys:
+                r = x.referenced if x.kind == CK.DECL_REF_EXPR else None
+                if r is not None and (r.get_usr() in keys or r.spelling in TASK_LIBRARY_VARIABLES
+                                      and self._is_library_variable(r)):
                     prog.diags.error(*prog.cursor_where(x),
                                      f"privatized variable '{x.spelling}' is used in a header, "
                                      "which the translator does not rewrite; move the code "
                                      "into the .c file")
+
+    def _rewrite_library_use(self, n, macro_names_needed):
+        """A use of getopt's ``optarg`` (or optind, opterr, optopt) becomes the task's own,
+        where this file spells it or in the body of one of this file's macros."""
+        prog, src = self.prog, self.prog.src
+        name = n.ref.spelling
+        fname, _, _, off = cx.file_location(n.cursor.location)
+        if fname and os.path.abspath(fname) == src.path and src.identifier_at(off) == name:
+            start = n.start if prog.cxx and src.path == n.src.path and n.start < off else off
+            self._rewrites[start] = (off + len(name), TASK_LIBRARY_VARIABLES[name])
+            return
+        m = prog.macro_at(n.start)
+        d = m.definition if m is not None else None
+        if d is not None and prog.in_main(d):
+            macro_names_needed.add((name, n.start, m.name))
+            return
+        mname = m.name if m is not None else "a macro"
+        dfile = prog.cursor_where(d)[0] if d is not None else "another file"
+        prog.error(n.start, f"getopt's '{name}' is used inside macro '{mname}' defined in "
+                            f"{dfile}; each task has its own, which the translator reaches where "
+                            "the translated file names it or through its own macros")
 
     def _refuse_indirect_name(self, n):
         """C++: a static member used through an object (``c.count``, ``this->count``), or a
@@ -464,19 +494,22 @@ class PrivatizeGlobals(Transformation):
                                          "instead")
 
     def _rewrite_macro(self, d, found):
+        """The names of privatized variables, and of getopt's, in the body of macro ``d``
+        (not parameters, not members); ``found`` gets their keys (a library variable's key
+        is its name)."""
         params, body = cx.macro_parts(d)
-        by_name = {}
+        by_name = {name: (name, text) for name, text in TASK_LIBRARY_VARIABLES.items()}
         for pv in self.vars.values():
             if pv.linkage != "local":
-                by_name.setdefault(pv.name, pv)
+                by_name.setdefault(pv.name, (pv.key, f"BAMBOO_PRIVATE({pv.mangled})"))
         prev = None
         for t in body:
             if t.kind == cx.ci.TokenKind.IDENTIFIER and t.spelling in by_name and \
                     t.spelling not in params and (prev is None or prev.spelling not in (".", "->")):
-                pv = by_name[t.spelling]
+                key, text = by_name[t.spelling]
                 off = t.extent.start.offset
-                self._rewrites[off] = (off + len(pv.name), f"BAMBOO_PRIVATE({pv.mangled})")
-                found[pv.key] = True
+                self._rewrites[off] = (off + len(t.spelling), text)
+                found[key] = True
             prev = t
 
     def _check_initializers(self):
