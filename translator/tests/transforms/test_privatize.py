@@ -111,6 +111,25 @@ def test_extern_declarations_of_c_library_variables_stay_the_librarys(translate)
     assert "BAMBOO_PRIVATE" not in res.text
 
 
+def test_getopt_variables_become_the_tasks_own_and_same_names_stay_the_programs(translate):
+    res = translate(PROLOGUE + "#include <unistd.h>\n#define ARG (optarg ? optarg : \"\")\n"
+                    "struct usage { const char *optarg; };\n"
+                    "static int next(int optind) { return optind + 1; }\n"
+                    "int main(int argc, char **argv) { struct usage u; MPI_Init(&argc, &argv);\n"
+                    "  getopt(argc, argv, \"a:\"); u.optarg = ARG;\n"
+                    "  return next(optind) + (u.optarg == optarg); }\n")
+    assert res.ok, errors(res)
+    t = res.text
+    assert '#define ARG ((*bamboo_optarg()) ? (*bamboo_optarg()) : "")' in t
+    assert "struct usage { const char *optarg; };" in t
+    assert "static int next(int optind) { return optind + 1; }" in t
+    assert "return next((*bamboo_optind())) + (u.optarg == (*bamboo_optarg())); }" in t
+    # code in a header is not rewritten: it would read the process's variable
+    res = translate(PROLOGUE + '#include "args.h"\nint main(void) { return first(); }\n',
+                    args_h="#include <unistd.h>\nstatic int first(void) { return optind; }\n")
+    assert "args.h:2:33: error: privatized variable 'optind' is used in a header" in errors(res)[0]
+
+
 def test_header_tentative_definition_registered_by_the_file_that_includes_it(translate):
     # the EXTERN idiom: `EXTERN int steps;` defines steps in the one file with EXTERN empty
     header = "#ifndef EXTERN\n#define EXTERN extern\n#endif\nEXTERN int steps;\nEXTERN double sums[4];\n"
