@@ -673,6 +673,101 @@ int bamboo_grequest_start(bamboo_site at, MPI_Grequest_query_function *query_fn,
                           MPI_Request *request);
 int bamboo_grequest_complete(bamboo_site at, MPI_Request request);
 
+/* ---- Files (MPI-IO): each task's own handle of the MPI library, calls that MPI makes
+ * collective made collective over the tasks (docs/mpi-support.md, MPI-IO) ---- */
+
+int bamboo_file_open(bamboo_site at, MPI_Comm comm, const char *filename, int amode, MPI_Info info,
+                     MPI_File *fh);
+int bamboo_file_close(bamboo_site at, MPI_File *fh);
+int bamboo_file_delete(bamboo_site at, const char *filename, MPI_Info info);
+int bamboo_file_set_size(bamboo_site at, MPI_File fh, MPI_Offset size);
+int bamboo_file_preallocate(bamboo_site at, MPI_File fh, MPI_Offset size);
+int bamboo_file_get_size(bamboo_site at, MPI_File fh, MPI_Offset *size);
+int bamboo_file_get_group(bamboo_site at, MPI_File fh, MPI_Group *group);
+int bamboo_file_get_amode(bamboo_site at, MPI_File fh, int *amode);
+int bamboo_file_set_info(bamboo_site at, MPI_File fh, MPI_Info info);
+int bamboo_file_get_info(bamboo_site at, MPI_File fh, MPI_Info *info_used);
+int bamboo_file_set_view(bamboo_site at, MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
+                         MPI_Datatype filetype, const char *datarep, MPI_Info info);
+int bamboo_file_get_view(bamboo_site at, MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype,
+                         MPI_Datatype *filetype, char *datarep);
+int bamboo_file_get_type_extent(bamboo_site at, MPI_File fh, MPI_Datatype type, MPI_Aint *extent);
+int bamboo_file_set_atomicity(bamboo_site at, MPI_File fh, int flag);
+int bamboo_file_get_atomicity(bamboo_site at, MPI_File fh, int *flag);
+int bamboo_file_sync(bamboo_site at, MPI_File fh);
+int bamboo_file_read_at(bamboo_site at, MPI_File fh, MPI_Offset offset, void *buf, int count,
+                        MPI_Datatype type, MPI_Status *status);
+int bamboo_file_write_at(bamboo_site at, MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                         MPI_Datatype type, MPI_Status *status);
+int bamboo_file_read_at_all(bamboo_site at, MPI_File fh, MPI_Offset offset, void *buf, int count,
+                            MPI_Datatype type, MPI_Status *status);
+int bamboo_file_write_at_all(bamboo_site at, MPI_File fh, MPI_Offset offset, const void *buf,
+                             int count, MPI_Datatype type, MPI_Status *status);
+int bamboo_file_iread_at(bamboo_site at, MPI_File fh, MPI_Offset offset, void *buf, int count,
+                         MPI_Datatype type, MPI_Request *request);
+int bamboo_file_iwrite_at(bamboo_site at, MPI_File fh, MPI_Offset offset, const void *buf,
+                          int count, MPI_Datatype type, MPI_Request *request);
+int bamboo_file_iread_at_all(bamboo_site at, MPI_File fh, MPI_Offset offset, void *buf, int count,
+                             MPI_Datatype type, MPI_Request *request);
+int bamboo_file_iwrite_at_all(bamboo_site at, MPI_File fh, MPI_Offset offset, const void *buf,
+                              int count, MPI_Datatype type, MPI_Request *request);
+int bamboo_file_read_at_all_begin(bamboo_site at, MPI_File fh, MPI_Offset offset, void *buf,
+                                  int count, MPI_Datatype type);
+int bamboo_file_read_at_all_end(bamboo_site at, MPI_File fh, void *buf, MPI_Status *status);
+int bamboo_file_write_at_all_begin(bamboo_site at, MPI_File fh, MPI_Offset offset, const void *buf,
+                                   int count, MPI_Datatype type);
+int bamboo_file_write_at_all_end(bamboo_site at, MPI_File fh, const void *buf, MPI_Status *status);
+int bamboo_file_read(bamboo_site at, MPI_File fh, void *buf, int count, MPI_Datatype type,
+                     MPI_Status *status);
+int bamboo_file_write(bamboo_site at, MPI_File fh, const void *buf, int count, MPI_Datatype type,
+                      MPI_Status *status);
+int bamboo_file_read_all(bamboo_site at, MPI_File fh, void *buf, int count, MPI_Datatype type,
+                         MPI_Status *status);
+int bamboo_file_write_all(bamboo_site at, MPI_File fh, const void *buf, int count,
+                          MPI_Datatype type, MPI_Status *status);
+int bamboo_file_iread(bamboo_site at, MPI_File fh, void *buf, int count, MPI_Datatype type,
+                      MPI_Request *request);
+int bamboo_file_iwrite(bamboo_site at, MPI_File fh, const void *buf, int count, MPI_Datatype type,
+                       MPI_Request *request);
+int bamboo_file_iread_all(bamboo_site at, MPI_File fh, void *buf, int count, MPI_Datatype type,
+                          MPI_Request *request);
+int bamboo_file_iwrite_all(bamboo_site at, MPI_File fh, const void *buf, int count,
+                           MPI_Datatype type, MPI_Request *request);
+int bamboo_file_read_all_begin(bamboo_site at, MPI_File fh, void *buf, int count,
+                               MPI_Datatype type);
+int bamboo_file_read_all_end(bamboo_site at, MPI_File fh, void *buf, MPI_Status *status);
+int bamboo_file_write_all_begin(bamboo_site at, MPI_File fh, const void *buf, int count,
+                                MPI_Datatype type);
+int bamboo_file_write_all_end(bamboo_site at, MPI_File fh, const void *buf, MPI_Status *status);
+int bamboo_file_seek(bamboo_site at, MPI_File fh, MPI_Offset offset, int whence);
+int bamboo_file_get_position(bamboo_site at, MPI_File fh, MPI_Offset *offset);
+int bamboo_file_get_byte_offset(bamboo_site at, MPI_File fh, MPI_Offset offset, MPI_Offset *disp);
+int bamboo_file_read_shared(bamboo_site at, MPI_File fh, void *buf, int count, MPI_Datatype type,
+                            MPI_Status *status);
+int bamboo_file_write_shared(bamboo_site at, MPI_File fh, const void *buf, int count,
+                             MPI_Datatype type, MPI_Status *status);
+int bamboo_file_iread_shared(bamboo_site at, MPI_File fh, void *buf, int count, MPI_Datatype type,
+                             MPI_Request *request);
+int bamboo_file_iwrite_shared(bamboo_site at, MPI_File fh, const void *buf, int count,
+                              MPI_Datatype type, MPI_Request *request);
+int bamboo_file_read_ordered(bamboo_site at, MPI_File fh, void *buf, int count, MPI_Datatype type,
+                             MPI_Status *status);
+int bamboo_file_write_ordered(bamboo_site at, MPI_File fh, const void *buf, int count,
+                              MPI_Datatype type, MPI_Status *status);
+int bamboo_file_read_ordered_begin(bamboo_site at, MPI_File fh, void *buf, int count,
+                                   MPI_Datatype type);
+int bamboo_file_read_ordered_end(bamboo_site at, MPI_File fh, void *buf, MPI_Status *status);
+int bamboo_file_write_ordered_begin(bamboo_site at, MPI_File fh, const void *buf, int count,
+                                    MPI_Datatype type);
+int bamboo_file_write_ordered_end(bamboo_site at, MPI_File fh, const void *buf, MPI_Status *status);
+int bamboo_file_seek_shared(bamboo_site at, MPI_File fh, MPI_Offset offset, int whence);
+int bamboo_file_get_position_shared(bamboo_site at, MPI_File fh, MPI_Offset *offset);
+int bamboo_file_set_errhandler(bamboo_site at, MPI_File file, MPI_Errhandler handler);
+int bamboo_file_get_errhandler(bamboo_site at, MPI_File file, MPI_Errhandler *handler);
+int bamboo_file_create_errhandler(bamboo_site at, MPI_File_errhandler_function *function,
+                                  MPI_Errhandler *handler);
+int bamboo_file_call_errhandler(bamboo_site at, MPI_File file, int errorcode);
+
 /* ---- Firing rules --------------------------------------------------------------- */
 /* At an evaluation point the translator emits one bamboo_expect() per message the
  * following receive blocks will take (guarded by the same conditions and loops), then
@@ -1244,6 +1339,124 @@ using ::bamboo_strtok;
 #define MPI_Comm_split_type(...) bamboo_comm_split_type(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Grequest_start(...) bamboo_grequest_start(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Grequest_complete(...) bamboo_grequest_complete(BAMBOO_AT, __VA_ARGS__)
+#undef MPI_File_open
+#undef MPI_File_close
+#undef MPI_File_delete
+#undef MPI_File_set_size
+#undef MPI_File_preallocate
+#undef MPI_File_get_size
+#undef MPI_File_get_group
+#undef MPI_File_get_amode
+#undef MPI_File_set_info
+#undef MPI_File_get_info
+#undef MPI_File_set_view
+#undef MPI_File_get_view
+#undef MPI_File_get_type_extent
+#undef MPI_File_set_atomicity
+#undef MPI_File_get_atomicity
+#undef MPI_File_sync
+#undef MPI_File_read_at
+#undef MPI_File_write_at
+#undef MPI_File_read_at_all
+#undef MPI_File_write_at_all
+#undef MPI_File_iread_at
+#undef MPI_File_iwrite_at
+#undef MPI_File_iread_at_all
+#undef MPI_File_iwrite_at_all
+#undef MPI_File_read_at_all_begin
+#undef MPI_File_read_at_all_end
+#undef MPI_File_write_at_all_begin
+#undef MPI_File_write_at_all_end
+#undef MPI_File_read
+#undef MPI_File_write
+#undef MPI_File_read_all
+#undef MPI_File_write_all
+#undef MPI_File_iread
+#undef MPI_File_iwrite
+#undef MPI_File_iread_all
+#undef MPI_File_iwrite_all
+#undef MPI_File_read_all_begin
+#undef MPI_File_read_all_end
+#undef MPI_File_write_all_begin
+#undef MPI_File_write_all_end
+#undef MPI_File_seek
+#undef MPI_File_get_position
+#undef MPI_File_get_byte_offset
+#undef MPI_File_read_shared
+#undef MPI_File_write_shared
+#undef MPI_File_iread_shared
+#undef MPI_File_iwrite_shared
+#undef MPI_File_read_ordered
+#undef MPI_File_write_ordered
+#undef MPI_File_read_ordered_begin
+#undef MPI_File_read_ordered_end
+#undef MPI_File_write_ordered_begin
+#undef MPI_File_write_ordered_end
+#undef MPI_File_seek_shared
+#undef MPI_File_get_position_shared
+#undef MPI_File_set_errhandler
+#undef MPI_File_get_errhandler
+#undef MPI_File_create_errhandler
+#undef MPI_File_call_errhandler
+#define MPI_File_open(...) bamboo_file_open(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_close(...) bamboo_file_close(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_delete(...) bamboo_file_delete(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_set_size(...) bamboo_file_set_size(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_preallocate(...) bamboo_file_preallocate(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_get_size(...) bamboo_file_get_size(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_get_group(...) bamboo_file_get_group(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_get_amode(...) bamboo_file_get_amode(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_set_info(...) bamboo_file_set_info(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_get_info(...) bamboo_file_get_info(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_set_view(...) bamboo_file_set_view(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_get_view(...) bamboo_file_get_view(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_get_type_extent(...) bamboo_file_get_type_extent(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_set_atomicity(...) bamboo_file_set_atomicity(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_get_atomicity(...) bamboo_file_get_atomicity(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_sync(...) bamboo_file_sync(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_read_at(...) bamboo_file_read_at(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_write_at(...) bamboo_file_write_at(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_read_at_all(...) bamboo_file_read_at_all(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_write_at_all(...) bamboo_file_write_at_all(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_iread_at(...) bamboo_file_iread_at(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_iwrite_at(...) bamboo_file_iwrite_at(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_iread_at_all(...) bamboo_file_iread_at_all(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_iwrite_at_all(...) bamboo_file_iwrite_at_all(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_read_at_all_begin(...) bamboo_file_read_at_all_begin(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_read_at_all_end(...) bamboo_file_read_at_all_end(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_write_at_all_begin(...) bamboo_file_write_at_all_begin(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_write_at_all_end(...) bamboo_file_write_at_all_end(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_read(...) bamboo_file_read(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_write(...) bamboo_file_write(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_read_all(...) bamboo_file_read_all(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_write_all(...) bamboo_file_write_all(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_iread(...) bamboo_file_iread(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_iwrite(...) bamboo_file_iwrite(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_iread_all(...) bamboo_file_iread_all(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_iwrite_all(...) bamboo_file_iwrite_all(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_read_all_begin(...) bamboo_file_read_all_begin(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_read_all_end(...) bamboo_file_read_all_end(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_write_all_begin(...) bamboo_file_write_all_begin(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_write_all_end(...) bamboo_file_write_all_end(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_seek(...) bamboo_file_seek(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_get_position(...) bamboo_file_get_position(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_get_byte_offset(...) bamboo_file_get_byte_offset(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_read_shared(...) bamboo_file_read_shared(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_write_shared(...) bamboo_file_write_shared(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_iread_shared(...) bamboo_file_iread_shared(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_iwrite_shared(...) bamboo_file_iwrite_shared(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_read_ordered(...) bamboo_file_read_ordered(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_write_ordered(...) bamboo_file_write_ordered(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_read_ordered_begin(...) bamboo_file_read_ordered_begin(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_read_ordered_end(...) bamboo_file_read_ordered_end(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_write_ordered_begin(...) bamboo_file_write_ordered_begin(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_write_ordered_end(...) bamboo_file_write_ordered_end(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_seek_shared(...) bamboo_file_seek_shared(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_get_position_shared(...) bamboo_file_get_position_shared(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_set_errhandler(...) bamboo_file_set_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_get_errhandler(...) bamboo_file_get_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_create_errhandler(...) bamboo_file_create_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_call_errhandler(...) bamboo_file_call_errhandler(BAMBOO_AT, __VA_ARGS__)
 #endif
 
 #endif /* BAMBOO_H */

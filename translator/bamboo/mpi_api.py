@@ -399,6 +399,83 @@ _TABLE += [
     _local("MPI_Grequest_complete", "bamboo_grequest_complete"),
 ]
 
+def _file_call(name: str, *outputs: int, collective: bool = False, status: int | None = None,
+               request: int | None = None) -> MPIFunction:
+    """An MPI-IO call on a file handle (argument 0). Collective ones take part with every
+    task of the file's communicator, which is not among their arguments."""
+    runtime = "bamboo_file_" + name[len("MPI_File_"):].lower()
+    return MPIFunction(name, COLLECTIVE if collective else LOCAL, runtime, outputs=outputs, status=status,
+                       request=request, blocking=collective and request is None)
+
+
+# MPI-IO: files opened over a communicator, read and written through each task's own handle
+# of the MPI library. Reads write their buffer (an output); nonblocking ones complete in a wait.
+_TABLE += [
+    _collective("MPI_File_open", "bamboo_file_open", None, comm=0, outputs=(4,)),
+    _file_call("MPI_File_close", 0, collective=True),
+    _local("MPI_File_delete", "bamboo_file_delete"),
+    _file_call("MPI_File_set_size", collective=True),
+    _file_call("MPI_File_preallocate", collective=True),
+    _file_call("MPI_File_get_size", 1),
+    _file_call("MPI_File_get_group", 1),
+    _file_call("MPI_File_get_amode", 1),
+    _file_call("MPI_File_set_info", collective=True),
+    _file_call("MPI_File_get_info", 1),
+    _file_call("MPI_File_set_view", collective=True),
+    _file_call("MPI_File_get_view", 1, 2, 3, 4),
+    _file_call("MPI_File_get_type_extent", 2),
+    _file_call("MPI_File_set_atomicity", collective=True),
+    _file_call("MPI_File_get_atomicity", 1),
+    _file_call("MPI_File_sync", collective=True),
+    # Explicit offsets: (fh, offset, buf, count, type, status or request).
+    _file_call("MPI_File_read_at", 2, status=5),
+    _file_call("MPI_File_write_at", status=5),
+    _file_call("MPI_File_read_at_all", 2, collective=True, status=5),
+    _file_call("MPI_File_write_at_all", collective=True, status=5),
+    _file_call("MPI_File_iread_at", 2, request=5),
+    _file_call("MPI_File_iwrite_at", request=5),
+    _file_call("MPI_File_iread_at_all", 2, collective=True, request=5),
+    _file_call("MPI_File_iwrite_at_all", collective=True, request=5),
+    _file_call("MPI_File_read_at_all_begin", 2, collective=True),
+    _file_call("MPI_File_read_at_all_end", 1, collective=True, status=2),
+    _file_call("MPI_File_write_at_all_begin", collective=True),
+    _file_call("MPI_File_write_at_all_end", collective=True, status=2),
+    # The individual file pointer: (fh, buf, count, type, status or request).
+    _file_call("MPI_File_read", 1, status=4),
+    _file_call("MPI_File_write", status=4),
+    _file_call("MPI_File_read_all", 1, collective=True, status=4),
+    _file_call("MPI_File_write_all", collective=True, status=4),
+    _file_call("MPI_File_iread", 1, request=4),
+    _file_call("MPI_File_iwrite", request=4),
+    _file_call("MPI_File_iread_all", 1, collective=True, request=4),
+    _file_call("MPI_File_iwrite_all", collective=True, request=4),
+    _file_call("MPI_File_read_all_begin", 1, collective=True),
+    _file_call("MPI_File_read_all_end", 1, collective=True, status=2),
+    _file_call("MPI_File_write_all_begin", collective=True),
+    _file_call("MPI_File_write_all_end", collective=True, status=2),
+    _file_call("MPI_File_seek"),
+    _file_call("MPI_File_get_position", 1),
+    _file_call("MPI_File_get_byte_offset", 2),
+    # The shared file pointer; the ordered calls and seek_shared are collective.
+    _file_call("MPI_File_read_shared", 1, status=4),
+    _file_call("MPI_File_write_shared", status=4),
+    _file_call("MPI_File_iread_shared", 1, request=4),
+    _file_call("MPI_File_iwrite_shared", request=4),
+    _file_call("MPI_File_read_ordered", 1, collective=True, status=4),
+    _file_call("MPI_File_write_ordered", collective=True, status=4),
+    _file_call("MPI_File_read_ordered_begin", 1, collective=True),
+    _file_call("MPI_File_read_ordered_end", 1, collective=True, status=2),
+    _file_call("MPI_File_write_ordered_begin", collective=True),
+    _file_call("MPI_File_write_ordered_end", collective=True, status=2),
+    _file_call("MPI_File_seek_shared", collective=True),
+    _file_call("MPI_File_get_position_shared", 1),
+    # Error handlers of files (MPI_ERRORS_RETURN unless set).
+    _file_call("MPI_File_set_errhandler"),
+    _file_call("MPI_File_get_errhandler", 1),
+    _local("MPI_File_create_errhandler", "bamboo_file_create_errhandler", 1),
+    _file_call("MPI_File_call_errhandler"),
+]
+
 SUPPORTED: dict[str, MPIFunction] = {f.name: f for f in _TABLE}
 
 # C library functions bamboo.h also redirects, to per-task versions (exit ends the task,

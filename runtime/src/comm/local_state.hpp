@@ -28,11 +28,13 @@ struct CommLocal {
     MPI_Info info = MPI_INFO_NULL;
 };
 
-// A handler from MPI_Comm_create_errhandler. Counted like MPI's: the handle the user holds,
-// each communicator it is set on and each handle MPI_Comm_get_errhandler gave out; freed at 0.
+// A handler from MPI_Comm_create_errhandler, or from MPI_File_create_errhandler for files
+// (`function` null, `file_function` set). Counted like MPI's: the handle the user holds, each
+// communicator or file it is set on and each handle a get_errhandler call gave out; freed at 0.
 struct UserErrhandler {
     MPI_Comm_errhandler_function* function;
     int references;
+    MPI_File_errhandler_function* file_function = nullptr;
 };
 
 // A key from MPI_Comm_create_keyval. A freed key stays known until no attribute uses it

@@ -1,7 +1,7 @@
 // A virtual rank: the task that runs the user's program (core/task.hpp) and what MPI keeps
-// for it, which the task knows nothing of: its mailbox and requests, its communicators and
-// groups, the firing rule it is putting together, its own C library state (rand(),
-// drand48(), strtok(), getopt()), what it has sent
+// for it, which the task knows nothing of: its mailbox and requests, its communicators,
+// groups, windows and files, the firing rule it is putting together, its own C library state
+// (rand(), drand48(), strtok(), getopt()), what it has sent
 // (--bamboo-stats) and what it waits for (deadlock reports).
 #pragma once
 
@@ -18,6 +18,7 @@
 
 #include "bamboo.h"
 #include "comm/communicator.hpp"
+#include "comm/file.hpp"
 #include "comm/handles.hpp"
 #include "core/background.hpp"
 #include "core/drand48_state.hpp"
@@ -133,6 +134,10 @@ public:
     // Windows the rank made, and the keys of their attributes (numbered as `keyvals`).
     HandleTable<WindowEntry, MPI_Win> windows;
     std::vector<WinKeyval> win_keyvals;
+    // Files the rank opened, and the error handler of MPI_FILE_NULL, which files get when
+    // opened and which errors of no file (MPI_File_open, MPI_File_delete) go to.
+    HandleTable<FileEntry, MPI_File> files;
+    MPI_Errhandler file_errhandler = MPI_ERRORS_RETURN;
     // Freed communicators stay alive: a report may still name one.
     std::vector<std::shared_ptr<const Communicator>> freed_comms;
     // The context the next communicator made with this rank may take (see comm/communicator.hpp).

@@ -48,8 +48,9 @@ struct GeneralizedCall {
 };
 
 struct Request : PostedReceive {
-    // collective: a nonblocking one; generalized: the program's, completed by MPI_Grequest_complete.
-    enum class Kind : std::uint8_t { send, receive, collective, generalized };
+    // collective: a nonblocking one; generalized: the program's, completed by MPI_Grequest_complete;
+    // file: a nonblocking file access (MPI_File_iread...), its status like a receive's.
+    enum class Kind : std::uint8_t { send, receive, collective, generalized, file };
 
     Kind kind = Kind::receive;
     // Set last by whoever completes the request; the owner may reuse it at once after.

@@ -45,6 +45,12 @@ CommView resolve_comm(Rank& self, MPI_Comm comm, const char* call, bamboo_site a
     return {entry->comm.get(), entry->rank};
 }
 
+std::shared_ptr<const Communicator> shared_comm(Rank& self, MPI_Comm comm) {
+    if (comm == MPI_COMM_WORLD) return self.routes().world;
+    if (comm == MPI_COMM_SELF) return self.self_comm;
+    return self.comms.find(comm)->comm;
+}
+
 TypedBuffer typed_buffer(const Rank& self, const void* buf, int count, MPI_Datatype type,
                          const char* call, bamboo_site at) {
     if (count < 0) call_error(MPI_ERR_COUNT, self.vrank(), call, at, "the count %d is negative", count);

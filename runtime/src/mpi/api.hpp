@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -29,26 +30,33 @@ Rank& calling_rank(const char* call, bamboo_site at);
 // or for calls on no communicator) to a failed check: the report and the end of the job, the
 // error class returned, or the user's handler called, then the error class returned.
 int raise_error(const CallError& error, MPI_Comm comm);
+// The same for a file's error handler (of MPI_FILE_NULL when `file` is not one of the task's,
+// for MPI_File_open and MPI_File_delete): MPI_ERRORS_RETURN unless the program sets another.
+int raise_error(const CallError& error, MPI_File file);
 
 // Runs an entry point's `body`, which returns an MPI error code; a check that fails in it goes
-// to raise_error. The handler runs after the catch, not in it: a user's handler may call MPI
-// and wait, and the C++ runtime keeps its record of the exceptions being handled per thread,
-// which the thread's other tasks share.
-template <class Body>
-int checked_call(MPI_Comm comm, Body body) {
+// to raise_error with `object`, the communicator or file whose handler applies. The handler
+// runs after the catch, not in it: a user's handler may call MPI and wait, and the C++ runtime
+// keeps its record of the exceptions being handled per thread, which the thread's other tasks
+// share.
+template <class Handle, class Body>
+int checked_call(Handle object, Body body) {
     std::optional<CallError> failure;
     try {
         return body();
     } catch (CallError& error) {
         failure.emplace(std::move(error));
     }
-    return raise_error(*failure, comm);
+    return raise_error(*failure, object);
 }
 
 // MPI_COMM_WORLD, MPI_COMM_SELF or a communicator the task made; anything else is an error.
 CommView resolve_comm(Rank& self, MPI_Comm comm, const char* call, bamboo_site at);
 // The same, for a communicator the task made, with its table entry (MPI_Comm_free).
 CommEntry* made_comm(Rank& self, MPI_Comm comm, const char* call, bamboo_site at);
+// The communicator object of `comm`, for what keeps it (windows, files); resolve_comm has
+// checked `comm`.
+std::shared_ptr<const Communicator> shared_comm(Rank& self, MPI_Comm comm);
 // The task's name, error handler and attributes of `comm`, or nullptr if it is not valid.
 CommLocal* find_comm_local(Rank& self, MPI_Comm comm);
 // The same, checked.
@@ -69,19 +77,25 @@ void check_count(const Rank& self, int count, const char* what, const char* call
 // library's message.
 void check_library(const Rank& self, int code, const char* call, bamboo_site at);
 
+// Inside an entry point: `call`, the MPI library's own, under the MPI lock; an error it
+// returns is the entry point's (check_library).
+template <class Call>
+void call_library(const Rank& self, const char* name, bamboo_site at, Call call) {
+    int code;
+    {
+        MpiGuard guard;
+        code = call();
+    }
+    check_library(self, code, name, at);
+}
+
 // An entry point that is the MPI library's own call on its own objects: the calling task
 // (checked), then `call` under the MPI lock; an error the library returns goes to the error
 // handler of `comm`.
 template <class Call>
 int library_call(const char* name, bamboo_site at, Call call, MPI_Comm comm = MPI_COMM_WORLD) {
     return checked_call(comm, [&]() -> int {
-        Rank& self = calling_rank(name, at);
-        int code;
-        {
-            MpiGuard guard;
-            code = call();
-        }
-        check_library(self, code, name, at);
+        call_library(calling_rank(name, at), name, at, call);
         return MPI_SUCCESS;
     });
 }

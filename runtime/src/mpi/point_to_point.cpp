@@ -29,7 +29,7 @@ void set_request_status(MPI_Status* status, const Request& r) {
         if (status == MPI_STATUS_IGNORE) return;
         MpiGuard guard;
         MPI_Status_set_cancelled(status, 1);
-    } else if (r.kind != Request::Kind::receive) {
+    } else if (r.kind != Request::Kind::receive && r.kind != Request::Kind::file) {
         set_empty_status(status);
     } else {
         set_status(status, r.source, r.tag, r.bytes);

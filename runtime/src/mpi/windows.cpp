@@ -17,13 +17,6 @@
 namespace bamboo {
 namespace {
 
-// The communicator a window keeps (resolve_comm has checked `comm`).
-std::shared_ptr<const Communicator> shared_comm(Rank& self, MPI_Comm comm) {
-    if (comm == MPI_COMM_WORLD) return self.routes().world;
-    if (comm == MPI_COMM_SELF) return self.self_comm;
-    return self.comms.find(comm)->comm;
-}
-
 WindowEntry& window_of(Rank& self, MPI_Win win, const char* call, bamboo_site at) {
     if (win == MPI_WIN_NULL) call_error(MPI_ERR_WIN, self.vrank(), call, at, "the window is MPI_WIN_NULL");
     WindowEntry* entry = self.windows.find(win);

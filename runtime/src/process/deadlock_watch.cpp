@@ -17,7 +17,8 @@ constexpr std::chrono::milliseconds kIdleRoundInterval(20);
 
 std::string request_text(const Request& r) {
     if (r.kind == Request::Kind::receive) return describe_message(r.comm, r.pattern);
-    if (r.kind == Request::Kind::collective) return std::string("its ") + r.call + " to complete";
+    if (r.kind == Request::Kind::collective || r.kind == Request::Kind::file)
+        return std::string("its ") + r.call + " to complete";
     if (r.kind == Request::Kind::generalized)
         return std::string("its generalized request (") + r.call + ") to be completed by MPI_Grequest_complete";
     std::string text = "its " + std::to_string(r.target.bytes()) + "-byte message to vrank " + std::to_string(r.peer);
