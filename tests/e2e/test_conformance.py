@@ -172,28 +172,3 @@ def test_payloads_in_small_pieces(name, builds, ground_truth):
     assert run.returncode == expected.returncode, run.stderr
     assert run.lines() == expected.lines()
 
-
-# ---- MPI-IO's shared file pointer, whose independent calls need one process ----
-
-@pytest.mark.parametrize("vf", [4, 7])
-def test_independent_shared_file_pointer_in_one_process(vf, builds, ground_truth, tmp_path):
-    """file_io.c's "one-process" part: MPI_File_write_shared, MPI_File_iwrite_shared and
-    MPI_File_read_shared on a file of MPI_COMM_WORLD, whose tasks all share one process."""
-    name = "file_io"
-    expected = ground_truth(build_name(name), sources(name), vf,
-                            [*program_args([SCRATCH], tmp_path, "mpi"), "one-process"])
-    _, bamboo = builds(build_name(name), sources(name))
-    run = run_bamboo(bamboo, 1, vf, [*program_args([SCRATCH], tmp_path, "bamboo"), "one-process"])
-    assert run.returncode == 0, run.stderr
-    assert run.lines() == expected.lines()
-
-
-def test_independent_shared_file_pointer_across_processes_is_an_error(builds, tmp_path):
-    """Across processes the runtime has no shared file pointer for independent calls yet: the
-    job ends, naming the call, rather than give each process a pointer of its own."""
-    name = "file_io"
-    _, bamboo = builds(build_name(name), sources(name))
-    run = run_bamboo(bamboo, 2, 2, [*program_args([SCRATCH], tmp_path, "bamboo"), "one-process"])
-    assert run.returncode != 0
-    assert "MPI_File_write_shared at " in run.stderr
-    assert "communicator spans 2 processes" in run.stderr

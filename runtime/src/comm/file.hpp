@@ -6,21 +6,13 @@
 
 #include <mpi.h>
 
-#include <atomic>
 #include <memory>
 #include <string>
 
 #include "comm/communicator.hpp"
+#include "comm/shared_file_pointer.hpp"
 
 namespace bamboo {
-
-// The shared file pointer (MPI_File_write_shared, MPI_File_write_ordered...): one per file
-// and process, shared by the tasks of the file's communicator in that process, in etypes of
-// the current view. Collective calls move every process's copy alike; an independent call
-// moves it only where all the communicator's tasks are in one process (the one copy then).
-struct SharedFilePointer {
-    std::atomic<MPI_Offset> position{0};
-};
 
 struct FileEntry {
     MPI_File library = MPI_FILE_NULL;  // the task's own, on the library's MPI_COMM_SELF
@@ -30,9 +22,9 @@ struct FileEntry {
     std::string filename;  // deleted by rank 0 once all have closed, for MPI_MODE_DELETE_ON_CLOSE
     MPI_Errhandler errhandler = MPI_ERRORS_RETURN;
     MPI_Offset etype_size = 1;  // bytes of the view's etype: the unit of offsets and of the shared pointer
+    // The process's shared file pointer, kept by the task of the process that made it (the
+    // lowest rank there), which frees it once every task has closed the file.
     SharedFilePointer* shared = nullptr;
-    // Only in the task of its process that made it (the lowest rank there), which frees it once
-    // every task has closed the file.
     std::unique_ptr<SharedFilePointer> own_shared;
     // A split collective begun (MPI_File_read_all_begin...) and not yet ended: done at its begin,
     // its status handed out at its end.

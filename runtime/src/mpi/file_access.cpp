@@ -5,12 +5,10 @@
 //   collective (_all, _at_all, their split and nonblocking forms)   the same, each task on its
 //            own: collective I/O is an optimization in MPI's semantics, which the library
 //            would make by aggregating the members' accesses; here none is aggregated
-//   the shared file pointer (_shared)   an atomic counter in etypes, moved by the access's size,
-//            then the library's explicit-offset call: only where all the file's tasks are in
-//            one process (one counter); elsewhere the call ends the job, naming itself
-//   ordered (_ordered, seek_shared)   collective: rank 0 moves the shared file pointer past
-//            every member's part, each member's offset follows the parts of the ranks below
-//            it; works in any layout of tasks on processes
+//   the shared file pointer (_shared)   moved by the access's size in etypes
+//            (comm/shared_file_pointer.hpp), then the library's explicit-offset call
+//   ordered (_ordered)   collective: rank 0 moves the shared file pointer past every member's
+//            part, each member's offset follows the parts of the ranks below it
 //
 // Nonblocking calls (MPI_File_iread...) do their I/O at the call: their request is complete at
 // once, and the waits and tests of mpi/point_to_point.cpp retire it with the access's status.
@@ -18,6 +16,7 @@
 // until the library returns.
 #include <mpi.h>
 
+#include <cerrno>
 #include <cstring>
 #include <vector>
 
@@ -62,15 +61,6 @@ MPI_Offset etypes_of(const Rank& self, const FileEntry& file, const Access& acce
     return static_cast<MPI_Offset>(access.count) * size / file.etype_size;
 }
 
-void require_one_process(const Rank& self, const FileEntry& file, const char* call, bamboo_site at) {
-    if (file.comm->process_count() > 1)
-        task_error(self.vrank(), call, at,
-                   "the shared file pointer is supported only where all the file's tasks share a process, and this "
-                   "file's communicator spans %d processes (MPI_File_read_ordered, MPI_File_write_ordered and "
-                   "explicit offsets work in any layout)",
-                   file.comm->process_count());
-}
-
 // MPI_File_read_ordered and MPI_File_write_ordered: where this member's part starts, after
 // the parts of the ranks below it, from the shared file pointer, which rank 0 moves past all.
 MPI_Offset ordered_offset(Rank& self, const FileEntry& file, MPI_Offset etypes, const char* call, bamboo_site at) {
@@ -81,11 +71,14 @@ MPI_Offset ordered_offset(Rank& self, const FileEntry& file, MPI_Offset etypes, 
         if (r < comm.rank) below += parts[r];
         total += parts[r];
     }
-    MPI_Offset start = 0;
-    if (comm.rank == 0) start = file.shared->position.fetch_add(total);
+    struct {
+        int error;  // rank 0's errno, if the shared file pointer failed
+        MPI_Offset position;
+    } start{0, 0};
+    if (comm.rank == 0 && !file.shared->fetch_add(total, &start.position)) start.error = errno;
     bcast_value(self, comm, &start, call, at);
-    follow_shared_position(file, start + total);
-    return start + below;
+    if (start.error) shared_pointer_failed(self, file, start.error, call, at);
+    return start.position + below;
 }
 
 // The access at `offset`, or at the individual file pointer for nullptr.
@@ -108,8 +101,8 @@ void perform(Rank& self, FileEntry& file, const Access& access, MPI_Status* stat
     case Positioning::explicit_offset:
         break;
     case Positioning::shared:
-        require_one_process(self, file, call, at);
-        offset = file.shared->position.fetch_add(etypes_of(self, file, access, call, at));
+        if (!file.shared->fetch_add(etypes_of(self, file, access, call, at), &offset))
+            shared_pointer_failed(self, file, errno, call, at);
         break;
     case Positioning::ordered:
         offset = ordered_offset(self, file, etypes_of(self, file, access, call, at), call, at);
@@ -193,7 +186,8 @@ SharedMove seek_shared_at_rank_zero(const FileEntry& file, MPI_Offset offset, in
     if (whence == MPI_SEEK_SET) {
         move.position = offset;
     } else if (whence == MPI_SEEK_CUR) {
-        move.position = file.shared->position.load() + offset;
+        if (!file.shared->load(&move.position)) move.code = MPI_ERR_IO;
+        move.position += offset;
     } else {
         // The end of the file in the view's etypes, as the library's seek of the individual
         // file pointer finds it (which is put back after), or its error for a bad `whence`.
@@ -205,7 +199,7 @@ SharedMove seek_shared_at_rank_zero(const FileEntry& file, MPI_Offset offset, in
         MPI_File_get_position(file.library, &move.position);
         MPI_File_seek(file.library, individual, MPI_SEEK_SET);
     }
-    if (move.position < 0) move.code = MPI_ERR_ARG;
+    if (move.code == MPI_SUCCESS && move.position < 0) move.code = MPI_ERR_ARG;
     return move;
 }
 
@@ -431,7 +425,8 @@ int bamboo_file_get_position_shared(bamboo_site at, MPI_File fh, MPI_Offset* off
     return checked_call(fh, [&]() -> int {
         Rank& self = calling_rank(call, at);
         check_not_null(self, offset, "the offset pointer", call, at);
-        *offset = file_of(self, fh, call, at).shared->position.load();
+        FileEntry& file = file_of(self, fh, call, at);
+        if (!file.shared->load(offset)) shared_pointer_failed(self, file, errno, call, at);
         return MPI_SUCCESS;
     });
 }

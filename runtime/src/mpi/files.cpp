@@ -9,7 +9,8 @@
 //            them, so that neither a create races nor an exclusive one fails where rank 0's
 //            succeeded; rank 0's error is every task's
 //   close    every task closes its handle; for MPI_MODE_DELETE_ON_CLOSE rank 0 deletes the
-//            file once all have closed, and no task returns before
+//            file once all have closed, and no task returns before; rank 0 deletes the shared
+//            file pointer's record, if it has one (comm/shared_file_pointer.hpp)
 //   set_size, preallocate   by rank 0, whose error is every task's
 //   set_view every task sets its own, and the shared file pointer goes back to 0
 //
@@ -17,9 +18,13 @@
 // synchronization of them. Atomic mode is the library's for each task's handle; whether it
 // holds between the handles of different tasks is the library's locking's to say.
 #include <mpi.h>
+#include <unistd.h>
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <random>
+#include <string>
 #include <vector>
 
 #include "bamboo.h"
@@ -35,12 +40,27 @@
 namespace bamboo {
 namespace {
 
-// A member's part of MPI_File_open after rank 0's: whether its open succeeded, and, from
-// the lowest rank of each process, the shared file pointer its process's tasks use.
+// Rank 0's part of MPI_File_open: whether its open succeeded, and the number that names the
+// file's shared file pointer record (if its tasks span processes).
+struct OpenedFirst {
+    int code;
+    std::uint64_t token;
+};
+
+// A member's part after rank 0's: whether its open succeeded, and, from the lowest rank of
+// each process, the shared file pointer its process's tasks use.
 struct Opened {
     int code;
     std::uintptr_t shared;
 };
+
+// The record of the shared file pointer of a file whose tasks span processes: beside the
+// file, hidden, named after it and a number rank 0 drew at the open.
+std::string shared_pointer_record(const std::string& filename, std::uint64_t token) {
+    std::size_t slash = filename.rfind('/');
+    std::size_t base = slash == std::string::npos ? 0 : slash + 1;
+    return filename.substr(0, base) + "." + filename.substr(base) + ".bamboo-shared-pointer." + std::to_string(token);
+}
 
 int open_library_file(const char* filename, int amode, MPI_Info info, MPI_File* library) {
     MpiGuard guard;
@@ -79,18 +99,25 @@ void open_everywhere(Rank& self, FileEntry& file, MPI_Info info, const char* cal
     CommView comm = file_comm(file);
     // The runtime deletes the file itself, once every task has closed its handle.
     int amode = file.amode & ~MPI_MODE_DELETE_ON_CLOSE;
-    int code = MPI_SUCCESS;
-    if (comm.rank == 0) code = open_library_file(file.filename.c_str(), amode, info, &file.library);
-    bcast_value(self, comm, &code, call, at);
-    if (code != MPI_SUCCESS)
-        call_error(code, self.vrank(), call, at, "rank 0 could not open '%s': %s", file.filename.c_str(),
-                   error_text(code).c_str());
+    OpenedFirst first{MPI_SUCCESS, 0};
+    if (comm.rank == 0) {
+        first.code = open_library_file(file.filename.c_str(), amode, info, &file.library);
+        std::random_device draw;
+        first.token = (static_cast<std::uint64_t>(draw()) << 32) | draw();
+    }
+    bcast_value(self, comm, &first, call, at);
+    if (first.code != MPI_SUCCESS)
+        call_error(first.code, self.vrank(), call, at, "rank 0 could not open '%s': %s", file.filename.c_str(),
+                   error_text(first.code).c_str());
+    int code = first.code;
     if (comm.rank != 0)
         code = open_library_file(file.filename.c_str(), amode & ~(MPI_MODE_CREATE | MPI_MODE_EXCL), info, &file.library);
     Opened mine{code, 0};
     int lowest = lowest_in_process(*file.comm, comm.rank);
     if (code == MPI_SUCCESS && lowest == comm.rank) {
-        file.own_shared = std::make_unique<SharedFilePointer>();
+        bool in_memory = file.comm->process_count() == 1;
+        file.own_shared = std::make_unique<SharedFilePointer>(
+            in_memory ? std::string() : shared_pointer_record(file.filename, first.token));
         mine.shared = reinterpret_cast<std::uintptr_t>(file.own_shared.get());
     }
     std::vector<Opened> all = allgather_value(self, comm, mine, call, at);
@@ -143,9 +170,9 @@ FileEntry& file_of(Rank& self, MPI_File file, const char* call, bamboo_site at) 
     return *entry;
 }
 
-void follow_shared_position(const FileEntry& file, MPI_Offset position) {
-    const Communicator& comm = *file.comm;
-    if (comm.process_index_of(file.rank) != comm.process_index_of(0)) file.shared->position.store(position);
+void shared_pointer_failed(const Rank& self, const FileEntry& file, int error, const char* call, bamboo_site at) {
+    call_error(MPI_ERR_IO, self.vrank(), call, at, "the shared file pointer's record %s: %s",
+               file.shared->record().c_str(), std::strerror(error));
 }
 
 }  // namespace bamboo
@@ -192,6 +219,7 @@ int bamboo_file_close(bamboo_site at, MPI_File* fh) {
             at_rank_zero(self, file, call, at, [&] { return MPI_File_delete(file.filename.c_str(), MPI_INFO_NULL); });
         else
             barrier(self, file, call, at);
+        if (file.rank == 0 && !file.shared->record().empty()) unlink(file.shared->record().c_str());
         check_library(self, closed, call, at);
         release_errhandler(self, file.errhandler);
         self.files.erase(*fh);
@@ -259,10 +287,17 @@ int bamboo_file_set_view(bamboo_site at, MPI_File fh, MPI_Offset disp, MPI_Datat
         Rank& self = calling_rank(call, at);
         FileEntry& file = file_of(self, fh, call, at);
         int etype_size = 0;
-        int code;
+        int code = MPI_SUCCESS;
         {
             MpiGuard guard;
-            code = MPI_File_set_view(file.library, disp, etype, filetype, datarep, info);
+            // MPI_DISPLACEMENT_CURRENT (sequential files) starts the view where the shared file
+            // pointer is, which the library's handle does not know: its byte offset instead.
+            MPI_Offset displacement = disp;
+            if (disp == MPI_DISPLACEMENT_CURRENT)
+                code = file.shared->load(&displacement)
+                           ? MPI_File_get_byte_offset(file.library, displacement, &displacement)
+                           : MPI_ERR_IO;
+            if (code == MPI_SUCCESS) code = MPI_File_set_view(file.library, displacement, etype, filetype, datarep, info);
             if (code == MPI_SUCCESS) MPI_Type_size(etype, &etype_size);
         }
         // The shared file pointer goes back to 0 with the view, whether or not this member's

@@ -57,11 +57,10 @@ void bcast_value(Rank& self, const CommView& comm, T* value, const char* call, b
     collectives::bcast(ch, 0, value, sizeof *value);
 }
 
-// After a collective call that moved the shared file pointer to `position` at rank 0 (before
-// rank 0 sent its last message of the call): the members in other processes than rank 0's
-// move their process's copy. Independent calls never move those copies (they need the whole
-// communicator in one process), so setting them after the call races with nothing.
-void follow_shared_position(const FileEntry& file, MPI_Offset position);
+// A failure of the file's shared file pointer (its record, comm/shared_file_pointer.hpp;
+// `error` the errno of the failure) as the call's error.
+[[noreturn]] void shared_pointer_failed(const Rank& self, const FileEntry& file, int error, const char* call,
+                                        bamboo_site at);
 
 // Where a collective call puts the shared file pointer, or why it cannot.
 struct SharedMove {
@@ -71,8 +70,8 @@ struct SharedMove {
 
 // A collective move of the shared file pointer (MPI_File_set_view, MPI_File_seek_shared): once
 // every member has called, so that their independent accesses before the call are done, rank 0
-// takes `where()` and sets the pointer; every member gets the result, the members of other
-// processes set their process's copy. Returns the error code.
+// takes `where()` and sets the pointer; every member learns the result before it goes on.
+// Returns the error code.
 template <class Where>
 int move_shared_position(Rank& self, const FileEntry& file, const char* call, bamboo_site at, Where where) {
     CommView comm = file_comm(file);
@@ -83,10 +82,9 @@ int move_shared_position(Rank& self, const FileEntry& file, const char* call, ba
     SharedMove move{MPI_SUCCESS, 0};
     if (comm.rank == 0) {
         move = where();
-        if (move.code == MPI_SUCCESS) file.shared->position.store(move.position);
+        if (move.code == MPI_SUCCESS && !file.shared->store(move.position)) move.code = MPI_ERR_IO;
     }
     bcast_value(self, comm, &move, call, at);
-    if (move.code == MPI_SUCCESS) follow_shared_position(file, move.position);
     return move.code;
 }
 
