@@ -171,4 +171,3 @@ def test_payloads_in_small_pieces(name, builds, ground_truth):
     run = run_bamboo(bamboo, 2, 3, PROGRAMS[name][0], options=["--bamboo-payload-piece", "4K"])
     assert run.returncode == expected.returncode, run.stderr
     assert run.lines() == expected.lines()
-
