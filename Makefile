@@ -8,7 +8,7 @@ BUILD := build
 RUNTIME_BUILD := $(BUILD)/runtime
 MPICH_BUILD := $(BUILD)/runtime-mpich
 JOBS ?= 2
-E2E_WORKERS ?= 3
+TEST_JOBS ?= 3
 
 all: build
 
@@ -33,11 +33,11 @@ test-translator: setup
 	python3 -m pytest -q translator/tests
 
 test-runtime: build
-	ctest --test-dir $(RUNTIME_BUILD) --output-on-failure
+	ctest --test-dir $(RUNTIME_BUILD) -j $(TEST_JOBS) --output-on-failure
 
 # As scripts/test runs them: several at a time, then the ones that load the machine alone.
 test-e2e: build
-	python3 -m pytest -q -n $(E2E_WORKERS) --dist loadgroup -m "not exclusive" tests/e2e
+	python3 -m pytest -q -n $(TEST_JOBS) --dist loadgroup -m "not exclusive" tests/e2e
 	python3 -m pytest -q -m exclusive tests/e2e
 
 # The runtime built and tested against MPICH too (installed if missing; `mpicc` and `mpirun`
