@@ -1,5 +1,6 @@
 #include "messaging/datatype.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstring>
@@ -177,6 +178,7 @@ void pack(const TypedBuffer& from, char* to) {
 }
 
 void unpack(const char* from, std::size_t bytes, const TypedBuffer& to) {
+    bytes = std::min(bytes, to.bytes());
     if (bytes == 0) return;
     CopyCharge charge(bytes);
     if (to.layout.contiguous) {
@@ -219,7 +221,9 @@ void unpack(const char* from, std::size_t bytes, const TypedBuffer& to) {
 }
 
 void copy(const TypedBuffer& from, const TypedBuffer& to) {
-    if (to.layout.contiguous) {
+    // Truncated, `from` goes through unpack, which keeps the part that fits: straight from a
+    // contiguous `from`, else packed first (the last case; the same shapes always fit).
+    if (to.layout.contiguous && from.bytes() <= to.bytes()) {
         pack(from, to.data());
     } else if (from.layout.contiguous) {
         unpack(from.data(), from.bytes(), to);

@@ -70,12 +70,13 @@ inline TypedBuffer raw_bytes(const void* data, std::size_t bytes) {
 // Packs all of `from` into `to` (from.bytes() bytes).
 void pack(const TypedBuffer& from, char* to);
 
-// Unpacks `bytes` packed bytes into `to` (bytes <= to.bytes()); a message that ends inside
-// an element fills that element's first bytes, as MPI does.
+// Unpacks `bytes` packed bytes into `to`; a message that ends inside an element fills that
+// element's first bytes, as MPI does. Of a longer (truncated) message, the first to.bytes().
 void unpack(const char* from, std::size_t bytes, const TypedBuffer& to);
 
-// Moves all of `from` into `to` (from.bytes() <= to.bytes()) with one pass over the data when
-// either side is contiguous or both have mapped datatypes of the same shape.
+// Moves all of `from` into `to` with one pass over the data when either side is contiguous or
+// both have mapped datatypes of the same shape. Of a longer (truncated) `from`, the first
+// to.bytes() bytes, as unpack takes them.
 void copy(const TypedBuffer& from, const TypedBuffer& to);
 
 }  // namespace bamboo

@@ -105,7 +105,6 @@ bool buy_back(Request& send) {
 }  // namespace
 
 void fill(Request& receive, Message&& message) {
-    check_fits(receive, message.envelope, message.bytes);
     if (message.announced.source) {
         message.announced.source->pull(receive, message.envelope, message.bytes, message.announced);
         return;
@@ -125,14 +124,10 @@ void warn_dropped(const Rank& dest, const Envelope& e) {
     warn("dropping %s to task vrank %d, which has finished", what.c_str(), dest.vrank());
 }
 
-void check_fits(const Request& r, const Envelope& e, std::size_t bytes) {
-    std::size_t capacity = r.target.bytes();
-    if (bytes <= capacity) return;
-    std::string what = describe_message(r.comm, Pattern{e.source, e.tag, e.comm}).substr(2);
-    task_error(r.owner->vrank(), r.call, r.site,
-               "message truncated (MPI_ERR_TRUNCATE): the %zu-byte %s does not fit the %zu-byte "
-               "receive buffer",
-               bytes, what.c_str(), capacity);
+std::string describe_truncation(const Request& r) {
+    std::string what = describe_message(r.comm, Pattern{r.source, r.tag, r.pattern.comm}).substr(2);
+    return "message truncated (MPI_ERR_TRUNCATE): the " + std::to_string(r.bytes) + "-byte " + what +
+           " does not fit the " + std::to_string(r.target.bytes()) + "-byte receive buffer";
 }
 
 void complete_receive(Request& r, const Envelope& e, std::size_t bytes) {
@@ -160,7 +155,6 @@ bool deliver_from_buffer(Rank& dest, const Envelope& e, const TypedBuffer& data,
     if (PostedReceive* posted = mailbox.match_posted(e)) {
         lock.unlock();
         Request& receive = static_cast<Request&>(*posted);
-        check_fits(receive, e, data.bytes());
         copy(data, receive.target);
         routes.copies.copied(MessageKind::origin_of(e.comm), MessageKind::same_process, data.bytes());
         complete_receive(receive, e, data.bytes());

@@ -20,6 +20,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <string>
 
 #include "messaging/datatype.hpp"
 #include "messaging/mailbox.hpp"
@@ -73,8 +74,12 @@ Request* claim_posted_receive(Rank& dest, const Envelope& envelope, bool* closed
 // then asks for.
 void fill(Request& receive, Message&& message);
 
-// Aborts with MPI_ERR_TRUNCATE's meaning if `bytes` do not fit the receive buffer.
-void check_fits(const Request& receive, const Envelope& envelope, std::size_t bytes);
+// A message longer than its receive's buffer fills the buffer with its first bytes (the
+// datatype's unpack and copy keep the part that fits) and completes the receive as any other:
+// the sender goes on, and the receive's task learns of it as it completes the request
+// (Request::truncated). What its report says: "message truncated (MPI_ERR_TRUNCATE): the
+// 40-byte message from vrank 0, tag 0, MPI_COMM_WORLD does not fit the 20-byte receive buffer".
+std::string describe_truncation(const Request& receive);
 
 // The receive's data is in place: record its status and wake its task.
 void complete_receive(Request& receive, const Envelope& envelope, std::size_t bytes);

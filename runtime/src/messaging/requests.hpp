@@ -66,7 +66,10 @@ struct Request : PostedReceive {
     bool lent = false;
     std::chrono::steady_clock::time_point lent_at{};
     const Communicator* comm = nullptr;  // for reports
-    // What the MPI_Status of the completed operation reports.
+    // A receive's communicator as the program named it: its error handler gets a truncation.
+    MPI_Comm errors_to = MPI_COMM_NULL;
+    // What the MPI_Status of the completed operation reports: for a truncated message its
+    // whole size, as Open MPI's does.
     int source = 0;
     int tag = 0;
     std::size_t bytes = 0;
@@ -79,6 +82,10 @@ struct Request : PostedReceive {
     std::unique_ptr<GeneralizedCall> generalized;
     bool active = true;
     bool cancelled = false;  // a receive taken back by MPI_Cancel
+
+    // A completed receive's message was longer than its buffer, which holds the part that fits
+    // (messaging/delivery.hpp); the call that completes the request returns MPI_ERR_TRUNCATE.
+    bool truncated() const { return bytes > target.bytes(); }
 };
 
 // The requests of one task. Used only by the task itself (so no locking); completers

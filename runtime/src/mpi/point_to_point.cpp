@@ -2,8 +2,11 @@
 #include <mpi.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "bamboo.h"
@@ -81,6 +84,7 @@ void start_receive_call(Rank& self, const char* call, bamboo_site at, void* buf,
     CommView view = resolve_comm(self, comm, call, at);
     Pattern pattern = receive_pattern(self, view, source, tag, call, at);
     TypedBuffer target = typed_buffer(self, buf, count, type, call, at);
+    request.errors_to = comm;
     if (nonblocking) {
         request.held_type = hold_datatype(type, target.layout);
         if (request.held_type != MPI_DATATYPE_NULL) target.type = request.held_type;
@@ -156,13 +160,71 @@ int retire(Rank& self, MPI_Request* handle, Request& request, MPI_Status* status
     return MPI_SUCCESS;
 }
 
-// Waitall, Testall, Waitsome and Testsome: a generalized request whose callback failed has
-// the code in its status, and the call returns MPI_ERR_IN_STATUS.
-void note_failure(int code, MPI_Status* status, int* result) {
-    if (code == MPI_SUCCESS) return;
-    if (status != MPI_STATUS_IGNORE) status->MPI_ERROR = code;
-    *result = MPI_ERR_IN_STATUS;
+// What a completed receive `r` whose message was truncated makes `call` return: `code`, with a
+// report that names the receive's own call when another call completes it (MPI_Wait of an
+// MPI_Irecv).
+CallError truncation_error(const Rank& self, const Request& r, int code, const char* call, bamboo_site at) {
+    std::string message = describe_truncation(r);
+    if (std::strcmp(r.call, call) != 0) {
+        message += std::string(" of the ") + r.call;
+        if (r.site.file) message += std::string(" at ") + r.site.file + ":" + std::to_string(r.site.line);
+    }
+    return CallError{code, self.vrank(), call, at, message};
 }
+
+// What MPI_Recv and MPI_Sendrecv return once their receive `r` is complete: MPI_SUCCESS, or
+// for a truncated message MPI_ERR_TRUNCATE, through the error handler of its communicator.
+int receive_outcome(const Rank& self, const Request& r, const char* call, bamboo_site at) {
+    if (!r.truncated()) return MPI_SUCCESS;
+    return raise_error(truncation_error(self, r, MPI_ERR_TRUNCATE, call, at), r.errors_to);
+}
+
+// MPI_Wait, MPI_Test, MPI_Waitany and MPI_Testany: retire(), then a truncated receive's
+// MPI_ERR_TRUNCATE for the error handler of its communicator.
+int retire_one(Rank& self, MPI_Request* handle, Request& request, MPI_Status* status, const char* call,
+               bamboo_site at) {
+    if (!request.truncated()) return retire(self, handle, request, status);
+    CallError error = truncation_error(self, request, MPI_ERR_TRUNCATE, call, at);
+    MPI_Comm comm = request.errors_to;
+    retire(self, handle, request, status);
+    return raise_error(error, comm);
+}
+
+// What MPI_Waitall, MPI_Testall, MPI_Waitsome and MPI_Testsome return: MPI_ERR_IN_STATUS when a
+// request failed, its code in its status (MPI_SUCCESS in the others'). A generalized request's
+// failed callback is returned without the error handler; a truncated receive
+// (MPI_ERR_TRUNCATE) goes to the error handler of its communicator, the first one's if several.
+class Completions {
+public:
+    Completions(Rank& self, const char* call, bamboo_site at) : self_(self), call_(call), at_(at) {}
+
+    void retire(MPI_Request* handle, Request& request, MPI_Status* status) {
+        int code;
+        if (request.truncated()) {
+            if (!truncation_) {
+                truncation_ = truncation_error(self_, request, MPI_ERR_IN_STATUS, call_, at_);
+                errors_to_ = request.errors_to;
+            }
+            bamboo::retire(self_, handle, request, status);
+            code = MPI_ERR_TRUNCATE;
+        } else {
+            code = bamboo::retire(self_, handle, request, status);
+        }
+        if (code == MPI_SUCCESS) return;
+        if (status != MPI_STATUS_IGNORE) status->MPI_ERROR = code;
+        result_ = MPI_ERR_IN_STATUS;
+    }
+
+    int result() const { return truncation_ ? raise_error(*truncation_, errors_to_) : result_; }
+
+private:
+    Rank& self_;
+    const char* call_;
+    bamboo_site at_;
+    int result_ = MPI_SUCCESS;
+    std::optional<CallError> truncation_;
+    MPI_Comm errors_to_ = MPI_COMM_NULL;
+};
 
 // Requests freed by MPI_Request_free before they completed: released once they have.
 // Checked whenever the task makes a request, so they do not pile up.
@@ -183,15 +245,14 @@ void release_completed_orphans(Rank& self) {
 }
 
 // MPI_Waitsome and MPI_Testsome: retires the completed requests among `found` (the
-// program's `handles`), telling their places in `indices`; returns how many (and in `result`
-// MPI_ERR_IN_STATUS if a generalized request's callback failed).
-int retire_completed(Rank& self, const std::vector<Request*>& found, MPI_Request handles[], int indices[],
-                     MPI_Status statuses[], int* result) {
+// program's `handles`), telling their places in `indices`; returns how many.
+int retire_completed(Completions& completions, const std::vector<Request*>& found, MPI_Request handles[],
+                     int indices[], MPI_Status statuses[]) {
     int done = 0;
     for (std::size_t i = 0; i < found.size(); ++i) {
         if (!found[i] || !found[i]->complete.load()) continue;
         indices[done] = static_cast<int>(i);
-        note_failure(retire(self, &handles[i], *found[i], status_at(statuses, done)), status_at(statuses, done), result);
+        completions.retire(&handles[i], *found[i], status_at(statuses, done));
         ++done;
     }
     return done;
@@ -467,7 +528,7 @@ int bamboo_recv(bamboo_site at, void* buf, int count, MPI_Datatype type, int sou
         start_receive_call(self, "MPI_Recv", at, buf, count, type, source, tag, comm, request);
         self.wait_for(request, "MPI_Recv", at);
         set_request_status(status, request);
-        return MPI_SUCCESS;
+        return receive_outcome(self, request, "MPI_Recv", at);
     });
 }
 
@@ -641,7 +702,7 @@ int bamboo_sendrecv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Data
         if (send_pending) self.wait_for(send, "MPI_Sendrecv", at);
         self.wait_for(receive, "MPI_Sendrecv", at);
         set_request_status(status, receive);
-        return MPI_SUCCESS;
+        return receive_outcome(self, receive, "MPI_Sendrecv", at);
     });
 }
 
@@ -655,7 +716,7 @@ int bamboo_wait(bamboo_site at, MPI_Request* request, MPI_Status* status) {
             return MPI_SUCCESS;
         }
         self.wait_for(*r, "MPI_Wait", at);
-        return retire(self, request, *r, status);
+        return retire_one(self, request, *r, status, "MPI_Wait", at);
     });
 }
 
@@ -673,12 +734,12 @@ int bamboo_waitall(bamboo_site at, int count, MPI_Request requests[], MPI_Status
                 if (r && !r->complete.load()) return false;
             return true;
         });
-        int result = MPI_SUCCESS;
+        Completions completions(self, "MPI_Waitall", at);
         for (int i = 0; i < count; ++i) {
-            if (found[i]) note_failure(retire(self, &requests[i], *found[i], status_at(statuses, i)), status_at(statuses, i), &result);
+            if (found[i]) completions.retire(&requests[i], *found[i], status_at(statuses, i));
             else set_empty_status(status_at(statuses, i));
         }
-        return result;
+        return completions.result();
     });
 }
 
@@ -708,7 +769,7 @@ int bamboo_waitany(bamboo_site at, int count, MPI_Request requests[], int* index
             return false;
         });
         *index = completed;
-        return retire(self, &requests[completed], *found[completed], status);
+        return retire_one(self, &requests[completed], *found[completed], status, "MPI_Waitany", at);
     });
 }
 
@@ -724,7 +785,7 @@ int bamboo_test(bamboo_site at, MPI_Request* request, int* flag, MPI_Status* sta
         }
         if (r->complete.load()) {
             *flag = 1;
-            return retire(self, request, *r, status);
+            return retire_one(self, request, *r, status, "MPI_Test", at);
         }
         *flag = 0;
         poll_again_later(self);
@@ -745,12 +806,12 @@ int bamboo_testall(bamboo_site at, int count, MPI_Request requests[], int* flag,
             }
         }
         *flag = 1;
-        int result = MPI_SUCCESS;
+        Completions completions(self, "MPI_Testall", at);
         for (int i = 0; i < count; ++i) {
-            if (found[i]) note_failure(retire(self, &requests[i], *found[i], status_at(statuses, i)), status_at(statuses, i), &result);
+            if (found[i]) completions.retire(&requests[i], *found[i], status_at(statuses, i));
             else set_empty_status(status_at(statuses, i));
         }
-        return result;
+        return completions.result();
     });
 }
 
@@ -769,7 +830,7 @@ int bamboo_testany(bamboo_site at, int count, MPI_Request requests[], int* index
             if (found[i] && found[i]->complete.load()) {
                 *flag = 1;
                 *index = i;
-                return retire(self, &requests[i], *found[i], status);
+                return retire_one(self, &requests[i], *found[i], status, "MPI_Testany", at);
             }
         }
         *flag = 0;
@@ -797,9 +858,9 @@ int bamboo_waitsome(bamboo_site at, int incount, MPI_Request requests[], int* ou
                 if (r && r->complete.load()) return true;
             return false;
         });
-        int result = MPI_SUCCESS;
-        *outcount = retire_completed(self, found, requests, indices, statuses, &result);
-        return result;
+        Completions completions(self, "MPI_Waitsome", at);
+        *outcount = retire_completed(completions, found, requests, indices, statuses);
+        return completions.result();
     });
 }
 
@@ -812,10 +873,10 @@ int bamboo_testsome(bamboo_site at, int incount, MPI_Request requests[], int* ou
             *outcount = MPI_UNDEFINED;
             return MPI_SUCCESS;
         }
-        int result = MPI_SUCCESS;
-        *outcount = retire_completed(self, found, requests, indices, statuses, &result);
+        Completions completions(self, "MPI_Testsome", at);
+        *outcount = retire_completed(completions, found, requests, indices, statuses);
         if (*outcount == 0) poll_again_later(self);
-        return result;
+        return completions.result();
     });
 }
 

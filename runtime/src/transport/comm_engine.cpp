@@ -155,7 +155,7 @@ struct CommEngine::Pull {
     Envelope envelope;
     std::size_t bytes;
     std::vector<MPI_Request> pieces;
-    ByteBuffer staging;  // when the receive buffer is not contiguous
+    ByteBuffer staging;  // when the receive buffer is not contiguous, or too short (truncated)
 };
 
 struct CommEngine::InFlight {
@@ -348,8 +348,9 @@ void CommEngine::submit(Outgoing&& out) {
 // data never arrives before its receive).
 void CommEngine::start_pull(const Wanted& wanted) {
     Pull pull{wanted.receive, wanted.envelope, wanted.bytes, {}, ByteBuffer()};
-    char* where = wanted.receive->target.data();
-    if (!wanted.receive->target.layout.contiguous) {
+    const TypedBuffer& target = wanted.receive->target;
+    char* where = target.data();
+    if (!target.layout.contiguous || wanted.bytes > target.bytes()) {
         pull.staging = ByteBuffer(wanted.bytes);
         where = pull.staging.get();
     }
@@ -730,8 +731,10 @@ bool CommEngine::start_payload(Arrival& a) {
     a.receive = claim_posted_receive(dest, a.envelope, &closed);
     void* where = nullptr;
     if (a.receive) {
-        check_fits(*a.receive, a.envelope, a.payload_bytes);
-        if (a.receive->target.layout.contiguous) where = a.receive->target.data();
+        // Into a buffer of its own for a datatype that is not contiguous or a truncated message;
+        // finish_payload unpacks the part that fits.
+        const TypedBuffer& target = a.receive->target;
+        if (target.layout.contiguous && a.payload_bytes <= target.bytes()) where = target.data();
     } else if (!closed) {
         // The send the task waits for has often completed inside MPI along with the arrival
         // of this header; retiring it makes the task runnable, and it then posts the receive.
@@ -750,7 +753,7 @@ bool CommEngine::start_payload(Arrival& a) {
 void CommEngine::finish_payload(Arrival& a) {
     BufferCharge charge(routes_.budget.get(), a.source_process, buffer_cost(a.payload_bytes));
     if (a.receive) {
-        if (a.buffer) {  // the receive's datatype is not contiguous
+        if (a.buffer) {  // the receive's datatype is not contiguous, or the message is truncated
             unpack(a.buffer.get(), a.payload_bytes, a.receive->target);
             routes_.copies.copied(MessageKind::origin_of(a.envelope.comm), MessageKind::other_process,
                                   a.payload_bytes);

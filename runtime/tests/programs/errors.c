@@ -27,6 +27,13 @@ int bamboo_main(int argc, char **argv) {
     } else if (strcmp(which, "truncate") == 0) {
         if (rank == 0) MPI_Send(data, 10, MPI_INT, 1, 0, MPI_COMM_WORLD);
         if (rank == 1) MPI_Recv(data, 5, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (strcmp(which, "truncate-wait") == 0) {
+        MPI_Request request;
+        if (rank == 0) MPI_Send(data, 10, MPI_INT, 1, 1, MPI_COMM_WORLD);
+        if (rank == 1) {
+            MPI_Irecv(data, 5, MPI_INT, 0, 1, MPI_COMM_WORLD, &request);
+            MPI_Wait(&request, MPI_STATUS_IGNORE);
+        }
     } else if (strcmp(which, "communicator") == 0) {
         MPI_Comm mine, stale;
         MPI_Comm_dup(MPI_COMM_SELF, &mine);
