@@ -28,6 +28,9 @@ FEWER_CONFIGS = [(1, 1), (2, 1), (1, 3), (2, 2), (3, 2), (1, 7), (2, 4)]
 # the files of file_io.c).
 SCRATCH = object()
 
+# A rank alone sends to itself, and Open MPI 4.1 does not report a truncated message to self.
+TRUNCATE_CONFIGS = [c for c in FEWER_CONFIGS if c[0] * c[1] > 1]
+
 # name -> (program arguments, configs)
 PROGRAMS = {
     "coll_basic": ([], CONFIGS),
@@ -52,6 +55,7 @@ PROGRAMS = {
     "split_type": ([], FEWER_CONFIGS),
     "grequest": ([], FEWER_CONFIGS),
     "file_io": ([SCRATCH], FEWER_CONFIGS),
+    "truncate": ([], TRUNCATE_CONFIGS),
 }
 
 
@@ -88,10 +92,10 @@ def test_same_output_as_plain_mpi(name, processes, vf, builds, ground_truth, tmp
 
 
 @pytest.mark.parametrize("mode", WORKER_MODES)
-@pytest.mark.parametrize("name", ["coll_basic", "comm", "olap_collectives", "p2p_modes", "nbc", "intercomm"])
+@pytest.mark.parametrize("name", ["coll_basic", "comm", "olap_collectives", "p2p_modes", "nbc", "intercomm", "truncate"])
 def test_worker_modes(name, mode, builds, ground_truth):
     """Collectives wait and wake alike however tasks are run (single-thread mode is what
-    SimGrid's SMPI needs)."""
+    SimGrid's SMPI needs), and truncated messages are delivered alike whoever delivers them."""
     args = PROGRAMS[name][0]
     expected = ground_truth(build_name(name), sources(name), 2 * 3, args)
     _, bamboo = builds(build_name(name), sources(name))
@@ -164,7 +168,7 @@ def test_reductions_are_deterministic(processes, vf, builds, ground_truth):
 
 # Large payloads between processes in many small pieces (as on a network, but here over
 # shared memory): their order and reassembly, with contiguous and derived datatypes.
-@pytest.mark.parametrize("name", ["coll_large", "datatypes"])
+@pytest.mark.parametrize("name", ["coll_large", "datatypes", "truncate"])
 def test_payloads_in_small_pieces(name, builds, ground_truth):
     expected = ground_truth(build_name(name), sources(name), 6, PROGRAMS[name][0])
     _, bamboo = builds(build_name(name), sources(name))
