@@ -85,7 +85,7 @@ struct Request : PostedReceive {
 
     // A completed receive's message was longer than its buffer, which holds the part that fits
     // (messaging/delivery.hpp); the call that completes the request returns MPI_ERR_TRUNCATE.
-    bool truncated() const { return bytes > target.bytes(); }
+    bool truncated() const { return kind == Kind::receive && bytes > target.bytes(); }
 };
 
 // The requests of one task. Used only by the task itself (so no locking); completers
