@@ -404,18 +404,8 @@ class PrivatizeGlobals(Transformation):
                         text = f"BAMBOO_PRIVATE({pv.mangled})"
                     self._rewrites[start] = (off + len(pv.name), text)
                     continue
-                # inside the body of a macro
-                m = prog.macro_at(n.start)
-                d = m.definition if m is not None else None
-                if d is not None and prog.in_main(d):
+                if self._use_in_macro(n, pv.key, pv.name, macro_names_needed):
                     pv.uses.append(n)
-                    macro_names_needed.add((pv.key, n.start, m.name))
-                    continue
-                mname = m.name if m is not None else "a macro"
-                dfile = prog.cursor_where(d)[0] if d is not None else "another file"
-                prog.error(n.start, f"'{pv.name}' is used inside macro '{mname}' defined in "
-                                    f"{dfile}; a privatized variable can only be used through "
-                                    "macros defined in the translated file")
         # variables a priority expression names: the region code writes the expression out
         # with these rewrites (apply() leaves them to it)
         for d in prog.directives:
@@ -463,16 +453,24 @@ class PrivatizeGlobals(Transformation):
             start = n.start if prog.cxx and src.path == n.src.path and n.start < off else off
             self._rewrites[start] = (off + len(name), TASK_LIBRARY_VARIABLES[name])
             return
+        self._use_in_macro(n, name, name, macro_names_needed)
+
+    def _use_in_macro(self, n, key, name: str, macro_names_needed) -> bool:
+        """A use ``n`` of privatized variable ``name`` inside the body of a macro: noted in
+        ``macro_names_needed`` (the macro's body is rewritten) if this file defines the macro;
+        an error otherwise."""
+        prog = self.prog
         m = prog.macro_at(n.start)
         d = m.definition if m is not None else None
         if d is not None and prog.in_main(d):
-            macro_names_needed.add((name, n.start, m.name))
-            return
+            macro_names_needed.add((key, n.start, m.name))
+            return True
         mname = m.name if m is not None else "a macro"
         dfile = prog.cursor_where(d)[0] if d is not None else "another file"
-        prog.error(n.start, f"getopt's '{name}' is used inside macro '{mname}' defined in "
-                            f"{dfile}; each task has its own, which the translator reaches where "
-                            "the translated file names it or through its own macros")
+        prog.error(n.start, f"'{name}' is used inside macro '{mname}' defined in {dfile}; a "
+                            "privatized variable can only be used through macros defined in the "
+                            "translated file")
+        return False
 
     def _refuse_indirect_name(self, n):
         """C++: a static member used through an object (``c.count``, ``this->count``), or a
