@@ -432,8 +432,13 @@ class PrivatizeGlobals(Transformation):
                     prog.error(off, f"'{name}' is used inside macro '{mname}' through a macro "
                                     "defined in another file; a privatized variable can only be "
                                     "used through macros defined in the translated file")
-        # uses from code in the user's headers cannot be rewritten
+        # uses from code in the user's headers cannot be rewritten; a header's static function
+        # this file never calls is left alone (OSU's benchmarks' headers have unused ones)
+        live = self._header_functions_called(trees)
         for c in prog.header_cursors:
+            if c.kind == CK.FUNCTION_DECL and c.linkage == cx.ci.LinkageKind.INTERNAL and \
+                    c.get_usr() not in live:
+                continue
             for x in cx.walk_preorder(c):
                 r = x.referenced if x.kind == CK.DECL_REF_EXPR else None
                 if r is not None and (r.get_usr() in keys or r.spelling in TASK_LIBRARY_VARIABLES
@@ -442,6 +447,21 @@ class PrivatizeGlobals(Transformation):
                                      f"privatized variable '{x.spelling}' is used in a header, "
                                      "which the translator does not rewrite; move the code "
                                      "into the .c file")
+
+    def _header_functions_called(self, trees) -> set:
+        """The USRs of the functions defined in the user's headers that this file's code
+        calls or names, directly or through other such functions."""
+        defined = {c.get_usr(): c for c in self.prog.header_cursors
+                   if c.kind == CK.FUNCTION_DECL and c.is_definition()}
+        named = {n.ref.get_usr() for tree in trees for n in tree.walk()
+                 if n.kind == CK.DECL_REF_EXPR and n.ref is not None and n.ref.kind == CK.FUNCTION_DECL}
+        called, new = set(), named & defined.keys()
+        while new:
+            called |= new
+            new = {x.referenced.get_usr() for usr in new for x in cx.walk_preorder(defined[usr])
+                   if x.kind == CK.DECL_REF_EXPR and x.referenced is not None
+                   and x.referenced.kind == CK.FUNCTION_DECL} & defined.keys() - called
+        return called
 
     def _rewrite_library_use(self, n, macro_names_needed):
         """A use of getopt's ``optarg`` (or optind, opterr, optopt) becomes the task's own,

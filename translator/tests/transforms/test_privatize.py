@@ -130,6 +130,24 @@ def test_getopt_variables_become_the_tasks_own_and_same_names_stay_the_programs(
     assert "args.h:2:33: error: privatized variable 'optind' is used in a header" in errors(res)[0]
 
 
+def test_header_static_functions_using_header_statics_only_refused_when_called(translate):
+    # as OSU's benchmark headers: static state and static helpers, most unused by each file
+    header = ("static int print_size;\n"
+              "static void set_size(void) { print_size = 1; }\n"
+              "static int get_size(void) { return print_size; }\n"
+              "static int via_get(void) { return get_size(); }\n")
+    res = translate(PROLOGUE + '#include "coll.h"\nint main(void) { return print_size; }\n',
+                    coll_h=header)
+    assert res.ok, errors(res)
+    assert "return BAMBOO_PRIVATE(print_size); }" in res.text
+    # called through another header function: its use would read the process's variable
+    res = translate(PROLOGUE + '#include "coll.h"\nint main(void) { return via_get(); }\n',
+                    coll_h=header)
+    assert errors(res) == ["coll.h:3:36: error: privatized variable 'print_size' is used in a "
+                           "header, which the translator does not rewrite; move the code into "
+                           "the .c file"]
+
+
 def test_header_tentative_definition_registered_by_the_file_that_includes_it(translate):
     # the EXTERN idiom: `EXTERN int steps;` defines steps in the one file with EXTERN empty
     header = "#ifndef EXTERN\n#define EXTERN extern\n#endif\nEXTERN int steps;\nEXTERN double sums[4];\n"
