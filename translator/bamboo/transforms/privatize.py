@@ -392,8 +392,10 @@ class PrivatizeGlobals(Transformation):
                     pv.uses.append(n)
                     # C++: `ns::x` is rewritten from its qualifier on
                     start = n.start if prog.cxx and src.path == n.src.path and n.start < off else off
-                    if id(n) in in_sizeof:
+                    if id(n) in in_sizeof and not pv.constructed:
                         # sizeof/_Alignof: the template has the same type, and stays constant
+                        # (a constructed object's is a type, which `sizeof x` cannot take; the
+                        # task's copy, unevaluated, is as constant)
                         text = f"bamboo_initial_{pv.mangled}"
                         if start < off:
                             text = src.text[start:off] + text

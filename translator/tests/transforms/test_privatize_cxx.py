@@ -127,7 +127,7 @@ def test_objects_are_constructed_by_each_task(translate):
     assert "typedef std::mutex bamboo_initial_m; extern size_t bamboo_offset_m;" in t
     assert ("typedef std::mutex bamboo_initial_m; size_t bamboo_offset_m = bamboo_register_object("
             '{"m", ') in t
-    assert ("BAMBOO_PRIVATE(log_).push_back(sizeof(bamboo_initial_a)); BAMBOO_PRIVATE_IN(ns, table)[2] = "
+    assert ("BAMBOO_PRIVATE(log_).push_back(sizeof(BAMBOO_PRIVATE(a))); BAMBOO_PRIVATE_IN(ns, table)[2] = "
             "BAMBOO_PRIVATE(names)[1].size(); return BAMBOO_PRIVATE_IN(, b).size();") in t
 
 
@@ -231,7 +231,8 @@ def test_output_compiles_with_mpicxx(translate, tmp_path):
                     "int C::n;\nstd::vector<int> C::v(2);\nstd::unique_ptr<int> box{new int(1)};\n"
                     "std::string names[2][2] = {{\"a\"}}, last = names[0][0];\n"
                     "int f() { static int k = 2; static std::string s = last + \"!\"; "
-                    "return k++ + s.size() + C::v.size() + *box; }\n"
+                    "char copy[sizeof last]; (void)copy;\n"
+                    "return k++ + s.size() + C::v.size() + *box + sizeof names + sizeof(s); }\n"
                     "int main(int argc, char **argv) { MPI_Init(&argc, &argv); ns::a = C::n + f();"
                     " std::srand(ns::a); if (std::rand() < 0) std::exit(1); sleep(0);"
                     " MPI_Finalize(); return 0; }\n", name="t.cpp")
