@@ -43,7 +43,9 @@ static int data_collectives(MPI_Comm inter, const char *name, int world_rank, in
     MPI_Comm_size(inter, &size);
     MPI_Comm_remote_size(inter, &remote_size);
     int big = size > remote_size ? size : remote_size;
-    int *send = malloc(sizeof(int) * 4 * big), *recv = calloc((size_t)(4 * big), sizeof(int));
+    /* recv holds 4 blocks of the larger group, or the 6 of MPI_Reduce_scatter's whole vector */
+    size_t recv_ints = 4 * big < 6 ? 6 : (size_t)(4 * big);
+    int *send = malloc(sizeof(int) * 4 * big), *recv = calloc(recv_ints, sizeof(int));
     int *counts = malloc(sizeof(int) * big), *displs = malloc(sizeof(int) * big);
     int *rcounts = malloc(sizeof(int) * big), *rdispls = malloc(sizeof(int) * big);
     MPI_Datatype *types = malloc(sizeof(MPI_Datatype) * big);
@@ -56,7 +58,7 @@ static int data_collectives(MPI_Comm inter, const char *name, int world_rank, in
     }
     int root = in_second_group ? 0 : (rank == 0 ? MPI_ROOT : MPI_PROC_NULL);
     uint32_t h = HASH_INIT;
-#define TAKE(n) (h = hash_ints(h, recv, (size_t)(n)), memset(recv, 0, sizeof(int) * 4 * big))
+#define TAKE(n) (h = hash_ints(h, recv, (size_t)(n)), memset(recv, 0, sizeof(int) * recv_ints))
     MPI_Gather(send, 2, MPI_INT, recv, 2, MPI_INT, root, inter);
     TAKE(2 * remote_size);
     /* each rank of the second group gives 1 + rank % 3 */

@@ -110,12 +110,14 @@ int main(int argc, char **argv) {
     }
     Registry::add(names[0] + names[1] + names[2]);
 
-    std::ostringstream line;
-    line << "rank " << rank << ": " << journal::title << ", " << Registry::all() << " history " << history.size()
-         << " sized " << sized.size() << " samples " << samples.size() << " sent " << counts["sent"] << " received "
-         << counts["received"] << " boxed " << *boxed << " trackers " << first.name() << "/" << last.name() << "/"
-         << local_tracker().name() << " constructed " << constructed << " ids " << ids_given << "\n";
-    std::fputs(line.str().c_str(), stdout);  // one write: the line stays whole
+    {  // a local's destructor does not run when exit() ends the task, as in a process
+        std::ostringstream line;
+        line << "rank " << rank << ": " << journal::title << ", " << Registry::all() << " history " << history.size()
+             << " sized " << sized.size() << " samples " << samples.size() << " sent " << counts["sent"] << " received "
+             << counts["received"] << " boxed " << *boxed << " trackers " << first.name() << "/" << last.name() << "/"
+             << local_tracker().name() << " constructed " << constructed << " ids " << ids_given << "\n";
+        std::fputs(line.str().c_str(), stdout);  // one write: the line stays whole
+    }
     MPI_Finalize();
     // static objects are destroyed also when the program ends by exit()
     if (rank % 2 == 1) std::exit(0);
