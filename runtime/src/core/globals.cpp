@@ -11,6 +11,8 @@
 
 __thread char* bamboo_globals = nullptr;
 
+char* bamboo_running_globals(void) { return bamboo_globals; }
+
 namespace bamboo {
 namespace {
 

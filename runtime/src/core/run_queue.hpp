@@ -5,6 +5,7 @@
 // (a task is queued at most once, so it never exceeds the worker's task count).
 #pragma once
 
+#include <climits>
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -30,6 +31,12 @@ public:
     }
     bool empty() const { return size_ == 0; }
     std::size_t size() const { return size_; }
+    // The priority of the task pop() would return; INT_MIN when empty.
+    int top_priority() const {
+        for (const Level& level : levels_)
+            if (level.count != 0) return level.priority;
+        return INT_MIN;
+    }
 
 private:
     struct Level {

@@ -1,6 +1,9 @@
 #include "core/task.hpp"
 
+#include <cerrno>
+
 #include "bamboo.h"
+#include "core/scheduler.hpp"
 #include "core/task_stacks.hpp"
 #include "core/worker.hpp"
 
@@ -10,15 +13,15 @@ __thread Task* running_task = nullptr;
 }  // namespace
 
 Task::Task(int vrank, Worker& worker, boost::context::stack_context stack, std::shared_ptr<char> globals)
-    : vrank_(vrank), worker_(worker), globals_(std::move(globals)),
+    : vrank_(vrank), worker_(&worker), globals_(std::move(globals)),
       stack_bottom_(static_cast<const char*>(stack.sp) - stack.size), stack_size_(stack.size),
       sanitizer_stack_(stack_bottom_, stack_size_) {
     context_ = boost::context::fiber(
         std::allocator_arg, boost::context::preallocated(stack.sp, stack.size, stack), TaskStacks::Release{},
         [this](boost::context::fiber&& from) {
-            worker_.arrived(std::move(from));
+            Worker::current()->arrived(std::move(from));
             run_body();
-            return worker_.finished(*this);
+            return Worker::current()->finished(*this);
         });
 }
 
@@ -39,11 +42,13 @@ void Task::run_body() {
     state_.store(TaskState::done);
 }
 
-void Task::enter() {
+void Task::enter(Worker& worker) {
     // Only this thread moves a task out of `runnable`; wakers act on `waiting` only.
     state_.store(TaskState::running, std::memory_order_release);
+    worker_.store(&worker, std::memory_order_relaxed);
     running_task = this;
     bamboo_globals = globals_.get();
+    errno = saved_errno_;
 }
 
 void Task::leave() {
@@ -51,10 +56,14 @@ void Task::leave() {
     running_task = nullptr;
 }
 
-void Task::suspend() { worker_.switch_away(*this); }
+void Task::suspend() {
+    saved_errno_ = errno;
+    Worker::current()->switch_away(*this);
+}
 
 void Task::begin_wait() {
-    worker_.count_waiting(+1);
+    worker().end_slice();
+    worker().count_waiting(+1);
     state_.store(TaskState::waiting);
 }
 
@@ -63,11 +72,11 @@ bool Task::cancel_wait() {
     return state_.compare_exchange_strong(expected, TaskState::running);
 }
 
-void Task::end_wait() { worker_.count_waiting(-1); }
+void Task::end_wait() { worker().count_waiting(-1); }
 
 void Task::wake() {
     TaskState expected = TaskState::waiting;
-    if (state_.compare_exchange_strong(expected, TaskState::runnable)) worker_.enqueue(this);
+    if (state_.compare_exchange_strong(expected, TaskState::runnable)) worker().scheduler().enqueue(*this);
 }
 
 void Task::exit(int status) {
@@ -78,15 +87,22 @@ void Task::exit(int status) {
 void Task::sleep_until(std::chrono::steady_clock::time_point deadline) {
     if (std::chrono::steady_clock::now() >= deadline) return;
     asleep_.store(true);
-    worker_.wake_at(deadline, *this);
+    worker().wake_at(deadline, *this);
     wait_until([deadline] { return std::chrono::steady_clock::now() >= deadline; });
     asleep_.store(false);
 }
 
 void Task::yield() {
+    worker().end_slice();
     state_.store(TaskState::runnable, std::memory_order_release);  // wakers act on `waiting` only
-    worker_.enqueue(this);
+    worker().scheduler().enqueue(*this);
     suspend();
+}
+
+void Task::evaluation_point() {
+    Worker& here = worker();
+    here.count_evaluation_point();
+    here.scheduler().evaluation_point(*this, here);
 }
 
 }  // namespace bamboo

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "core/globals.hpp"
 #include "core/sanitizer_fibers.hpp"
@@ -29,7 +30,8 @@ enum class TaskState : std::uint8_t { runnable, running, waiting, done };
 class Task {
 public:
     // `stack` is the task's own (TaskStacks), with a guard region below it; `globals` its
-    // block of privatized globals (core/globals.hpp), nullptr if the program has none.
+    // block of privatized globals (core/globals.hpp), nullptr if the program has none;
+    // `worker` the first to run it (Scheduler::start).
     Task(int vrank, Worker& worker, boost::context::stack_context stack, std::shared_ptr<char> globals);
     Task(const Task&) = delete;
     Task& operator=(const Task&) = delete;
@@ -39,7 +41,11 @@ public:
     static Task* current();
 
     int vrank() const { return vrank_; }
-    Worker& worker() const { return worker_; }
+    // The worker that runs the task, or ran it last.
+    Worker& worker() const { return *worker_.load(std::memory_order_relaxed); }
+    // The one worker that may run it (its worker's queue is private, or it is bound), or
+    // nullptr: any worker may.
+    Worker* home() const { return home_.load(std::memory_order_relaxed); }
     char* globals() const { return globals_.get(); }
     // Running task only: the C++ objects of its block it has constructed.
     TaskObjects& objects() { return objects_; }
@@ -51,10 +57,21 @@ public:
     const char* stack_bottom() const { return stack_bottom_; }
     std::size_t stack_size() const { return stack_size_; }
 
-    // Worker thread only: the task is about to run (again) on this thread.
-    void enter();
+    // Worker thread only: the task is about to run (again) on this thread, for `worker`.
+    void enter(Worker& worker);
     // Worker thread only: no task runs on this thread any more.
     static void leave();
+
+    // Whether a worker holds the task: from before it enters the task until the task's
+    // context is stored after it left (Worker::jump). A worker that takes the task from a
+    // queue waits for that first, for a task queued by yield() or woken may be taken by
+    // another worker before it has finished leaving this one.
+    bool try_hold() { return !on_cpu_.exchange(true, std::memory_order_acquire); }
+    void release() { on_cpu_.store(false, std::memory_order_release); }
+
+    // Running task only: the task has passed an evaluation point (the firing rule of an olap
+    // region), which the scheduler counts to bind it (Scheduler::evaluation_point).
+    void evaluation_point();
 
     // Running task only: suspends until `ready()` holds, letting the worker run other tasks.
     // `ready` must become true only through a change followed by wake().
@@ -87,7 +104,8 @@ protected:
     virtual void finish() {}
 
 private:
-    friend class Worker;  // switches between the tasks' contexts
+    friend class Worker;     // switches between the tasks' contexts
+    friend class Scheduler;  // places and binds the task
 
     void suspend();
     void begin_wait();
@@ -96,7 +114,12 @@ private:
     void run_body();
 
     const int vrank_;
-    Worker& worker_;
+    std::atomic<Worker*> worker_;
+    std::atomic<Worker*> home_{nullptr};
+    std::atomic<bool> on_cpu_{false};
+    int saved_errno_ = 0;     // the task's errno while it does not run
+    int evaluation_points_ = 0;
+    std::vector<std::uint32_t> points_on_;  // evaluation points passed on each worker (by index)
     std::shared_ptr<char> globals_;
     TaskObjects objects_;
     std::atomic<TaskState> state_{TaskState::runnable};

@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <thread>
+#include <utility>
 
 #include "core/faults.hpp"
 #include "core/task.hpp"
@@ -22,14 +23,12 @@ constexpr auto kNap = std::chrono::microseconds(50);
 __thread Worker* running_worker = nullptr;
 }  // namespace
 
-Worker::Worker(WorkerDuties duties) : duties_(std::move(duties)) {}
+Worker::Worker(int index, Scheduler& scheduler, WorkerDuties duties, double slowdown)
+    : index_(index), scheduler_(scheduler), duties_(std::move(duties)), slowdown_(slowdown) {}
 
-void Worker::assign(Task* task) {
-    ++live_tasks_;
-    local_.push(task, task->priority());
-}
+__attribute__((noinline)) Worker* Worker::current() { return running_worker; }
 
-void Worker::enqueue(Task* task) {
+void Worker::enqueue_own(Task* task) {
     if (running_worker == this) {
         local_.push(task, task->priority());
         return;
@@ -39,6 +38,15 @@ void Worker::enqueue(Task* task) {
         std::lock_guard<std::mutex> lock(mutex_);
         inbox_.push_back(task);
         inbox_filled_.store(true, std::memory_order_release);
+        wake = sleeping_;
+    }
+    if (wake) wakeup_.notify_one();
+}
+
+void Worker::nudge() {
+    bool wake;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
         wake = sleeping_;
     }
     if (wake) wakeup_.notify_one();
@@ -62,7 +70,19 @@ Task* Worker::take_runnable() {
         inbox_.clear();
         inbox_filled_.store(false, std::memory_order_relaxed);
     }
+    if (scheduler_.kind() != QueueKind::private_queues)
+        if (Task* task = scheduler_.take_movable(*this, local_.top_priority())) return task;
     return local_.pop();
+}
+
+bool Worker::has_work() const {
+    return !inbox_.empty() || scheduler_.movable_work_for(*this) || scheduler_.all_done();
+}
+
+std::chrono::steady_clock::duration Worker::busy_so_far() const {
+    if (started_ == std::chrono::steady_clock::time_point{}) return {};
+    return std::chrono::steady_clock::now() - started_ -
+           std::chrono::steady_clock::duration(idle_.load(std::memory_order_relaxed));
 }
 
 bool Worker::poll_due() const {
@@ -70,20 +90,25 @@ bool Worker::poll_due() const {
            std::chrono::steady_clock::now() - last_poll_ >= kPollInterval;
 }
 
-// Sleeps until another thread queues a task or a sleeping task's time comes (never called
-// by a worker that naps).
+// Sleeps until another thread queues a task this worker may run, a sleeping task's time
+// comes, or the process's last task finishes (never called by a worker that naps). Counted
+// among the sleepers before its last look, so that a task queued after that look finds it
+// (Scheduler::wake_a_sleeper).
 void Worker::wait_for_work() {
     std::unique_lock<std::mutex> lock(mutex_);
     sleeping_ = true;
-    auto work = [this] { return !inbox_.empty(); };
+    scheduler_.sleepers().fetch_add(1);
+    auto work = [this] { return has_work(); };
     if (wake_times_.empty()) wakeup_.wait(lock, work);
     else wakeup_.wait_until(lock, wake_times_.top().first, work);
+    scheduler_.sleepers().fetch_sub(1);
     sleeping_ = false;
 }
 
+// The next task to run, or nullptr once every task of the process is done.
 Task* Worker::next_task() {
     // With nothing runnable, the idle loop below polls at once: no poll between tasks first.
-    if (poll_due() && !local_.empty()) {
+    if (poll_due() && (!local_.empty() || scheduler_.movable_work_for(*this))) {
         last_poll_ = std::chrono::steady_clock::now();
         duties_.poll_between_tasks();
     }
@@ -92,14 +117,17 @@ Task* Worker::next_task() {
     // between polls).
     PoliteSpin spin;
     auto idle_since = std::chrono::steady_clock::now();
+    auto stop_idling = [&](std::chrono::steady_clock::time_point now) {
+        idle_.store(idle_.load(std::memory_order_relaxed) + (now - idle_since).count(), std::memory_order_relaxed);
+    };
     auto spin_end = idle_since + kSpin;
     for (;;) {
         if (duties_.free_waiting_tasks) duties_.free_waiting_tasks(*this, /*all=*/false);
         bool in_transit = duties_.poll_when_idle && duties_.poll_when_idle();
         Task* task = take_runnable();
         auto now = std::chrono::steady_clock::now();
-        if (task) {
-            idle_ += now - idle_since;
+        if (task || scheduler_.all_done()) {
+            stop_idling(now);
             last_poll_ = now;  // this loop's poll stands for the one between tasks
             return task;
         }
@@ -111,7 +139,7 @@ Task* Worker::next_task() {
         if (duties_.free_waiting_tasks) {
             duties_.free_waiting_tasks(*this, /*all=*/true);
             if (Task* task = take_runnable()) {
-                idle_ += std::chrono::steady_clock::now() - idle_since;
+                stop_idling(std::chrono::steady_clock::now());
                 return task;
             }
         }
@@ -120,34 +148,78 @@ Task* Worker::next_task() {
     }
 }
 
-void Worker::jump(boost::context::fiber& to, const SanitizerStack& to_stack, boost::context::fiber* from) {
+// From the loop, which holds no task: the task may still be leaving the worker that queued
+// it, which lets go of it without waiting for anything.
+void Worker::enter(Task& task) {
+    if (!task.try_hold()) {
+        PoliteSpin spin;
+        do spin.pause();
+        while (!task.try_hold());
+    }
+    enter_held(task);
+}
+
+void Worker::enter_held(Task& task) {
+    ++runs_;
+    if (task.worker_.load(std::memory_order_relaxed) != this) ++moved_in_;
+    if (slowdown_ > 1) slice_start_ = std::chrono::steady_clock::now();
+    task.enter(*this);
+}
+
+// The seed's emulation of a slower processor (seed 002 section V): after each slice of a
+// task, the worker stays away for (slowdown - 1) times the slice, off the CPU, so that on a
+// machine whose cores the workers share a slow worker takes no time from the fast ones (nor
+// would a slower processor). Short debts add up until a sleep is worth taking.
+void Worker::slow_down() {
+    constexpr auto kLeastSleep = std::chrono::microseconds(100);
+    auto now = std::chrono::steady_clock::now();
+    slowdown_owed_ += std::chrono::duration_cast<std::chrono::steady_clock::duration>((now - slice_start_) * (slowdown_ - 1));
+    slice_start_ = now;
+    if (slowdown_owed_ < kLeastSleep) return;
+    std::this_thread::sleep_for(slowdown_owed_);
+    slice_start_ = std::chrono::steady_clock::now();
+    slowdown_owed_ -= slice_start_ - now;
+}
+
+void Worker::settle(boost::context::fiber&& left) {
+    *leaving_slot_ = std::move(left);
+    if (leaving_task_) leaving_task_->release();
+}
+
+void Worker::jump(boost::context::fiber& to, const SanitizerStack& to_stack, boost::context::fiber* from, Task* leaving) {
     leaving_slot_ = from;
+    leaving_task_ = leaving;
     void* sanitizer_state = nullptr;
     to_stack.announce_switch(&sanitizer_state);
     boost::context::fiber left = std::move(to).resume();
     announce_arrival(sanitizer_state);
-    // Back here: whoever jumped set leaving_slot_ to their own slot.
-    *leaving_slot_ = std::move(left);
+    // Back here, perhaps on another thread: whoever jumped set its own worker's slot.
+    current()->settle(std::move(left));
 }
 
 void Worker::switch_away(Task& self) {
     // The poll runs on the loop's stack, not on a task's (which may be small).
     Task* next = poll_due() ? nullptr : take_runnable();
     if (next == &self) {  // woken meanwhile, or yielding with no other task runnable
-        self.enter();
+        self.enter(*this);
         return;
     }
-    if (next) {
-        next->enter();
-        jump(next->context_, next->sanitizer_stack_, &self.context_);
-    } else {
-        jump(loop_, loop_stack_, &self.context_);
+    if (next && next->try_hold()) {
+        enter_held(*next);
+        jump(next->context_, next->sanitizer_stack_, &self.context_, &self);
+        return;
     }
+    // A task still leaving another worker is waited for by the loop, which holds no task:
+    // waiting here, holding `self`, could wait for ever for a worker that waits for `self`.
+    handed_to_loop_ = next;
+    jump(loop_, loop_stack_, &self.context_, &self);
 }
 
 boost::context::fiber Worker::finished(Task& self) {
-    --live_tasks_;
+    end_slice();
+    scheduler_.task_finished();
     leaving_slot_ = &self.context_;  // receives nothing: the finished context is gone
+    leaving_task_ = nullptr;         // and never runs again
     loop_stack_.announce_switch(nullptr);
     return std::move(loop_);
 }
@@ -156,15 +228,17 @@ void Worker::run() {
     give_thread_a_signal_stack();
     loop_stack_.become_this_threads();
     running_worker = this;
-    auto start = std::chrono::steady_clock::now();
-    while (live_tasks_ > 0) {
-        Task* task = next_task();
+    started_ = std::chrono::steady_clock::now();
+    while (!scheduler_.all_done()) {
+        Task* task = std::exchange(handed_to_loop_, nullptr);
+        if (!task) task = next_task();
+        if (!task) break;
         ++loop_switches_;
-        task->enter();
-        jump(task->context_, task->sanitizer_stack_, &loop_);
+        enter(*task);
+        jump(task->context_, task->sanitizer_stack_, &loop_, nullptr);
         Task::leave();
     }
-    busy_ = std::chrono::steady_clock::now() - start - idle_;
+    busy_ = busy_so_far();
     running_worker = nullptr;
 }
 

@@ -1,13 +1,19 @@
-// A worker: an OS thread that runs its tasks, each until it next suspends.
+// A worker: an OS thread that runs tasks, each until it next suspends.
 //
-// Each task is bound to one worker for life. C code may cache the address of a thread-local
-// variable (errno, bamboo_globals) across a call that suspends the task; resumed on another
-// thread, it would use the first thread's copy.
+// Which tasks a worker may run is the scheduler's (core/scheduler.hpp): its own, or also any
+// movable task of the process. A task may therefore resume on another worker than the one it
+// suspended on. What it must not notice: it runs under its own errno wherever it runs (saved
+// when it leaves a worker, restored when it enters one), and its privatized globals' base is
+// set by whichever worker enters it. Code compiled for tasks reads both through the running
+// thread every time (bamboo.h): a compiler may keep the address of a thread-local variable
+// in a register across a call that suspends, and after a move that address is another
+// thread's. The runtime's own code after a suspension finds its worker with current(), never
+// through a reference taken before.
 //
-// A task that suspends while another of its worker's tasks is runnable switches straight to
-// that task: one context switch instead of two through the worker's own loop. The loop
-// (run()) takes over only when nothing is runnable (it then polls, spins and sleeps), when
-// the between-tasks poll is due, and when a task finishes.
+// A task that suspends while another task is runnable switches straight to that task: one
+// context switch instead of two through the worker's own loop. The loop (run()) takes over
+// only when nothing is runnable (it then polls, spins and sleeps), when the between-tasks
+// poll is due, and when a task finishes.
 #pragma once
 
 #include <boost/context/fiber.hpp>
@@ -23,6 +29,7 @@
 #include <vector>
 
 #include "core/run_queue.hpp"
+#include "core/scheduler.hpp"
 #include "core/sanitizer_fibers.hpp"
 #include "util/spin.hpp"
 
@@ -50,39 +57,72 @@ struct WorkerDuties {
 
 class Worker {
 public:
-    explicit Worker(WorkerDuties duties);
+    // `index`: its number among the process's workers. `slowdown` (>= 1): the worker emulates
+    // a processor that many times slower than the one it runs on (--bamboo-slowdown).
+    Worker(int index, Scheduler& scheduler, WorkerDuties duties, double slowdown = 1);
 
-    // Before run(): the task starts runnable, in the order assigned.
-    void assign(Task* task);
+    // The worker of the calling thread (nullptr outside workers). Not inline, so that code
+    // that has suspended reads it afresh: the task may have moved to another worker.
+    static Worker* current();
 
-    // Any thread: queues a runnable task and wakes the worker if it sleeps.
-    void enqueue(Task* task);
+    int index() const { return index_; }
+    Scheduler& scheduler() const { return scheduler_; }
+    double slowdown() const { return slowdown_; }
+
+    // Any thread: queues a runnable task that only this worker may run (Scheduler::enqueue)
+    // and wakes the worker if it sleeps.
+    void enqueue_own(Task* task);
 
     // This worker's thread only: wakes `task` once `deadline` has passed (Task::sleep_until).
     void wake_at(std::chrono::steady_clock::time_point deadline, Task& task) {
         wake_times_.emplace(deadline, &task);
     }
 
-    // Runs tasks until all assigned tasks are done.
+    // Runs tasks until every task of the process is done.
     void run();
 
-    // How many of its tasks are in a wait, counted from begin to end of Task::wait_until
-    // (for the comm engine's polling decision). Only the worker's own thread counts, so
-    // every wait saves two atomic read-modify-writes; any thread may read.
+    // Any thread: if the worker sleeps waiting for work, it looks again.
+    void nudge();
+
+    // How many tasks are in a wait that began on this worker's thread minus those whose wait
+    // ended on it, from begin to end of Task::wait_until (for the comm engine's polling
+    // decision: only the sum over the process's workers means "tasks waiting", for a task may
+    // end its wait on another worker). Only the worker's own thread counts, so every wait
+    // saves two atomic read-modify-writes; any thread may read.
     void count_waiting(int delta) {
         waiting_.store(waiting_.load(std::memory_order_relaxed) + delta, std::memory_order_relaxed);
     }
     int waiting_tasks() const { return waiting_.load(std::memory_order_relaxed); }
+
+    // This worker's thread: the running task has passed an evaluation point here.
+    void count_evaluation_point() {
+        evaluation_points_.store(evaluation_points_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
+    // Any thread: evaluation points passed here so far, and the time spent running tasks
+    // (and the worker's own loop, its idle time not counted) since run() began.
+    std::size_t evaluation_points() const { return evaluation_points_.load(std::memory_order_relaxed); }
+    std::chrono::steady_clock::duration busy_so_far() const;
 
     // After run(): how long this worker ran tasks (and itself), its idle time not counted.
     std::chrono::steady_clock::duration busy() const { return busy_; }
     // After run(): how many times the loop (rather than a suspending task) switched to a
     // task: to start the first, after a task finished, and after idling or polling.
     std::size_t loop_switches() const { return loop_switches_; }
+    // After run(): how many times a task was entered here, and how many of those it came
+    // from another worker.
+    std::size_t runs() const { return runs_; }
+    std::size_t moved_in() const { return moved_in_; }
 
     // The running task `self` gives up the thread (it is waiting, or queued by yield()):
-    // runs the next runnable task, or the worker's loop if none. Returns when `self` runs again.
+    // runs the next runnable task, or the worker's loop if none. Returns when `self` runs
+    // again, on this worker or another: the caller must not use this worker afterwards.
     void switch_away(Task& self);
+
+    // The running task is about to wait or yield, where another worker may take it: the
+    // time it ran since it entered is stretched by the slowdown first.
+    void end_slice() {
+        if (slowdown_ > 1) slow_down();
+    }
 
     // The running task polled (MPI_Iprobe, MPI_Test...) and found nothing. Spins politely, as
     // the idle loop does: now and then the thread gives up the CPU, for the thread the poll
@@ -93,7 +133,7 @@ public:
     // A new task's first moment on its own stack: `from` is the context that started it.
     void arrived(boost::context::fiber&& from) {
         announce_arrival(nullptr);
-        *leaving_slot_ = std::move(from);
+        settle(std::move(from));
     }
 
     // A finishing task's last step: the context to resume in its place (the worker's loop).
@@ -105,31 +145,52 @@ private:
     void wake_sleepers();
     bool poll_due() const;
     void wait_for_work();
+    bool has_work() const;
+    // Makes `task` the running task of this thread, once no other worker holds it.
+    void enter(Task& task);
+    // ... a task this worker holds already (Task::try_hold).
+    void enter_held(Task& task);
+    void slow_down();
     // From the running context to the suspended context `to` (on `to_stack`), leaving the
-    // running context's continuation in *from once it has left. Returns when something
-    // jumps back.
-    void jump(boost::context::fiber& to, const SanitizerStack& to_stack, boost::context::fiber* from);
+    // running context's continuation in *from once it has left, and then letting other
+    // workers run `leaving` (the task that leaves, if any). Returns when something jumps
+    // back, possibly on another worker's thread.
+    void jump(boost::context::fiber& to, const SanitizerStack& to_stack, boost::context::fiber* from, Task* leaving);
+    // In the context just arrived at: keeps the continuation of the context that left.
+    void settle(boost::context::fiber&& left);
 
+    const int index_;
+    Scheduler& scheduler_;
     WorkerDuties duties_;
+    const double slowdown_;
+    std::chrono::steady_clock::time_point slice_start_{};  // of the running task (slowdown only)
+    std::chrono::steady_clock::duration slowdown_owed_{};  // extra time not yet spent
     std::chrono::steady_clock::time_point last_poll_{};
-    std::size_t live_tasks_ = 0;
-    std::chrono::steady_clock::duration idle_{};  // in next_task() with nothing to run
+    std::chrono::steady_clock::time_point started_{};
+    std::atomic<std::chrono::steady_clock::duration::rep> idle_{0};  // in next_task() with nothing to run
     std::chrono::steady_clock::duration busy_{};
     std::size_t loop_switches_ = 0;
+    std::size_t runs_ = 0;
+    std::size_t moved_in_ = 0;
     boost::context::fiber loop_;  // run()'s context while a task runs
     SanitizerStack loop_stack_;   // the stack of run(): the thread's own
-    // Where the context that runs next stores the continuation of the one that left it.
+    // Where the context that runs next stores the continuation of the one that left it, and
+    // the task that left (if a task did), which other workers may run once it is stored.
     boost::context::fiber* leaving_slot_ = nullptr;
+    Task* leaving_task_ = nullptr;
+    Task* handed_to_loop_ = nullptr;  // taken from a queue by a leaving task, for the loop to enter
     PoliteSpin polling_spin_;
-    // Read by the comm engine thread: kept off the cache line of the fields above.
+    // Read by other threads: kept off the cache line of the fields above.
     alignas(64) std::atomic<int> waiting_{0};
+    std::atomic<std::size_t> evaluation_points_{0};
 
-    // Tasks made runnable by this worker's own thread: no lock needed.
-    RunQueue local_;
+    // This worker's own tasks (Scheduler::enqueue) made runnable by its own thread: no lock
+    // needed.
+    alignas(64) RunQueue local_;
     // Sleeping tasks by the time they wake, soonest first; this worker's thread only.
     using WakeTime = std::pair<std::chrono::steady_clock::time_point, Task*>;
     std::priority_queue<WakeTime, std::vector<WakeTime>, std::greater<WakeTime>> wake_times_;
-    // Tasks made runnable by other threads, moved to local_ when the worker looks.
+    // Its own tasks made runnable by other threads, moved to local_ when the worker looks.
     std::mutex mutex_;
     std::condition_variable wakeup_;
     std::vector<Task*> inbox_;

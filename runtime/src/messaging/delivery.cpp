@@ -192,8 +192,13 @@ void buy_back_lent_sends(const Routes& routes, const Worker& worker, bool all) {
     const auto lent_before = std::chrono::steady_clock::now() - kLendPatience;
     for (const auto& rank : routes.ranks) {
         if (&rank->worker() != &worker) continue;
+        // Another task's sends are bought back only while no worker runs it, and it waits for
+        // this worker to let go before it runs (it may have moved to another worker).
+        bool other = rank.get() != Task::current();
+        if (other && !rank->try_hold()) continue;
         for (Request* send : rank->lent_sends)
             if (!send->complete.load() && (all || send->lent_at < lent_before)) buy_back(*send);
+        if (other) rank->release();
     }
 }
 

@@ -52,9 +52,9 @@ bool deliver_from_buffer(Rank& dest, const Envelope& envelope, const TypedBuffer
 // How long a send stays lent while nothing but waiting or polling happens on its worker.
 constexpr std::chrono::microseconds kLendPatience{50};
 
-// The ranks of `worker` buy back their sends lent to ranks of this process: those lent for
-// longer than kLendPatience, or all of them when `all`. Runs on the worker's own thread,
-// between tasks or from a polling task.
+// The ranks that `worker` ran last buy back their sends lent to ranks of this process: those
+// lent for longer than kLendPatience, or all of them when `all`. Runs on the worker's own
+// thread, between tasks or from a polling task.
 void buy_back_lent_sends(const Routes& routes, const Worker& worker, bool all);
 
 // `rank` buys back all its lent sends (it is finishing), or forgets `send`, retired.

@@ -1,6 +1,7 @@
-// The C library's calls with hidden state, per task (getopt, strtok, drand48), and its
-// sleeps, which suspend the calling task only. Outside tasks (a constructor, an atexit
-// handler) each is the C library's own. rand() and exit() are with MPI_Init's calls.
+// The C library's calls with hidden state, per task (getopt, strtok, drand48), its sleeps,
+// which suspend the calling task only, and errno's address on the running thread. Outside
+// tasks (a constructor, an atexit handler) each is the C library's own. rand() and exit()
+// are with MPI_Init's calls.
 #include <errno.h>
 #include <string.h>
 #include <time.h>
@@ -31,6 +32,9 @@ int task_getopt(const GetoptCall& call) {
 
 using bamboo::GetoptCall;
 using bamboo::Rank;
+
+// The thread's own errno, which holds the running task's (Task::enter restores it).
+int* bamboo_errno(void) { return &errno; }
 
 int bamboo_getopt(int argc, char* const argv[], const char* optstring) {
     return bamboo::task_getopt({GetoptCall::Kind::short_options, argc, argv, optstring, nullptr, nullptr});

@@ -993,6 +993,7 @@ void bamboo_fire(bamboo_site at) {
     } else if (self.priority() == -1) {
         self.yield();  // priority -1: give way at every evaluation point
     }
+    self.evaluation_point();  // the region runs here, on the worker that runs the task now
 }
 
 void bamboo_set_priority(int priority) {

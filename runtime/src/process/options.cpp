@@ -110,6 +110,39 @@ CommThread parse_comm_thread(const Source& from, const std::string& value) {
     bad_value(from, value, "auto, on or off");
 }
 
+QueueKind parse_queue(const Source& from, const std::string& value) {
+    if (value == "private") return QueueKind::private_queues;
+    if (value == "shared") return QueueKind::shared;
+    if (value == "steal") return QueueKind::steal;
+    bad_value(from, value, "private, shared or steal");
+}
+
+int parse_bind_after(const Source& from, const std::string& value) {
+    if (value == "never") return kNeverBind;
+    errno = 0;
+    char* end = nullptr;
+    long parsed = std::strtol(value.c_str(), &end, 10);
+    if (value.empty() || *end != '\0' || errno != 0 || parsed < 0 || parsed > INT_MAX)
+        bad_value(from, value, "a number of evaluation points (0 or more) or never");
+    return static_cast<int>(parsed);
+}
+
+// "1,4": a factor of at least 1 per worker, from worker 0.
+std::vector<double> parse_slowdown(const Source& from, const std::string& value) {
+    const char* expected = "a comma-separated list of factors of at least 1, one per worker (e.g. 1,4)";
+    std::vector<double> factors;
+    std::string list = value + ",";
+    for (std::size_t start = 0, comma; (comma = list.find(',', start)) != std::string::npos; start = comma + 1) {
+        std::string item = list.substr(start, comma - start);
+        char* end = nullptr;
+        double factor = std::strtod(item.c_str(), &end);
+        if (item.empty() || *end != '\0' || !std::isfinite(factor) || factor < 1 || factor > 1000)
+            bad_value(from, value, expected);
+        factors.push_back(factor);
+    }
+    return factors;
+}
+
 struct OptionSpec {
     const char* name;       // after "--bamboo-"
     bool is_flag;           // a flag takes no separate value argument
@@ -138,6 +171,19 @@ const OptionSpec kSpecs[] = {
     {"single-thread", true, "", "off",
      "run everything on the main thread: one worker that also drives the comm engine (for SimGrid SMPI)",
      [](Options& o, const Source& s, const std::string& v) { o.single_thread = parse_flag(s, v); }},
+    {"queue", false, "shared|steal|private", "shared",
+     "where runnable tasks wait: one queue per process that every worker takes from (shared); a "
+     "queue per worker, idle workers taking from the others (steal); or a queue per worker whose "
+     "tasks stay with it for life (private). Tasks that move balance workers of unequal speed",
+     [](Options& o, const Source& s, const std::string& v) { o.queue = parse_queue(s, v); }},
+    {"bind-after", false, "N|never", "10",
+     "a task moves between workers for N evaluation points (olap-region iterations), then is "
+     "bound to one worker, each worker's share of the tasks following its measured speed",
+     [](Options& o, const Source& s, const std::string& v) { o.bind_after = parse_bind_after(s, v); }},
+    {"slowdown", false, "LIST", "none",
+     "emulate workers of unequal speed (seed 002): worker i takes LIST[i] times as long as it "
+     "would for each stretch of a task it runs, waiting off the CPU for the difference",
+     [](Options& o, const Source& s, const std::string& v) { o.slowdown = parse_slowdown(s, v); }},
     {"comm-thread", false, "auto|on|off", "auto: on when the process has a CPU beyond its workers (of its share of the node's), or talks to processes over a network",
      "drive the comm engine from a thread of its own (on) or from the workers between tasks (off)",
      [](Options& o, const Source& s, const std::string& v) { o.comm_thread = parse_comm_thread(s, v); }},

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/scheduler.hpp"
+
 namespace bamboo {
 
 // Who drives the comm engine while tasks run: a thread of its own, or the workers between
@@ -24,6 +26,9 @@ struct Options {
     std::string profile;                 // where auto keeps its runs' measurements ("": default)
     int workers = 0;                     // worker threads per process; 0: cores / processes on the node
     bool single_thread = false;          // the main thread is the only worker and drives the comm engine
+    QueueKind queue = QueueKind::shared; // where runnable tasks wait (core/scheduler.hpp)
+    int bind_after = 10;                 // evaluation points before a task is bound; kNeverBind
+    std::vector<double> slowdown;        // per worker (missing: 1): emulated slower workers
     CommThread comm_thread = CommThread::automatic;
     double deadlock_timeout = 60.0;      // seconds without progress before waiting tasks are reported
     std::size_t stack_size = 8u << 20;   // bytes reserved (not committed) per task stack

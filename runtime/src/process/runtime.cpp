@@ -152,7 +152,7 @@ void Runtime::create_ranks(int argc, char** argv) {
             fatal("cannot create task vrank %d: %s", vrank,
                   refused_memory_reason(0, static_cast<std::size_t>(vf - t)).c_str());
         }
-        worker.assign(routes_.ranks.back().get());
+        scheduler_->start(*routes_.ranks.back(), worker);
     }
 }
 
@@ -211,7 +211,15 @@ bool Runtime::start(int& argc, char** argv, int provided, int* exit_code) {
     if (plan_.shares_core) spin_yield_interval = std::chrono::microseconds(0);
     watch_ = std::make_unique<DeadlockWatch>(routes_, *engine_, options_.deadlock_timeout);
     WorkerDuties duties = worker_duties(plan_, *engine_, *watch_, routes_);
-    for (int w = 0; w < plan_.workers; ++w) workers_.push_back(std::make_unique<Worker>(duties));
+    if (options_.slowdown.size() > static_cast<std::size_t>(plan_.workers) && routes_.process == 0)
+        warn("--bamboo-slowdown lists %zu factors, but a process has %d worker(s): the rest are ignored",
+             options_.slowdown.size(), plan_.workers);
+    scheduler_ = std::make_unique<Scheduler>(options_.queue, options_.bind_after);
+    for (int w = 0; w < plan_.workers; ++w) {
+        double slowdown = static_cast<std::size_t>(w) < options_.slowdown.size() ? options_.slowdown[w] : 1.0;
+        workers_.push_back(std::make_unique<Worker>(w, *scheduler_, duties, slowdown));
+        scheduler_->add_worker(*workers_.back());
+    }
     create_ranks(argc, argv);
     install_fault_handlers();
     return true;
@@ -304,9 +312,26 @@ void Runtime::report_message_counts() const {
     std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
+// --bamboo-stats: one line per worker, each written whole.
+void Runtime::report_workers() const {
+    for (const auto& worker : workers_) {
+        char line[256];
+        std::snprintf(line, sizeof line,
+                      "bamboo: stats: process %d worker %d: slowdown %g evaluation-points %zu runs %zu busy %.6f s "
+                      "tasks-moved-in %zu tasks-bound %d\n",
+                      routes_.process, worker->index(), worker->slowdown(), worker->evaluation_points(),
+                      worker->runs(), std::chrono::duration<double>(worker->busy()).count(), worker->moved_in(),
+                      scheduler_->tasks_bound_to(*worker));
+        std::fputs(line, stderr);
+    }
+}
+
 int Runtime::finish() {
     if (!options_.vf_candidates.empty()) record_run(MPI_Wtime() - started_);
-    if (options_.stats) report_message_counts();
+    if (options_.stats) {
+        report_message_counts();
+        report_workers();
+    }
     for (const auto& rank : routes_.ranks)
         if (rank->exit_code() != 0) return rank->exit_code();
     return 0;

@@ -43,9 +43,11 @@ private:
     void create_ranks(int argc, char** argv);
     void record_run(double wall_s) const;
     void report_message_counts() const;
+    void report_workers() const;
 
     Options options_;
     ThreadPlan plan_;
+    std::unique_ptr<Scheduler> scheduler_;
     std::vector<std::unique_ptr<Worker>> workers_;
     std::unique_ptr<TaskStacks> stacks_;  // the ranks' stacks: outlive the ranks
     Routes routes_;                       // the ranks, and where their messages go

@@ -817,9 +817,9 @@ void CommEngine::tasks_done() {
 }
 
 bool CommEngine::tasks_waiting() const {
-    for (const auto& worker : workers_)
-        if (worker->waiting_tasks() > 0) return true;
-    return false;
+    int waiting = 0;  // a task's wait may end on another worker than it began on
+    for (const auto& worker : workers_) waiting += worker->waiting_tasks();
+    return waiting > 0;
 }
 
 bool CommEngine::busy() const { return moving() || tasks_waiting(); }

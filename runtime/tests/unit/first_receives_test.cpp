@@ -64,7 +64,9 @@ int run_part(int, char**) {
 // 0..size-1, all in this process.
 std::vector<Receives> record(const Communicator& comm, const Part& part) {
     int n = comm.size();
-    Worker worker{WorkerDuties{}};
+    Scheduler scheduler(QueueKind::private_queues, kNeverBind);
+    Worker worker(0, scheduler, WorkerDuties{});
+    scheduler.add_worker(worker);
     TaskStacks stacks(static_cast<std::size_t>(n), 256u << 10);
     Routes routes;  // destroyed first: ranks before their stacks and worker
     routes.vf = n;
@@ -75,7 +77,7 @@ std::vector<Receives> record(const Communicator& comm, const Part& part) {
     for (int v = 0; v < n; ++v) {
         routes.ranks.push_back(std::make_unique<Rank>(v, worker, stacks.stack(static_cast<std::size_t>(v)), nullptr,
                                                       &run_part, std::vector<std::string>{}, routes));
-        worker.assign(routes.ranks.back().get());
+        scheduler.start(*routes.ranks.back(), worker);
     }
     std::vector<FirstReceives> records(static_cast<std::size_t>(n));
     Run run{&comm, &part, &records};

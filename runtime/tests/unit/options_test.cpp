@@ -167,3 +167,27 @@ TEST(Options, PayloadPieceIsAutoZeroOrASize) {
                   std::string("bad value '") + bad + "' for --bamboo-payload-piece: expected auto, 0, "
                   "or a size of at least 4K (K and M suffixes)");
 }
+
+TEST(Options, QueueBindingAndSlowdown) {
+    Args defaults({"prog"});
+    Options d = parse(defaults);
+    EXPECT_EQ(d.queue, QueueKind::shared);
+    EXPECT_EQ(d.bind_after, 10);
+    EXPECT_TRUE(d.slowdown.empty());
+
+    Args args({"prog", "--bamboo-queue", "steal", "--bamboo-bind-after", "never", "--bamboo-slowdown", "1,4.5,2"});
+    Options o = parse(args);
+    EXPECT_EQ(o.queue, QueueKind::steal);
+    EXPECT_EQ(o.bind_after, kNeverBind);
+    EXPECT_EQ(o.slowdown, (std::vector<double>{1, 4.5, 2}));
+
+    Args zero({"prog", "--bamboo-queue=private", "--bamboo-bind-after=0"});
+    Options z = parse(zero);
+    EXPECT_EQ(z.queue, QueueKind::private_queues);
+    EXPECT_EQ(z.bind_after, 0);
+
+    EXPECT_NE(error_of({"prog", "--bamboo-queue", "fifo"}).find("expected private, shared or steal"), std::string::npos);
+    EXPECT_NE(error_of({"prog", "--bamboo-bind-after", "-1"}).find("--bamboo-bind-after"), std::string::npos);
+    EXPECT_NE(error_of({"prog", "--bamboo-slowdown", "1,0.5"}).find("factors of at least 1"), std::string::npos);
+    EXPECT_NE(error_of({"prog", "--bamboo-slowdown", "1,,2"}).find("--bamboo-slowdown"), std::string::npos);
+}
