@@ -16,7 +16,7 @@
  *   - firing rules: bamboo_expect() / bamboo_fire() at each evaluation point;
  *   - exit() ends the calling task, not the process its task shares with others; the C
  *     library's hidden state (rand(), drand48(), strtok(), getopt() and its optind,
- *     optarg, opterr and optopt) is the task's own; sleep() suspends the task only.
+ *     optarg, opterr and optopt, errno) is the task's own; sleep() suspends the task only.
  *
  * Types and constants (MPI_Comm, MPI_Datatype, MPI_Status, MPI_Request, MPI_ANY_SOURCE,
  * ...) are the MPI library's own, so user code keeps compiling unchanged.
@@ -71,6 +71,14 @@ int bamboo_main(int argc, char **argv);
  * process: its status becomes the task's exit status, as if main() had returned it. */
 void bamboo_exit(int status) __attribute__((noreturn));
 
+/* errno in user code: the running thread's, which holds the calling task's own errno
+ * (saved when the task suspends, restored wherever it resumes). Read through this call, not
+ * the C library's __errno_location(), which is declared const: the compiler may keep its
+ * result in a register across a call that suspends the task, and after the task has moved
+ * to another worker thread that address is the other thread's errno. Pure: reads between
+ * two calls may share one lookup. */
+int *bamboo_errno(void) __attribute__((pure));
+
 /* rand(), srand(), random() and srandom() in user code use the calling task's own
  * generator (the C library's, so each task sees the numbers its process would see). */
 int bamboo_rand(void);
@@ -117,9 +125,17 @@ int bamboo_nanosleep(const struct timespec *requested, struct timespec *remainin
 
 /* ---- Privatized globals ------------------------------------------------------- */
 
-/* The running task's block of privatized globals. Set by the scheduler whenever a
- * task is switched in; tasks never move between worker threads, so a value cached by
- * the compiler across a yield stays right. */
+/* The running task's block of privatized globals, set by the worker that enters the task.
+ * A task may resume on another worker thread than it suspended on (core/scheduler.hpp):
+ * the compiler reloads the value after any call, and on x86-64 reads it through the
+ * running thread's segment register every time, never from an address kept in a register.
+ * Elsewhere that is not guaranteed: there BAMBOO_GLOBALS asks the runtime, not inlined. */
+#if defined __x86_64__
+#define BAMBOO_GLOBALS bamboo_globals
+#else
+#define BAMBOO_GLOBALS (bamboo_running_globals())
+#endif
+char *bamboo_running_globals(void);
 extern __thread char *bamboo_globals __attribute__((tls_model("initial-exec")));
 
 /* One privatized variable. `initial` is the renamed original definition, whose bytes
@@ -144,12 +160,12 @@ size_t bamboo_register_global(bamboo_global global);
 /* The running task's copy of the privatized variable `name`. The translator renames
  * the definition to bamboo_initial_<name> and declares bamboo_offset_<name>. */
 #define BAMBOO_PRIVATE(name) \
-    (*(__typeof__(bamboo_initial_##name) *)(bamboo_globals + bamboo_offset_##name))
+    (*(__typeof__(bamboo_initial_##name) *)(BAMBOO_GLOBALS + bamboo_offset_##name))
 
 /* C++: the same for a name used with a qualifier, `ns::x` or `Counter::count` (`::x` has an
  * empty scope); the template and the offset are declared in the variable's own scope. */
 #define BAMBOO_PRIVATE_IN(scope, name) \
-    (*(__typeof__(scope::bamboo_initial_##name) *)(bamboo_globals + scope::bamboo_offset_##name))
+    (*(__typeof__(scope::bamboo_initial_##name) *)(BAMBOO_GLOBALS + scope::bamboo_offset_##name))
 
 /* C++: a privatized variable of non-trivial type (a class with a constructor or destructor,
  * an array of one) cannot start as a copy of bytes: each task constructs its own object in
@@ -175,7 +191,7 @@ size_t bamboo_register_object(bamboo_object object);
 /* A function-local static of non-trivial type: whether the running task has not constructed
  * its copy yet (the runtime keeps a guard byte right after a function-local object's slot). */
 #define BAMBOO_FIRST_PASS(name) \
-    (!bamboo_globals[bamboo_offset_##name + sizeof(bamboo_initial_##name)])
+    (!BAMBOO_GLOBALS[bamboo_offset_##name + sizeof(bamboo_initial_##name)])
 
 /* After the running task has constructed its copy of the function-local static whose offset
  * is *offset: sets the guard, and destroys the object when the task ends. */
@@ -997,6 +1013,9 @@ using ::bamboo_strtok;
 #if defined __USE_POSIX2 && !defined __USE_POSIX_IMPLICITLY && !defined __USE_GNU
 #include <getopt.h>
 #endif
+#include <errno.h> /* before the redirection: later inclusions change nothing */
+#undef errno
+#define errno (*bamboo_errno())
 #define exit(status) bamboo_exit(status)
 #define rand() bamboo_rand()
 #define srand(seed) bamboo_srand(seed)

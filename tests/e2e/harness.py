@@ -79,10 +79,14 @@ def run_bamboo(exe: Path, processes: int, vf: int, args: list[str] = (), options
     return mpirun(exe, processes, [*args, "--bamboo-vf", str(vf), *options], timeout=timeout)
 
 
-# The runtime's ways of running tasks and driving the comm engine.
+# The runtime's ways of running tasks and driving the comm engine. With several workers the
+# default queue is shared, so tasks move between workers; three workers bind them early.
 WORKER_MODES = {
     "single-thread": ["--bamboo-single-thread"],
     "two-workers": ["--bamboo-workers", "2"],
+    "three-workers-bound-early": ["--bamboo-workers", "3", "--bamboo-bind-after", "2"],
+    "two-workers-stealing": ["--bamboo-workers", "2", "--bamboo-queue", "steal"],
+    "two-workers-private-queues": ["--bamboo-workers", "2", "--bamboo-queue", "private"],
     "comm-thread": ["--bamboo-comm-thread", "on"],
     "two-workers-no-comm-thread": ["--bamboo-workers", "2", "--bamboo-comm-thread", "off"],
 }

@@ -3,6 +3,7 @@ under plain MPI with P*VF ranks."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -38,6 +39,7 @@ PROGRAMS = {
     "header_tables": (sorted((PROGRAMS_DIR / "header_tables").glob("*.c")), []),
     "cxx_classes": ([PROGRAMS_DIR / "cxx_classes.cpp"], []),
     "cxx_objects": ([PROGRAMS_DIR / "cxx_objects.cpp"], []),
+    "moving_tasks": ([PROGRAMS_DIR / "moving_tasks.c"], []),
 }
 
 # (processes, VF) pairs: VF 1, 2, 3, 4 and 8, on one and two processes (VF 2, 4 and 8 on two
@@ -67,7 +69,7 @@ def test_header_helper_receives_join_the_firing_rule(source):
 
 
 @pytest.mark.parametrize("mode", WORKER_MODES)
-@pytest.mark.parametrize("name", ["ring", "nonblocking", "regions", "jacobi2d", "options", "tokens"])
+@pytest.mark.parametrize("name", ["ring", "nonblocking", "regions", "jacobi2d", "options", "tokens", "moving_tasks"])
 def test_worker_modes(name, mode, builds, ground_truth):
     sources, args = PROGRAMS[name]
     expected = ground_truth(name, sources, 2 * 3, args)
@@ -75,6 +77,24 @@ def test_worker_modes(name, mode, builds, ground_truth):
     run = run_bamboo(bamboo, 2, 3, args, WORKER_MODES[mode])
     assert run.returncode == 0, run.stderr
     assert run.lines() == expected.lines()
+
+
+MOVED_IN = re.compile(r"^bamboo: stats: process \d+ worker \d+: .* tasks-moved-in (\d+) ", re.MULTILINE)
+
+
+@pytest.mark.parametrize("queue", ["shared", "steal"])
+def test_tasks_that_move_between_workers_keep_their_errno_and_globals(queue, builds, ground_truth):
+    # Only a task that resumes on another worker can find another thread's errno: the run
+    # must show that tasks moved, or it proves nothing.
+    sources, args = PROGRAMS["moving_tasks"]
+    expected = ground_truth("moving_tasks", sources, 6, args)
+    _, bamboo = builds("moving_tasks", sources)
+    run = run_bamboo(bamboo, 1, 6, args, ["--bamboo-workers", "3", "--bamboo-queue", queue,
+                                          "--bamboo-bind-after", "never", "--bamboo-stats"])
+    assert run.returncode == 0, run.stderr
+    assert run.lines() == expected.lines()
+    moves = [int(m) for m in MOVED_IN.findall(run.stderr)]
+    assert len(moves) == 3 and sum(moves) > 0, run.stderr
 
 
 def test_a_sleeping_task_is_not_deadlocked(builds, ground_truth):

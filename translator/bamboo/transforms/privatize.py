@@ -751,7 +751,7 @@ class PrivatizeGlobals(Transformation):
             m = pv.mangled
             before, after = self._construction(pv, d, "&")
             self._object_edits.append((at, d.value, f"{pending}if (BAMBOO_FIRST_PASS({m})) {{ void "
-                                                    f"*bamboo_at = bamboo_globals + bamboo_offset_{m}; "
+                                                    f"*bamboo_at = BAMBOO_GLOBALS + bamboo_offset_{m}; "
                                                     f"{before}"))
             pending = f"{after}; bamboo_constructed(&bamboo_offset_{m}); }} "
             at = d.end

@@ -156,7 +156,7 @@ def test_static_member_and_function_local_objects(translate):
         "sizeof(bamboo_initial_add__prefix), alignof(bamboo_initial_add__prefix), nullptr, "
         "bamboo_destroy<bamboo_initial_add__prefix>});")
     assert ("static void add(int k) { if (BAMBOO_FIRST_PASS(add__prefix)) { void *bamboo_at = "
-            "bamboo_globals + bamboo_offset_add__prefix; ::new (bamboo_at) bamboo_initial_add__prefix("
+            "BAMBOO_GLOBALS + bamboo_offset_add__prefix; ::new (bamboo_at) bamboo_initial_add__prefix("
             "[&]() -> bamboo_initial_add__prefix { return std::to_string(k); }()); "
             "bamboo_constructed(&bamboo_offset_add__prefix); } "
             "BAMBOO_PRIVATE(all).push_back(BAMBOO_PRIVATE(add__prefix)); }") in t
