@@ -24,6 +24,8 @@ void Scheduler::start(Task& task, Worker& worker) {
     if (kind_ == QueueKind::private_queues) {
         task.home_.store(&worker, std::memory_order_relaxed);
         ++bound_to_[static_cast<std::size_t>(worker.index())];
+    } else if (bind_after_ != kNeverBind) {
+        unbound_tasks_.fetch_add(1);
     }
     enqueue(task);
 }
@@ -79,9 +81,12 @@ void Scheduler::evaluation_point(Task& task, Worker& worker) {
     ++task.evaluation_points_;
     if (bind_after_ == kNeverBind || task.home() || task.evaluation_points_ < bind_after_) return;
     bind(task);
+    // Bound elsewhere, it moves now: a task whose messages are always there before it looks
+    // never suspends, so it would never go through a queue again.
+    if (task.home() != &worker) task.yield();
 }
 
-// Each worker's time per evaluation point so far measures its speed. The task goes to the
+// The time tasks ran on each worker per evaluation point so far measures its speed. The task goes to the
 // worker that would finish its bound tasks soonest with this one added; among those within
 // 5 % of that, to the one that ran it most (its data is in that core's cache). Binding every
 // task so, one by one, gives each worker a share that follows its speed.
@@ -92,9 +97,8 @@ void Scheduler::bind(Task& task) {
     double known = 0;
     int measured = 0;
     for (std::size_t w = 0; w < n; ++w) {
-        std::size_t points = workers_[w]->evaluation_points();
-        if (points == 0) continue;
-        cost[w] = std::chrono::duration<double>(workers_[w]->busy_so_far()).count() / static_cast<double>(points);
+        cost[w] = workers_[w]->seconds_per_point();
+        if (cost[w] == 0) continue;
         known += cost[w];
         ++measured;
     }
@@ -112,6 +116,7 @@ void Scheduler::bind(Task& task) {
     }
     ++bound_to_[chosen];
     task.home_.store(workers_[chosen], std::memory_order_relaxed);
+    unbound_tasks_.fetch_sub(1, std::memory_order_relaxed);
 }
 
 int Scheduler::tasks_bound_to(const Worker& worker) {

@@ -14,7 +14,7 @@
 //
 // A task that has reached `bind_after` evaluation points is bound: from then on it is queued
 // on its worker's own queue only. The binding gives each worker a share of the tasks that
-// follows its speed measured so far (the time its tasks took per evaluation point), each
+// follows its speed measured so far (the time tasks ran on it per evaluation point), each
 // task going, among the workers that can still take one, to the worker that ran it most.
 // A bound task, and every task of the private queues, is found by its worker alone.
 #pragma once
@@ -95,6 +95,8 @@ public:
 
     // Worker thread: the running `task` has passed an evaluation point on `worker`.
     void evaluation_point(Task& task, Worker& worker);
+    // Whether some task is still to be bound: the workers then time their tasks' runs.
+    bool binding_pending() const { return unbound_tasks_.load(std::memory_order_relaxed) > 0; }
 
     // How many workers sleep (Worker::wait_for_work): a queue that may wake one checks.
     std::atomic<int>& sleepers() { return sleepers_; }
@@ -112,6 +114,7 @@ private:
     SharedRunQueue shared_;                                  // kind shared
     std::vector<std::unique_ptr<SharedRunQueue>> stealable_;  // kind steal: one per worker
     std::atomic<int> live_tasks_{0};
+    std::atomic<int> unbound_tasks_{0};  // that will be bound (bind_after_ is not kNeverBind)
     std::atomic<int> sleepers_{0};
     std::mutex binding_mutex_;
     std::vector<int> bound_to_;  // tasks bound to each worker (under binding_mutex_)

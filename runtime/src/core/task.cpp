@@ -101,7 +101,8 @@ void Task::yield() {
 
 void Task::evaluation_point() {
     Worker& here = worker();
-    here.count_evaluation_point();
+    here.end_slice();  // also slows a task that never suspends
+    here.passed_evaluation_point(*this);
     here.scheduler().evaluation_point(*this, here);
 }
 

@@ -119,6 +119,10 @@ private:
     std::atomic<bool> on_cpu_{false};
     int saved_errno_ = 0;     // the task's errno while it does not run
     int evaluation_points_ = 0;
+    // Since the last evaluation point: the time the task ran (while timed: Worker) and
+    // whether it moved between workers.
+    std::chrono::steady_clock::duration ran_since_point_{};
+    bool interval_moved_ = false;
     std::vector<std::uint32_t> points_on_;  // evaluation points passed on each worker (by index)
     std::shared_ptr<char> globals_;
     TaskObjects objects_;

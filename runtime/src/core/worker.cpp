@@ -79,11 +79,6 @@ bool Worker::has_work() const {
     return !inbox_.empty() || scheduler_.movable_work_for(*this) || scheduler_.all_done();
 }
 
-std::chrono::steady_clock::duration Worker::busy_so_far() const {
-    if (started_ == std::chrono::steady_clock::time_point{}) return {};
-    return std::chrono::steady_clock::now() - started_ -
-           std::chrono::steady_clock::duration(idle_.load(std::memory_order_relaxed));
-}
 
 bool Worker::poll_due() const {
     return duties_.poll_between_tasks &&
@@ -117,9 +112,7 @@ Task* Worker::next_task() {
     // between polls).
     PoliteSpin spin;
     auto idle_since = std::chrono::steady_clock::now();
-    auto stop_idling = [&](std::chrono::steady_clock::time_point now) {
-        idle_.store(idle_.load(std::memory_order_relaxed) + (now - idle_since).count(), std::memory_order_relaxed);
-    };
+    auto stop_idling = [&](std::chrono::steady_clock::time_point now) { idle_ += now - idle_since; };
     auto spin_end = idle_since + kSpin;
     for (;;) {
         if (duties_.free_waiting_tasks) duties_.free_waiting_tasks(*this, /*all=*/false);
@@ -161,9 +154,34 @@ void Worker::enter(Task& task) {
 
 void Worker::enter_held(Task& task) {
     ++runs_;
-    if (task.worker_.load(std::memory_order_relaxed) != this) ++moved_in_;
-    if (slowdown_ > 1) slice_start_ = std::chrono::steady_clock::now();
+    if (task.worker_.load(std::memory_order_relaxed) != this) {
+        ++moved_in_;
+        task.interval_moved_ = true;
+    }
+    if (slowdown_ > 1 || scheduler_.binding_pending()) slice_start_ = entered_at_ = std::chrono::steady_clock::now();
     task.enter(*this);
+}
+
+void Worker::left_task(Task& task) {
+    if (entered_at_ == std::chrono::steady_clock::time_point{}) return;
+    task.ran_since_point_ += std::chrono::steady_clock::now() - entered_at_;
+    entered_at_ = {};
+}
+
+void Worker::passed_evaluation_point(Task& task) {
+    evaluation_points_.store(evaluation_points_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    if (entered_at_ == std::chrono::steady_clock::time_point{}) return;
+    auto now = std::chrono::steady_clock::now();
+    task.ran_since_point_ += now - entered_at_;
+    entered_at_ = now;
+    // The interval since the task's previous point measures this worker if it ran here alone.
+    if (task.evaluation_points_ > 0 && !task.interval_moved_) {
+        point_time_.store(point_time_.load(std::memory_order_relaxed) + task.ran_since_point_.count(),
+                          std::memory_order_relaxed);
+        timed_points_.store(timed_points_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
+    task.ran_since_point_ = {};
+    task.interval_moved_ = false;
 }
 
 // The seed's emulation of a slower processor (seed 002 section V): after each slice of a
@@ -204,6 +222,7 @@ void Worker::switch_away(Task& self) {
         self.enter(*this);
         return;
     }
+    left_task(self);
     if (next && next->try_hold()) {
         enter_held(*next);
         jump(next->context_, next->sanitizer_stack_, &self.context_, &self);
@@ -238,7 +257,7 @@ void Worker::run() {
         jump(task->context_, task->sanitizer_stack_, &loop_, nullptr);
         Task::leave();
     }
-    busy_ = busy_so_far();
+    busy_ = std::chrono::steady_clock::now() - started_ - idle_;
     running_worker = nullptr;
 }
 

@@ -94,14 +94,20 @@ public:
     }
     int waiting_tasks() const { return waiting_.load(std::memory_order_relaxed); }
 
-    // This worker's thread: the running task has passed an evaluation point here.
-    void count_evaluation_point() {
-        evaluation_points_.store(evaluation_points_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    }
-    // Any thread: evaluation points passed here so far, and the time spent running tasks
-    // (and the worker's own loop, its idle time not counted) since run() began.
+    // This worker's thread: the running `task` has passed an evaluation point here. While
+    // some task is still to be bound (Scheduler::binding_pending), the time the task ran
+    // since its previous point, the slowdown included, measures this worker's speed if the
+    // task ran on no other worker meanwhile.
+    void passed_evaluation_point(Task& task);
+    // Any thread: evaluation points passed here so far; the time per evaluation point
+    // measured here (zero: not measured yet).
     std::size_t evaluation_points() const { return evaluation_points_.load(std::memory_order_relaxed); }
-    std::chrono::steady_clock::duration busy_so_far() const;
+    double seconds_per_point() const {
+        auto points = timed_points_.load(std::memory_order_relaxed);
+        if (points == 0) return 0;
+        return std::chrono::duration<double>(std::chrono::steady_clock::duration(point_time_.load(std::memory_order_relaxed)))
+                   .count() / static_cast<double>(points);
+    }
 
     // After run(): how long this worker ran tasks (and itself), its idle time not counted.
     std::chrono::steady_clock::duration busy() const { return busy_; }
@@ -118,8 +124,9 @@ public:
     // again, on this worker or another: the caller must not use this worker afterwards.
     void switch_away(Task& self);
 
-    // The running task is about to wait or yield, where another worker may take it: the
-    // time it ran since it entered is stretched by the slowdown first.
+    // The running task is about to wait or yield, where another worker may take it, or is
+    // at an evaluation point: the time it ran since it entered (or since the last such call)
+    // is stretched by the slowdown first.
     void end_slice() {
         if (slowdown_ > 1) slow_down();
     }
@@ -151,6 +158,8 @@ private:
     // ... a task this worker holds already (Task::try_hold).
     void enter_held(Task& task);
     void slow_down();
+    // The running task leaves: its time here counts towards its interval between points.
+    void left_task(Task& task);
     // From the running context to the suspended context `to` (on `to_stack`), leaving the
     // running context's continuation in *from once it has left, and then letting other
     // workers run `leaving` (the task that leaves, if any). Returns when something jumps
@@ -163,11 +172,12 @@ private:
     Scheduler& scheduler_;
     WorkerDuties duties_;
     const double slowdown_;
-    std::chrono::steady_clock::time_point slice_start_{};  // of the running task (slowdown only)
+    std::chrono::steady_clock::time_point slice_start_{};  // of the running task, for the slowdown
     std::chrono::steady_clock::duration slowdown_owed_{};  // extra time not yet spent
+    std::chrono::steady_clock::time_point entered_at_{};  // the running task, if timed
     std::chrono::steady_clock::time_point last_poll_{};
     std::chrono::steady_clock::time_point started_{};
-    std::atomic<std::chrono::steady_clock::duration::rep> idle_{0};  // in next_task() with nothing to run
+    std::chrono::steady_clock::duration idle_{};  // in next_task() with nothing to run
     std::chrono::steady_clock::duration busy_{};
     std::size_t loop_switches_ = 0;
     std::size_t runs_ = 0;
@@ -183,6 +193,8 @@ private:
     // Read by other threads: kept off the cache line of the fields above.
     alignas(64) std::atomic<int> waiting_{0};
     std::atomic<std::size_t> evaluation_points_{0};
+    std::atomic<std::chrono::steady_clock::duration::rep> point_time_{0};  // see passed_evaluation_point()
+    std::atomic<std::size_t> timed_points_{0};
 
     // This worker's own tasks (Scheduler::enqueue) made runnable by its own thread: no lock
     // needed.

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <set>
 #include <vector>
 
@@ -115,6 +116,46 @@ TEST(SchedulerBinding, ABoundTaskStaysWithItsWorker) {
     }
     EXPECT_EQ(group.scheduler().tasks_bound_to(group.worker(0)) + group.scheduler().tasks_bound_to(group.worker(1)),
               kTasks);
+}
+
+}  // namespace
+}  // namespace bamboo
+
+namespace bamboo {
+namespace {
+
+void compute_for(std::chrono::microseconds how_long) {
+    auto end = std::chrono::steady_clock::now() + how_long;
+    while (std::chrono::steady_clock::now() < end) {
+    }
+}
+
+// Worker 1 is 20 times slower. Each task first waits, without suspending, until both run,
+// so each has a worker of its own. The task on worker 0 binds first, to worker 0; the task
+// on worker 1 then binds to worker 0 too, which would finish two tasks sooner than worker 1
+// one. Its messages never keep it waiting (it never suspends), yet it must move at once.
+TEST(SchedulerBinding, ATaskBoundToAnotherWorkerMovesAtOnce) {
+    constexpr int kBindAfter = 2;
+    std::atomic<int> running{0};
+    std::vector<bool> home_after_binding(2, false);
+    TaskGroup group(2, {}, QueueKind::shared, 2, kBindAfter, {1, 20});
+    for (int id = 0; id < 2; ++id) {
+        group.add([&, id] {
+            running.fetch_add(1);
+            while (running.load() < 2) {
+            }
+            for (int point = 1; point <= 3; ++point) {
+                compute_for(std::chrono::microseconds(300));
+                Task::current()->evaluation_point();
+            }
+            home_after_binding[id] = Worker::current() == Task::current()->home();
+        }, 0, id);
+    }
+    group.run();
+    EXPECT_EQ(group[0].home(), &group.worker(0));
+    EXPECT_EQ(group[1].home(), &group.worker(0));
+    EXPECT_TRUE(home_after_binding[0]);
+    EXPECT_TRUE(home_after_binding[1]);
 }
 
 }  // namespace

@@ -33,11 +33,13 @@ private:
 
 class TaskGroup {
 public:
+    // `slowdown`: per worker (Worker), missing ones 1.
     explicit TaskGroup(std::size_t capacity, WorkerDuties duties = {}, QueueKind queue = QueueKind::private_queues,
-                       int workers = 1, int bind_after = kNeverBind)
+                       int workers = 1, int bind_after = kNeverBind, std::vector<double> slowdown = {})
         : scheduler_(queue, bind_after), stacks_(capacity, 256u << 10) {
+        slowdown.resize(static_cast<std::size_t>(workers), 1.0);
         for (int w = 0; w < workers; ++w) {
-            workers_.push_back(std::make_unique<Worker>(w, scheduler_, duties));
+            workers_.push_back(std::make_unique<Worker>(w, scheduler_, duties, slowdown[static_cast<std::size_t>(w)]));
             scheduler_.add_worker(*workers_.back());
         }
     }
