@@ -2,7 +2,7 @@
 //
 // Seed 002 balances workers of unequal speed inside a process by letting any worker take
 // the next ready task, then, after a warm-up, binding each task to a worker so that it
-// stops paying for moving. Three ways to queue runnable tasks:
+// stops paying for moving (off by default: docs/runtime.md says why). Three ways to queue runnable tasks:
 //
 //   private   a queue per worker; every task stays on the worker it was given at start
 //             (contiguous blocks of vranks per worker)

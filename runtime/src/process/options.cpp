@@ -176,7 +176,7 @@ const OptionSpec kSpecs[] = {
      "queue per worker, idle workers taking from the others (steal); or a queue per worker whose "
      "tasks stay with it for life (private). Tasks that move balance workers of unequal speed",
      [](Options& o, const Source& s, const std::string& v) { o.queue = parse_queue(s, v); }},
-    {"bind-after", false, "N|never", "10",
+    {"bind-after", false, "N|never", "never",
      "a task moves between workers for N evaluation points (olap-region iterations), then is "
      "bound to one worker, each worker's share of the tasks following its measured speed",
      [](Options& o, const Source& s, const std::string& v) { o.bind_after = parse_bind_after(s, v); }},

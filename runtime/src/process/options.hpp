@@ -27,7 +27,7 @@ struct Options {
     int workers = 0;                     // worker threads per process; 0: cores / processes on the node
     bool single_thread = false;          // the main thread is the only worker and drives the comm engine
     QueueKind queue = QueueKind::shared; // where runnable tasks wait (core/scheduler.hpp)
-    int bind_after = 10;                 // evaluation points before a task is bound; kNeverBind
+    int bind_after = kNeverBind;         // evaluation points before a task is bound
     std::vector<double> slowdown;        // per worker (missing: 1): emulated slower workers
     CommThread comm_thread = CommThread::automatic;
     double deadlock_timeout = 60.0;      // seconds without progress before waiting tasks are reported

@@ -172,13 +172,13 @@ TEST(Options, QueueBindingAndSlowdown) {
     Args defaults({"prog"});
     Options d = parse(defaults);
     EXPECT_EQ(d.queue, QueueKind::shared);
-    EXPECT_EQ(d.bind_after, 10);
+    EXPECT_EQ(d.bind_after, kNeverBind);
     EXPECT_TRUE(d.slowdown.empty());
 
-    Args args({"prog", "--bamboo-queue", "steal", "--bamboo-bind-after", "never", "--bamboo-slowdown", "1,4.5,2"});
+    Args args({"prog", "--bamboo-queue", "steal", "--bamboo-bind-after", "25", "--bamboo-slowdown", "1,4.5,2"});
     Options o = parse(args);
     EXPECT_EQ(o.queue, QueueKind::steal);
-    EXPECT_EQ(o.bind_after, kNeverBind);
+    EXPECT_EQ(o.bind_after, 25);
     EXPECT_EQ(o.slowdown, (std::vector<double>{1, 4.5, 2}));
 
     Args zero({"prog", "--bamboo-queue=private", "--bamboo-bind-after=0"});
