@@ -2,7 +2,8 @@
 //
 // Seed 002 balances workers of unequal speed inside a process by letting any worker take
 // the next ready task, then, after a warm-up, binding each task to a worker so that it
-// stops paying for moving (off by default: docs/runtime.md says why). Three ways to queue runnable tasks:
+// stops paying for moving (off by default: docs/runtime.md says why). Three ways to queue
+// runnable tasks:
 //
 //   private   a queue per worker; every task stays on the worker it was given at start
 //             (contiguous blocks of vranks per worker)
@@ -14,9 +15,10 @@
 //
 // A task that has reached `bind_after` evaluation points is bound: from then on it is queued
 // on its worker's own queue only. The binding gives each worker a share of the tasks that
-// follows its speed measured so far (the time tasks ran on it per evaluation point), each
-// task going, among the workers that can still take one, to the worker that ran it most.
-// A bound task, and every task of the private queues, is found by its worker alone.
+// follows its speed measured so far (Worker::seconds_per_point), each task going to the
+// worker that would finish its bound tasks soonest with it, or, among those within 5 % of
+// that, to the one that ran it most. A bound task, and every task of the private queues, is
+// found by its worker alone.
 #pragma once
 
 #include <atomic>
@@ -73,7 +75,6 @@ public:
 
     // Before the workers run: the process's workers, numbered by their order here.
     void add_worker(Worker& worker);
-    const std::vector<Worker*>& workers() const { return workers_; }
 
     // Before the workers run, after every add_worker(): `task` starts runnable; `worker`
     // runs it first (and for ever with private queues).

@@ -79,7 +79,6 @@ bool Worker::has_work() const {
     return !inbox_.empty() || scheduler_.movable_work_for(*this) || scheduler_.all_done();
 }
 
-
 bool Worker::poll_due() const {
     return duties_.poll_between_tasks &&
            std::chrono::steady_clock::now() - last_poll_ >= kPollInterval;
@@ -88,7 +87,7 @@ bool Worker::poll_due() const {
 // Sleeps until another thread queues a task this worker may run, a sleeping task's time
 // comes, or the process's last task finishes (never called by a worker that naps). Counted
 // among the sleepers before its last look, so that a task queued after that look finds it
-// (Scheduler::wake_a_sleeper).
+// (Scheduler::wake_sleepers).
 void Worker::wait_for_work() {
     std::unique_lock<std::mutex> lock(mutex_);
     sleeping_ = true;
