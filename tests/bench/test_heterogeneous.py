@@ -5,26 +5,11 @@ are written in the formats the app and the runtime print."""
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from bench_scripts import load
 
-
-def load_runner():
-    path = REPO / "bench" / "heterogeneous" / "run"
-    loader = importlib.machinery.SourceFileLoader("heterogeneous_run", str(path))
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
-    sys.modules[loader.name] = module   # dataclasses look their module up by name
-    loader.exec_module(module)
-    return module
-
-
-bench = load_runner()
+bench = load("heterogeneous/run", "heterogeneous_run")
 
 VERIFICATION = ("verification: jacobi3d N=160 iterations=300 error=9.7e-01 (closed form 9.7e-01) "
                 "update=1.8e-04 PASSED")

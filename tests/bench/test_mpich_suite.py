@@ -4,26 +4,11 @@ and no MPICH sources: the inputs below are written in the suite's formats."""
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from bench_scripts import load
 
-
-def load_runner():
-    path = REPO / "bench" / "mpich-suite" / "run"
-    loader = importlib.machinery.SourceFileLoader("mpich_suite_run", str(path))
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
-    sys.modules[loader.name] = module   # dataclasses look their module up by name
-    loader.exec_module(module)
-    return module
-
-
-suite = load_runner()
+suite = load("mpich-suite/run", "mpich_suite_run")
 
 TESTLIST = """\
 # a comment line
