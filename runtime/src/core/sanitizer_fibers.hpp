@@ -30,6 +30,14 @@
 #include <sanitizer/tsan_interface.h>
 #endif
 
+// On a function that announces a switch to TSan and then returns on the other context (a
+// finishing task: Worker::finished and the task's entry function, which boost's fiber
+// returns from to jump away). TSan keeps a shadow call stack per fiber: such a function's
+// exit would pop a frame off the stack of the context switched to, which then ends below
+// its bottom after enough tasks have finished on one worker (TSan crashed once tasks moved
+// and one worker finished most of them). Without instrumentation it pushes and pops nothing.
+#define BAMBOO_NO_TSAN_FRAMES __attribute__((no_sanitize("thread")))
+
 namespace bamboo {
 
 // A context's stack as the sanitizers know it.

@@ -18,7 +18,7 @@ Task::Task(int vrank, Worker& worker, boost::context::stack_context stack, std::
       sanitizer_stack_(stack_bottom_, stack_size_) {
     context_ = boost::context::fiber(
         std::allocator_arg, boost::context::preallocated(stack.sp, stack.size, stack), TaskStacks::Release{},
-        [this](boost::context::fiber&& from) {
+        [this](boost::context::fiber&& from) BAMBOO_NO_TSAN_FRAMES {
             Worker::current()->arrived(std::move(from));
             run_body();
             return Worker::current()->finished(*this);

@@ -233,7 +233,7 @@ void Worker::switch_away(Task& self) {
     jump(loop_, loop_stack_, &self.context_, &self);
 }
 
-boost::context::fiber Worker::finished(Task& self) {
+BAMBOO_NO_TSAN_FRAMES boost::context::fiber Worker::finished(Task& self) {
     end_slice();
     scheduler_.task_finished();
     leaving_slot_ = &self.context_;  // receives nothing: the finished context is gone
