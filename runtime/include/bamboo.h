@@ -129,8 +129,17 @@ int bamboo_nanosleep(const struct timespec *requested, struct timespec *remainin
  * A task may resume on another worker thread than it suspended on (core/scheduler.hpp):
  * the compiler reloads the value after any call, and on x86-64 reads it through the
  * running thread's segment register every time, never from an address kept in a register.
- * Elsewhere that is not guaranteed: there BAMBOO_GLOBALS asks the runtime, not inlined. */
-#if defined __x86_64__
+ * Where that is not so, BAMBOO_GLOBALS asks the runtime, not inlined: on other processors,
+ * and in sanitizer builds, whose checks need the variable's address, which the compiler
+ * then computes once and keeps across a call that suspends (TSan saw a task read another
+ * thread's bamboo_globals). */
+#if defined __has_feature
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define BAMBOO_SANITIZED_BUILD 1
+#endif
+#endif
+#if defined __x86_64__ && !defined __SANITIZE_ADDRESS__ && !defined __SANITIZE_THREAD__ && \
+    !defined BAMBOO_SANITIZED_BUILD
 #define BAMBOO_GLOBALS bamboo_globals
 #else
 #define BAMBOO_GLOBALS (bamboo_running_globals())
