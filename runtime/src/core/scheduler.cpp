@@ -58,7 +58,7 @@ Task* Scheduler::take_movable(Worker& worker, int than) {
     return nullptr;
 }
 
-bool Scheduler::movable_work_for(const Worker& worker) const {
+bool Scheduler::movable_work() const {
     switch (kind_) {
         case QueueKind::private_queues:
             return false;
@@ -67,7 +67,6 @@ bool Scheduler::movable_work_for(const Worker& worker) const {
         case QueueKind::steal:
             return std::any_of(stealable_.begin(), stealable_.end(), [](const auto& queue) { return !queue->empty(); });
     }
-    (void)worker;
     return false;
 }
 
@@ -86,10 +85,10 @@ void Scheduler::evaluation_point(Task& task, Worker& worker) {
     if (task.home() != &worker) task.yield();
 }
 
-// The time tasks ran on each worker per evaluation point so far measures its speed. The task goes to the
-// worker that would finish its bound tasks soonest with this one added; among those within
-// 5 % of that, to the one that ran it most (its data is in that core's cache). Binding every
-// task so, one by one, gives each worker a share that follows its speed.
+// The time tasks ran on each worker per evaluation point so far measures its speed. The task
+// goes to the worker that would finish its bound tasks soonest with this one added; among
+// those within 5 % of that, to the one that ran it most (its data is in that core's cache).
+// Binding every task so, one by one, gives each worker a share that follows its speed.
 void Scheduler::bind(Task& task) {
     std::lock_guard<std::mutex> lock(binding_mutex_);
     const std::size_t n = workers_.size();

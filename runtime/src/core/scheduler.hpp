@@ -88,7 +88,7 @@ public:
     // whose priority is above `than` (that of the worker's own next task), or nullptr.
     Task* take_movable(Worker& worker, int than);
     // Whether such a task may be waiting (for a worker about to sleep).
-    bool movable_work_for(const Worker& worker) const;
+    bool movable_work() const;
 
     // Tasks not done yet, in the whole process.
     bool all_done() const { return live_tasks_.load() == 0; }

@@ -76,7 +76,7 @@ Task* Worker::take_runnable() {
 }
 
 bool Worker::has_work() const {
-    return !inbox_.empty() || scheduler_.movable_work_for(*this) || scheduler_.all_done();
+    return !inbox_.empty() || scheduler_.movable_work() || scheduler_.all_done();
 }
 
 bool Worker::poll_due() const {
@@ -102,7 +102,7 @@ void Worker::wait_for_work() {
 // The next task to run, or nullptr once every task of the process is done.
 Task* Worker::next_task() {
     // With nothing runnable, the idle loop below polls at once: no poll between tasks first.
-    if (poll_due() && (!local_.empty() || scheduler_.movable_work_for(*this))) {
+    if (poll_due() && (!local_.empty() || scheduler_.movable_work())) {
         last_poll_ = std::chrono::steady_clock::now();
         duties_.poll_between_tasks();
     }
