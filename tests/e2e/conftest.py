@@ -17,7 +17,7 @@ from typing import Sequence
 
 import pytest
 
-from harness import Run, build_bamboo, build_plain, run_plain
+from harness import RUN_TIMEOUT, Run, build_bamboo, build_plain, run_plain
 
 
 def pytest_configure(config):
@@ -74,13 +74,14 @@ def ground_truth(builds, shared_dir):
     """Plain MPI output per (program, ranks, arguments), run once per run:
     ground_truth(name, sources, ranks, args). The run must succeed and print something."""
 
-    def get(name: str, sources: Sequence[Path], ranks: int, args: Sequence[str] = ()) -> Run:
+    def get(name: str, sources: Sequence[Path], ranks: int, args: Sequence[str] = (),
+            timeout: float = RUN_TIMEOUT) -> Run:
         plain, _ = builds(name, sources)
         saved = shared_dir / f"{name}-truth-{cache_key(str(plain), ranks, tuple(args))}.json"
         with locked(saved.with_suffix(".lock")):
             if saved.exists():
                 return Run(**json.loads(saved.read_text()))
-            done = run_plain(plain, ranks, list(args))
+            done = run_plain(plain, ranks, list(args), timeout)
             assert done.returncode == 0, f"plain MPI run failed:\n{done.stderr}"
             assert done.lines(), "plain MPI run printed nothing"
             saved.write_text(json.dumps(vars(done)))

@@ -66,12 +66,13 @@ def mpirun(exe: Path, processes: int, args: list[str] = (), env: dict[str, str] 
     return Run(done.returncode, stdout, done.stderr)
 
 
-def run_plain(exe: Path, ranks: int, args: list[str] = ()) -> Run:
+def run_plain(exe: Path, ranks: int, args: list[str] = (), timeout: float = RUN_TIMEOUT) -> Run:
     # Ground truth runs as many ranks as Bamboo has tasks, more than there are cores: ranks
     # that spin while they wait starve each other, on a busy machine past RUN_TIMEOUT. Windows
     # need Open MPI's one-sided component over point-to-point: the one it picks by default
     # (rdma) fails MPI_Win_create without RDMA hardware.
-    return mpirun(exe, ranks, args, env={"OMPI_MCA_mpi_yield_when_idle": "1", "OMPI_MCA_osc": "pt2pt"})
+    return mpirun(exe, ranks, args, env={"OMPI_MCA_mpi_yield_when_idle": "1", "OMPI_MCA_osc": "pt2pt"},
+                  timeout=timeout)
 
 
 def run_bamboo(exe: Path, processes: int, vf: int, args: list[str] = (), options: list[str] = (),
