@@ -24,13 +24,18 @@ struct Source {
                       expected);
 }
 
-int parse_positive_int(const Source& from, const std::string& value) {
+// A whole int of at least `minimum`, else bad_value() with `expected`.
+int parse_int(const Source& from, const std::string& value, int minimum, const char* expected) {
     errno = 0;
     char* end = nullptr;
     long parsed = std::strtol(value.c_str(), &end, 10);
-    if (value.empty() || *end != '\0' || errno != 0 || parsed < 1 || parsed > INT_MAX)
-        bad_value(from, value, "a positive integer");
+    if (value.empty() || *end != '\0' || errno != 0 || parsed < minimum || parsed > INT_MAX)
+        bad_value(from, value, expected);
     return static_cast<int>(parsed);
+}
+
+int parse_positive_int(const Source& from, const std::string& value) {
+    return parse_int(from, value, 1, "a positive integer");
 }
 
 double parse_seconds(const Source& from, const std::string& value) {
@@ -119,12 +124,7 @@ QueueKind parse_queue(const Source& from, const std::string& value) {
 
 int parse_bind_after(const Source& from, const std::string& value) {
     if (value == "never") return kNeverBind;
-    errno = 0;
-    char* end = nullptr;
-    long parsed = std::strtol(value.c_str(), &end, 10);
-    if (value.empty() || *end != '\0' || errno != 0 || parsed < 0 || parsed > INT_MAX)
-        bad_value(from, value, "a number of evaluation points (0 or more) or never");
-    return static_cast<int>(parsed);
+    return parse_int(from, value, 0, "a number of evaluation points (0 or more) or never");
 }
 
 // "1,4": a factor of at least 1 per worker, from worker 0.
