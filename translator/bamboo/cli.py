@@ -1,4 +1,7 @@
-"""Command line: ``python3 -m bamboo translate FILE.c [-o OUT.c] [--explain] [flags]``.
+"""Command line: ``python3 -m bamboo translate FILE.c [-o OUT.c] [--explain] [--comm-only] [flags]``.
+
+``--comm-only`` lowers the comm directives alone: the output is a plain MPI (or SHMEM)
+program for mpicc (oshcc), not a Bamboo task program.
 
 Compiler flags (-I, -D, -U, -std=, -include, -isystem, -iquote, -idirafter) are passed to
 libclang.  Without -o the generated C goes to stdout; with --explain the explanation goes to
@@ -11,7 +14,7 @@ import sys
 from .source import ENCODING
 from .translate import translate_file
 
-USAGE = ("usage: python3 -m bamboo translate FILE.c [-o OUT.c] [--explain] "
+USAGE = ("usage: python3 -m bamboo translate FILE.c [-o OUT.c] [--explain] [--comm-only] "
          "[-I DIR] [-D NAME[=VAL]] [-U NAME] [-std=STD] [-include FILE] [-isystem DIR] "
          "[-iquote DIR]")
 
@@ -25,6 +28,7 @@ def parse_args(argv):
         raise SystemExit(f"bamboo: error: unknown command '{argv[0]}'\n{USAGE}")
     out = None
     explain = False
+    comm_only = False
     files = []
     flags = []
     i = 1
@@ -38,6 +42,8 @@ def parse_args(argv):
             continue
         if a == "--explain":
             explain = True
+        elif a == "--comm-only":
+            comm_only = True
         elif a in _WITH_ARG:
             if i + 1 >= len(argv):
                 raise SystemExit(f"bamboo: error: {a} needs an argument")
@@ -54,7 +60,7 @@ def parse_args(argv):
         i += 1
     if len(files) != 1:
         raise SystemExit(f"bamboo: error: expected one input file\n{USAGE}")
-    return files[0], out, explain, flags
+    return files[0], out, explain, comm_only, flags
 
 
 def main(argv=None) -> int:
@@ -63,9 +69,9 @@ def main(argv=None) -> int:
     if parsed is None:
         print(USAGE)
         return 0
-    path, out, explain, flags = parsed
+    path, out, explain, comm_only, flags = parsed
     try:
-        res = translate_file(path, flags, display=path, explain=explain)
+        res = translate_file(path, flags, display=path, explain=explain, comm_only=comm_only)
     except OSError as e:
         print(f"bamboo: error: {e}", file=sys.stderr)
         return 1

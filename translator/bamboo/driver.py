@@ -65,11 +65,15 @@ of mpicc; every .c file, and every C++ file (.cpp, .cc, .cxx, .C, ..., or after 
 is translated first (see `bamboo translate --explain FILE.c`).
 
 bamboocc's own options:
+  --bamboo-comm-only  lower the comm directives (#pragma comm_parameters, comm_p2p) and
+                      build a plain MPI program with mpicc, or an OpenSHMEM one with
+                      oshcc when a directive targets TARGET_COMM_SHMEM; no Bamboo tasks
   --bamboo-keep       keep the translated sources and print where they are
   --bamboo-help       this text
 Environment:
   BAMBOO_MPICC        the MPI compiler wrapper to use (default: mpicc)
   BAMBOO_MPICXX       the one for C++ sources (default: mpicxx)
+  BAMBOO_OSHCC        the OpenSHMEM one, for --bamboo-comm-only (default: oshcc)
   BAMBOO_RUNTIME_LIBDIR
                       the runtime build to link, built with that MPI
                       (default: build/runtime of this checkout)
@@ -86,6 +90,7 @@ class Command:
     parse_args: list[str] = field(default_factory=list)
     links: bool = True
     keep: bool = False
+    comm_only: bool = False
     preprocess_only: bool = False  # -E, -M, -MM: the user's sources as they are
     dependency_file: str | None = None  # -MF
 
@@ -98,6 +103,10 @@ def parse_command(argv: list[str]) -> Command:
         arg = argv[i]
         if arg == "--bamboo-keep":
             cmd.keep = True
+            i += 1
+            continue
+        if arg == "--bamboo-comm-only":
+            cmd.comm_only = True
             i += 1
             continue
         if arg in OPTIONS_WITH_VALUE and i + 1 < len(argv):
@@ -133,15 +142,20 @@ def parse_command(argv: list[str]) -> Command:
     return cmd
 
 
-def compiler(cmd: Command) -> str:
+def compiler(cmd: Command, shmem: bool = False) -> str:
+    if shmem:
+        return os.environ.get("BAMBOO_OSHCC", "oshcc")
     if cmd.cxx_sources:
         return os.environ.get("BAMBOO_MPICXX", "mpicxx")
     return os.environ.get("BAMBOO_MPICC", "mpicc")
 
 
-def build_command(cmd: Command, translated: dict[int, Path]) -> list[str]:
+def build_command(cmd: Command, translated: dict[int, Path], shmem: bool = False) -> list[str]:
     """The MPI compiler invocation: the user's arguments with translated sources."""
-    out = [compiler(cmd), *COMPILE_FLAGS, *runtime_build_flags(), f"-I{RUNTIME_INCLUDE}"]
+    if cmd.comm_only:
+        out = [compiler(cmd, shmem)]
+    else:
+        out = [compiler(cmd), *COMPILE_FLAGS, *runtime_build_flags(), f"-I{RUNTIME_INCLUDE}"]
     for index, arg in enumerate(cmd.args):
         if index in translated:
             # Quoted includes of the user's file are searched next to the original.
@@ -153,7 +167,7 @@ def build_command(cmd: Command, translated: dict[int, Path]) -> list[str]:
                 out.append(str(translated[index]))
         else:
             out.append(arg)
-    if cmd.links:
+    if cmd.links and not cmd.comm_only:
         out += [f"-L{RUNTIME_LIBDIR}"] + RUNTIME_LIBS
     return out
 
@@ -169,9 +183,10 @@ def is_link_probe(text: str) -> bool:
     return bool(LINK_PROBE.search(text)) and "mpi.h" not in text
 
 
-def translate_sources(cmd: Command, workdir: Path) -> dict[int, Path] | None:
+def translate_sources(cmd: Command, workdir: Path, targets: set | None = None) -> dict[int, Path] | None:
     """Translates every source into workdir, but autoconf's link probes, which are compiled
-    as they are; None if any translation failed."""
+    as they are; None if any translation failed. ``targets`` collects the comm directives'
+    targets (with --bamboo-comm-only)."""
     translated: dict[int, Path] = {}
     failed = False
     for n, index in enumerate(cmd.sources):
@@ -183,7 +198,10 @@ def translate_sources(cmd: Command, workdir: Path) -> dict[int, Path] | None:
         if is_link_probe(source.read_text(encoding=ENCODING, errors="replace")):
             continue
         language = "c++" if index in cmd.cxx_sources else "c"
-        result = translate_file(str(source), [*cmd.parse_args, "-x", language])
+        result = translate_file(str(source), [*cmd.parse_args, "-x", language],
+                                comm_only=cmd.comm_only)
+        if targets is not None and result.ok:
+            targets.update(result.targets)
         for diagnostic in result.diagnostics:
             print(diagnostic, file=sys.stderr)
         if not result.ok:
@@ -227,16 +245,17 @@ def main(argv: list[str] | None = None) -> int:
         # What the preprocessor makes of the user's own sources (configure's CPP probes, -M
         # dependencies); `--bamboo-keep` shows the translation.
         return subprocess.call([compiler(cmd), *cmd.args])
-    if cmd.links and not (RUNTIME_LIBDIR / "libbamboo.a").is_file():
+    if cmd.links and not cmd.comm_only and not (RUNTIME_LIBDIR / "libbamboo.a").is_file():
         print(f"bamboocc: error: the runtime library is not built ({RUNTIME_LIBDIR}/libbamboo.a); "
               "run `make` in the Bamboo checkout", file=sys.stderr)
         return 1
     workdir = Path(tempfile.mkdtemp(prefix="bamboocc-"))
     try:
-        translated = translate_sources(cmd, workdir)
+        targets: set = set()
+        translated = translate_sources(cmd, workdir, targets)
         if translated is None:
             return 1
-        status = subprocess.call(build_command(cmd, translated))
+        status = subprocess.call(build_command(cmd, translated, "TARGET_COMM_SHMEM" in targets))
         if status == 0:
             fix_dependency_files(cmd, translated)
         if cmd.keep:

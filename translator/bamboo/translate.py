@@ -1,6 +1,6 @@
 """The translation pipeline: one input file in, generated C (or diagnostics) out.
 
-load (frontend/) -> analyse (analysis/: summaries, helper companions, regions) -> check
+comm directives lowered first, if the file has any (comm_directives/) -> load (frontend/) -> analyse (analysis/: summaries, helper companions, regions) -> check
 every transformation (transforms/) -> if no error, apply each to one EditBuffer -> write
 the output (emit/), and the explanation if asked.
 """
@@ -11,10 +11,14 @@ from dataclasses import dataclass, field
 from .analysis.companions import analyse_helpers
 from .analysis.regions import RegionFinder
 from .analysis.summaries import summarize
+from .comm_directives import lower as lower_comm_directives
+from .comm_directives.clauses import SHMEM
 from .diagnostics import Diagnostics
 from .emit.edits import EditBuffer
 from .emit.explain import explain as explain_text
 from .frontend.load import load
+from .source import SourceFile
+from .toolchain import is_cxx_source
 from .transforms.companions import AddHelperCompanions
 from .transforms.firing_rules import InsertFiringRules
 from .transforms.lower_directives import LowerDirectives
@@ -28,6 +32,7 @@ class TranslationResult:
     text: str | None
     diagnostics: list = field(default_factory=list)
     explanation: str = ""
+    targets: set = field(default_factory=set)   # of its comm directives
 
     @property
     def ok(self) -> bool:
@@ -35,14 +40,34 @@ class TranslationResult:
 
 
 def translate_file(path: str, compiler_args=(), display: str | None = None,
-                   explain: bool = False) -> TranslationResult:
-    """Translate one annotated MPI C file for the Bamboo runtime.
+                   explain: bool = False, comm_only: bool = False) -> TranslationResult:
+    """Translate one annotated MPI C file for the Bamboo runtime; with ``comm_only``, only
+    lower its comm directives (the result is a plain MPI or SHMEM program).
 
     Never raises for a problem in the input or in the translator itself: both come back as
     error diagnostics (OSError for an unreadable file excepted)."""
     diags = Diagnostics()
     try:
-        return _translate(path, compiler_args, display, explain, diags)
+        lowered = lower_comm_directives(SourceFile(path, display=display or path),
+                                        list(compiler_args),
+                                        is_cxx_source(path, list(compiler_args)), diags)
+        if lowered.text is None:
+            return TranslationResult(None, diags.sorted())
+        if comm_only:
+            # the lowering keeps every line where it was: one #line names the user's file
+            text = f'#line 1 "{display or path}"\n{lowered.text}'
+            return TranslationResult(text, diags.sorted(), lowered.explanation, set(lowered.targets))
+        if SHMEM in lowered.targets:
+            line, col = SourceFile(path, display=display or path).line_col(lowered.targets[SHMEM])
+            diags.error(display or path, line, col, "TARGET_COMM_SHMEM cannot run on Bamboo tasks "
+                        "(the runtime is MPI): lower the directives alone with `bamboo translate "
+                        "--comm-only` or `bamboocc --bamboo-comm-only`, and build with oshcc")
+            return TranslationResult(None, diags.sorted())
+        result = _translate(path, compiler_args, display, explain, diags,
+                            lowered.text if lowered.found else None)
+        result.explanation = lowered.explanation + result.explanation
+        result.targets = set(lowered.targets)
+        return result
     except OSError:
         raise
     except Exception as e:  # noqa: BLE001 - a translator bug must still read like a diagnostic
@@ -51,8 +76,8 @@ def translate_file(path: str, compiler_args=(), display: str | None = None,
         return TranslationResult(None, diags.sorted())
 
 
-def _translate(path, compiler_args, display, explain, diags) -> TranslationResult:
-    prog = load(path, list(compiler_args), diags, display=display)
+def _translate(path, compiler_args, display, explain, diags, text) -> TranslationResult:
+    prog = load(path, list(compiler_args), diags, display=display, text=text)
     if prog is None:
         return TranslationResult(None, diags.sorted())
     sums = summarize(prog)

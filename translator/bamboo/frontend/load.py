@@ -17,10 +17,12 @@ from .model import Function, MacroUse, MPICall, Node, Program, build_tree
 from .priority import check_priority_expressions
 
 
-def load(path: str, compiler_args, diags: Diagnostics, display: str | None = None) -> Program | None:
-    """Parse ``path``; None when libclang reports errors (they are in ``diags``)."""
-    src = SourceFile(path, display=display if display is not None else path)
-    tu = cx.parse(src.path, compiler_args)
+def load(path: str, compiler_args, diags: Diagnostics, display: str | None = None,
+         text: str | None = None) -> Program | None:
+    """Parse ``path`` (or ``text`` as its contents); None when libclang reports errors (they
+    are in ``diags``)."""
+    src = SourceFile(path, text=text, display=display if display is not None else path)
+    tu = cx.parse(src.path, compiler_args, unsaved_text=text)
     prog = Program(src, tu, diags)
     prog.cxx = toolchain.is_cxx_source(src.path, compiler_args)
     failed = False

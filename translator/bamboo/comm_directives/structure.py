@@ -1,0 +1,327 @@
+"""Where the comm directives stand in the program: the statement each applies to, the param
+region each instance is in, loops between them, the synchronization group each instance's
+transfers complete with (place_sync), and the checks that need the statements.
+
+Works on the user's file as parsed (clang ignores the pragmas): no types yet (buffers.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..diagnostics import Diagnostics
+from ..frontend import cx
+from ..frontend.cx import CK
+from ..source import SourceFile
+from . import clauses as cl
+from .clauses import CommDirective
+
+LOOP_KINDS = {CK.FOR_STMT, CK.WHILE_STMT, CK.DO_STMT, CK.CXX_FOR_RANGE_STMT}
+
+
+@dataclass
+class Statement:
+    """The statement a directive applies to."""
+    cursor: object
+    start: int
+    end: int                 # just past it (its ';' included)
+    ancestors: list          # cursors from the function down to its parent
+    function: object         # the function definition's cursor
+
+    @property
+    def parent(self):
+        return self.ancestors[-1]
+
+
+@dataclass
+class SyncGroup:
+    """Transfers that complete together, at one point (place_sync)."""
+    number: int
+    regions: list = field(default_factory=list)    # [Region], in program order
+    completes_at_next: object = None                # the Region whose start completes it
+
+    @property
+    def declared_before_first(self) -> bool:
+        """Its storage lives outside its regions (it outlives the first one)."""
+        return len(self.regions) > 1 or self.completes_at_next is not None
+
+
+@dataclass
+class Region:
+    directive: CommDirective
+    stmt: Statement
+    number: int
+    instances: list = field(default_factory=list)
+    group: SyncGroup | None = None
+    completes: list = field(default_factory=list)   # groups completed at its start
+
+    def clause(self, name):
+        return self.directive.clauses.get(name)
+
+    @property
+    def placement(self) -> str:
+        c = self.clause("place_sync")
+        return c.keyword if c else cl.END_PARAM_REGION
+
+
+@dataclass
+class Instance:
+    directive: CommDirective
+    stmt: Statement
+    number: int
+    region: Region | None
+    in_loop: bool                                    # a loop between it and its region
+    clauses: dict = field(default_factory=dict)      # effective: the region's, then its own
+    target: str = cl.TWO_SIDED
+    waits_for_earlier: bool = False                  # completes the group's transfers first
+
+    def clause(self, name):
+        return self.clauses.get(name)
+
+
+@dataclass
+class Layout:
+    regions: list
+    instances: list
+    groups: list
+    functions: dict          # function cursor's hash -> (cursor, body start offset)
+
+
+def find_layout(src: SourceFile, tu, directives: list[CommDirective], diags: Diagnostics) -> Layout:
+    statements = _statement_starts(src, tu)
+    regions, instances = [], []
+    functions = {}
+    for d in directives:
+        stmt = _statement_after(src, d, statements, diags)
+        if stmt is None:
+            d.valid = False
+            continue
+        functions[stmt.function.hash] = stmt.function
+        if d.kind == cl.PARAMETERS:
+            regions.append(Region(d, stmt, len(regions)))
+        else:
+            instances.append(Instance(d, stmt, len(instances), None, False))
+    _nest(src, regions, instances, diags)
+    for inst in instances:
+        _effective_clauses(src, inst, diags)
+    for r in regions:
+        _check_jumps(src, r.stmt, "comm_parameters region", "its synchronization", diags)
+    for inst in instances:
+        _check_jumps(src, inst.stmt, "comm_p2p computation", "the transfer's completion", diags)
+    groups = _sync_groups(src, regions, diags)
+    return Layout(regions, instances, groups, functions)
+
+
+def _error(diags, src, offset, message):
+    line, col = src.line_col(offset)
+    diags.error(src.display, line, col, message)
+
+
+def _warning(diags, src, offset, message):
+    line, col = src.line_col(offset)
+    diags.warning(src.display, line, col, message)
+
+
+def _statement_starts(src: SourceFile, tu) -> dict:
+    """Start offset -> the outermost statement of a function body starting there, with its
+    ancestors and function."""
+    found = {}
+    for top in tu.cursor.get_children():
+        if top.location.file is None or cx.loc_file(top.location) != src.path:
+            continue
+        for fn in _function_definitions(top):
+            body = next((c for c in fn.get_children() if c.kind == CK.COMPOUND_STMT), None)
+            if body is None:
+                continue
+            pending = [(body, [fn])]
+            while pending:
+                c, ancestors = pending.pop()
+                start = c.extent.start.offset
+                if c is not body and start not in found and cx.loc_file(c.extent.start) == src.path \
+                        and (c.kind.is_statement() or c.kind.is_expression() or c.kind.is_declaration()):
+                    found[start] = (c, ancestors)
+                for child in reversed(list(c.get_children())):
+                    pending.append((child, ancestors + [c]))
+    return found
+
+
+def _function_definitions(top):
+    if top.kind in cx.FUNCTION_KINDS and top.is_definition():
+        yield top
+    elif top.kind in cx.SCOPE_KINDS:
+        for member in top.get_children():
+            yield from _function_definitions(member)
+
+
+def _statement_after(src, d: CommDirective, statements, diags) -> Statement | None:
+    blank = src.blanked
+    i = d.end
+    while i < len(blank) and blank[i].isspace():
+        i += 1
+    what = "the param region" if d.kind == cl.PARAMETERS else \
+        "the computation that overlaps its transfer (use '{ }' for none)"
+    entry = statements.get(i)
+    if entry is None:
+        _error(diags, src, d.start, f"#pragma {d.kind} must be followed by a statement: "
+                                    f"{what}")
+        return None
+    cursor, ancestors = entry
+    if cursor.kind == CK.DECL_STMT or cursor.kind.is_declaration():
+        _error(diags, src, i, f"#pragma {d.kind} is followed by a declaration; it needs a "
+                              f"statement: {what}")
+        return None
+    parent = ancestors[-1]
+    if parent.kind not in (CK.COMPOUND_STMT, CK.CASE_STMT, CK.DEFAULT_STMT, CK.LABEL_STMT) \
+            and parent.kind not in LOOP_KINDS and parent.kind != CK.IF_STMT:
+        _error(diags, src, d.start, f"#pragma {d.kind} must stand before a statement")
+        return None
+    end = cursor.extent.end.offset
+    j = end
+    while j < len(blank) and blank[j] in " \t\r\n":
+        j += 1
+    if j < len(blank) and blank[j] == ";" and src.text[end - 1:end] != "}":
+        end = j + 1
+    fn = ancestors[0]
+    return Statement(cursor, i, end, ancestors[1:], fn)
+
+
+def _contains(outer: Statement, offset: int) -> bool:
+    return outer.start <= offset < outer.end
+
+
+def _nest(src, regions, instances, diags):
+    for r in regions:
+        for other in regions:
+            if other is not r and _contains(other.stmt, r.directive.start):
+                _error(diags, src, r.directive.start, "comm_parameters region inside another "
+                       f"(the one at line {src.line_of(other.directive.start)}): regions do not nest")
+                r.directive.valid = False
+    for inst in instances:
+        for other in instances:
+            if other is not inst and _contains(other.stmt, inst.directive.start):
+                _error(diags, src, inst.directive.start, "comm_p2p inside the computation of "
+                       f"another comm_p2p (line {src.line_of(other.directive.start)})")
+                inst.directive.valid = False
+        inst.region = next((r for r in regions if _contains(r.stmt, inst.directive.start)), None)
+        if inst.region is not None:
+            inst.region.instances.append(inst)
+            region_cursor = inst.region.stmt.cursor
+            chain = inst.stmt.ancestors
+            below = chain[next((k for k, c in enumerate(chain) if c == region_cursor), -1) + 1:] \
+                if region_cursor in chain else []
+            inst.in_loop = any(c.kind in LOOP_KINDS for c in below) or \
+                region_cursor.kind in LOOP_KINDS
+
+
+def _effective_clauses(src, inst: Instance, diags):
+    """The region's clauses apply to every instance in it; an instance may add or restate
+    one (its own wins)."""
+    region = inst.region
+    merged = {}
+    if region is not None:
+        merged.update({k: v for k, v in region.directive.clauses.items() if k not in cl.REGION_ONLY})
+    merged.update(inst.directive.clauses)
+    inst.clauses = merged
+    if not (inst.directive.valid and (region is None or region.directive.valid)):
+        return
+    missing = [name for name in cl.REQUIRED if name not in merged]
+    if missing:
+        where = "its comm_parameters region or " if region else ""
+        _error(diags, src, inst.directive.start,
+               f"comm_p2p needs {', '.join(missing)} (on {where}the comm_p2p itself)")
+        inst.directive.valid = False
+    if ("sendwhen" in merged) != ("receivewhen" in merged):
+        given, other = ("sendwhen", "receivewhen") if "sendwhen" in merged else \
+            ("receivewhen", "sendwhen")
+        _error(diags, src, merged[given].offset,
+               f"{given} without {other}: give both (who sends and who receives) or neither")
+        inst.directive.valid = False
+    target = merged.get("target")
+    inst.target = target.keyword if target else cl.TWO_SIDED
+
+
+def _check_jumps(src, stmt: Statement, what: str, skipped: str, diags):
+    """A jump out of the statement would skip the generated completion."""
+    pending = [(stmt.cursor, 0, 0)]   # loops and breakable statements around it, inside stmt
+    while pending:
+        c, loops, breakables = pending.pop()
+        k = c.kind
+        word = None
+        if k == CK.RETURN_STMT:
+            word = "return"
+        elif k == CK.INDIRECT_GOTO_STMT or (k == CK.GOTO_STMT and not _label_inside(c, stmt)):
+            word = "goto"
+        elif k == CK.BREAK_STMT and breakables == 0:
+            word = "break"
+        elif k == CK.CONTINUE_STMT and loops == 0:
+            word = "continue"
+        if word:
+            _error(diags, src, c.extent.start.offset, f"{word} leaves a {what} and skips {skipped}")
+        inner_loops = loops + (k in LOOP_KINDS)
+        inner_breakables = breakables + (k in LOOP_KINDS or k == CK.SWITCH_STMT)
+        for child in c.get_children():
+            pending.append((child, inner_loops, inner_breakables))
+
+
+def _label_inside(goto, stmt: Statement) -> bool:
+    label = next((c.referenced for c in goto.get_children() if c.kind == CK.LABEL_REF), None)
+    return label is not None and stmt.start <= label.extent.start.offset < stmt.end
+
+
+def _sync_groups(src, regions, diags) -> list[SyncGroup]:
+    groups = []
+    by_position = sorted(regions, key=lambda r: r.directive.start)
+    for r in by_position:
+        if r.group is not None:
+            continue
+        group = SyncGroup(len(groups), [r])
+        r.group = group
+        groups.append(group)
+        current = r
+        if current.placement == cl.END_ADJ_PARAM_REGIONS:
+            while current.placement == cl.END_ADJ_PARAM_REGIONS:
+                following = _adjacent_region(current, by_position, src)
+                if following is None:
+                    break
+                group.regions.append(following)
+                following.group = group
+                current = following
+        elif current.placement == cl.BEGIN_NEXT_PARAM_REGION:
+            following = _next_region_in_block(current, by_position)
+            if following is None:
+                _error(diags, src, current.clause("place_sync").offset,
+                       "place_sync(BEGIN_NEXT_PARAM_REGION): no comm_parameters region follows "
+                       "this one in its block")
+                current.directive.valid = False
+            else:
+                group.completes_at_next = following
+                following.completes.append(group)
+        if group.declared_before_first and r.stmt.parent.kind != CK.COMPOUND_STMT:
+            _error(diags, src, r.clause("place_sync").offset,
+                   f"place_sync({r.placement}) needs this comm_parameters region directly in a "
+                   "block ({ ... }): its transfers outlive it")
+            r.directive.valid = False
+    return groups
+
+
+def _siblings(r: Region):
+    return [c for c in r.stmt.parent.get_children()] if r.stmt.parent.kind == CK.COMPOUND_STMT else []
+
+
+def _adjacent_region(r: Region, regions, src) -> Region | None:
+    siblings = _siblings(r)
+    starts = [c.extent.start.offset for c in siblings]
+    if r.stmt.start not in starts:
+        return None
+    k = starts.index(r.stmt.start)
+    if k + 1 >= len(siblings):
+        return None
+    nxt = siblings[k + 1]
+    for other in regions:
+        if other.stmt.cursor == nxt and other.stmt.parent == r.stmt.parent:
+            return other
+    return None
+
+
+def _next_region_in_block(r: Region, regions) -> Region | None:
+    later = [o for o in regions if o.stmt.parent == r.stmt.parent and o.stmt.start > r.stmt.end]
+    return min(later, key=lambda o: o.stmt.start) if later else None

@@ -1,0 +1,176 @@
+"""The C each target library gets for a transfer: one writer per target, with the same four
+parts (a group's storage, a region's start, an instance's post, a group's completion).
+
+Generated names start with ``bamboo_comm_``; every part is one line of C (the lowering
+keeps the user's line numbers).  What the targets do:
+
+- MPI two-sided: the receiver posts ``MPI_Irecv``, the sender ``MPI_Isend`` (tag
+  ``TAG_BASE`` + the instance's number, ``MPI_COMM_WORLD``); a group completes with one
+  ``MPI_Waitall``.  A list of buffers travels as one message of an MPI struct datatype.
+- MPI one-sided: every process opens, at its region's start, a window over each object the
+  region's ``rbuf`` items lie in (``MPI_Win_create`` over ``MPI_COMM_WORLD``, then a fence);
+  the sender puts (``MPI_Put``) at the displacement its ``rbuf`` expression has in that
+  object; the group completes with a fence and frees the windows.
+- SHMEM: a barrier at the region's start (the receivers are done with ``rbuf``), typed
+  non-blocking puts (``shmem_double_put_nbi``...) to the ``rbuf`` address, which names
+  symmetric storage; the group completes with ``shmem_quiet`` and ``shmem_barrier_all``.
+"""
+from __future__ import annotations
+
+from .datatypes import Basic, Record
+
+TAG_BASE = 32000
+MAX_INSTANCES = 32767 - TAG_BASE
+
+
+def element_type(elem, record_names: dict) -> str:
+    """The MPI datatype expression of one element."""
+    return elem.mpi if isinstance(elem, Basic) else record_names[elem.spelling]
+
+
+def record_type_setup(elem, record_names: dict) -> str:
+    """Creates the cached MPI struct type of a Record the first time it is used."""
+    if not isinstance(elem, Record):
+        return ""
+    name = record_names[elem.spelling]
+    n = len(elem.blocks)
+    lengths = ", ".join(str(count) for _, count, _ in elem.blocks)
+    offsets = ", ".join(str(offset) for offset, _, _ in elem.blocks)
+    types = ", ".join(b.mpi for _, _, b in elem.blocks)
+    return (f"if ({name} == MPI_DATATYPE_NULL) {{ int bamboo_comm_lengths[{n}] = {{{lengths}}}; "
+            f"MPI_Aint bamboo_comm_offsets[{n}] = {{{offsets}}}; "
+            f"MPI_Datatype bamboo_comm_types[{n}] = {{{types}}}, bamboo_comm_fields; "
+            f"MPI_Type_create_struct({n}, bamboo_comm_lengths, bamboo_comm_offsets, "
+            f"bamboo_comm_types, &bamboo_comm_fields); "
+            f"MPI_Type_create_resized(bamboo_comm_fields, 0, {elem.size}, &{name}); "
+            f"MPI_Type_free(&bamboo_comm_fields); MPI_Type_commit(&{name}); }} ")
+
+
+class TwoSided:
+    name = "MPI two-sided"
+
+    def storage(self, g, capacity: str) -> str:
+        n = g.number
+        text = (f"int bamboo_comm_capacity_{n} = {capacity}; "
+                f"MPI_Request bamboo_comm_requests_{n}[bamboo_comm_capacity_{n}]; "
+                f"int bamboo_comm_posted_{n} = 0; ")
+        if g.list_types:
+            text += (f"MPI_Datatype bamboo_comm_list_types_{n}[bamboo_comm_capacity_{n}]; "
+                     f"int bamboo_comm_listed_{n} = 0; ")
+        return text
+
+    def region_start(self, region) -> str:
+        return ""
+
+    def complete(self, g) -> str:
+        n = g.number
+        text = (f"MPI_Waitall(bamboo_comm_posted_{n}, bamboo_comm_requests_{n}, MPI_STATUSES_IGNORE); "
+                f"bamboo_comm_posted_{n} = 0; ")
+        if g.list_types:
+            text += (f"while (bamboo_comm_listed_{n} > 0) "
+                     f"MPI_Type_free(&bamboo_comm_list_types_{n}[--bamboo_comm_listed_{n}]); ")
+        return text
+
+    def post(self, inst, g, record_names: dict) -> str:
+        n = g.number
+        text = ""
+        if inst.in_loop:
+            # max_comm_iter too small, or not given: complete what is pending, stay correct
+            text += f"if (bamboo_comm_posted_{n} + 2 > bamboo_comm_capacity_{n}) {{ {self.complete(g)}}} "
+        if inst.waits_for_earlier:
+            text += self.complete(g)
+        tag = TAG_BASE + inst.number
+        for side, buffers, when, peer, call in (
+                ("r", inst.rbufs, inst.clause("receivewhen"), inst.clause("sender"), "MPI_Irecv"),
+                ("s", inst.sbufs, inst.clause("sendwhen"), inst.clause("receiver"), "MPI_Isend")):
+            setup, address, count, dtype = self._message(buffers, side, g, record_names)
+            request = f"&bamboo_comm_requests_{n}[bamboo_comm_posted_{n}++]"
+            body = f"{setup}{call}({address}, {count}, {dtype}, ({peer.expr.text}), {tag}, " \
+                   f"MPI_COMM_WORLD, {request}); "
+            text += f"if ({when.expr.text}) {{ {body}}} " if when else f"{{ {body}}} "
+        return text
+
+    def _message(self, buffers, side, g, record_names):
+        """(set-up code, address, count, datatype) of the message a buffer list makes."""
+        setup = "".join(record_type_setup(b.element, record_names) for b in buffers)
+        if len(buffers) == 1:
+            b = buffers[0]
+            return setup, b.address, "bamboo_comm_count", element_type(b.element, record_names)
+        k = len(buffers)
+        name = f"bamboo_comm_list_types_{g.number}[bamboo_comm_listed_{g.number}]"
+        types = ", ".join(element_type(b.element, record_names) for b in buffers)
+        setup += (f"MPI_Aint bamboo_comm_at[{k}]; int bamboo_comm_lengths[{k}]; "
+                  f"MPI_Datatype bamboo_comm_types[{k}] = {{{types}}}; ")
+        for j, b in enumerate(buffers):
+            setup += f"MPI_Get_address({b.address}, &bamboo_comm_at[{j}]); " \
+                     f"bamboo_comm_lengths[{j}] = bamboo_comm_count; "
+        setup += (f"for (int bamboo_comm_k = {k} - 1; bamboo_comm_k >= 0; bamboo_comm_k--) "
+                  "bamboo_comm_at[bamboo_comm_k] -= bamboo_comm_at[0]; "
+                  f"MPI_Type_create_struct({k}, bamboo_comm_lengths, bamboo_comm_at, "
+                  f"bamboo_comm_types, &{name}); MPI_Type_commit(&{name}); ")
+        dtype = f"bamboo_comm_list_types_{g.number}[bamboo_comm_listed_{g.number}++]"
+        return setup, buffers[0].address, "1", dtype
+
+
+class OneSided:
+    name = "MPI one-sided"
+
+    def storage(self, g, capacity: str) -> str:
+        return "".join(f"MPI_Win {w}; " for w in g.windows.values())
+
+    def region_start(self, region) -> str:
+        text = ""
+        for variable_key in region.window_objects:
+            w = region.group.windows[variable_key]
+            obj = region.window_object_names[variable_key]
+            text += (f"MPI_Win_create(&({obj}), (MPI_Aint)sizeof({obj}), 1, MPI_INFO_NULL, "
+                     f"MPI_COMM_WORLD, &{w}); MPI_Win_fence(0, {w}); ")
+        return text
+
+    def complete(self, g) -> str:
+        return "".join(f"MPI_Win_fence(0, {w}); MPI_Win_free(&{w}); " for w in g.windows.values())
+
+    def post(self, inst, g, record_names: dict) -> str:
+        text = ""
+        for s, r in zip(inst.sbufs, inst.rbufs):
+            text += record_type_setup(s.element, record_names)
+            w = g.windows[r.variable.hash]
+            obj = r.variable.spelling
+            dtype = element_type(s.element, record_names)
+            text += (f"MPI_Put({s.address}, bamboo_comm_count, {dtype}, ({inst.clause('receiver').expr.text}), "
+                     f"(MPI_Aint)((char *)({r.address}) - (char *)&({obj})), bamboo_comm_count, "
+                     f"{dtype}, {w}); ")
+        when = inst.clause("sendwhen")
+        return f"if ({when.expr.text}) {{ {text}}} " if when else f"{{ {text}}} "
+
+
+class Shmem:
+    name = "SHMEM"
+
+    def storage(self, g, capacity: str) -> str:
+        return ""
+
+    def region_start(self, region) -> str:
+        return "shmem_barrier_all(); "
+
+    def complete(self, g) -> str:
+        return "shmem_quiet(); shmem_barrier_all(); "
+
+    def post(self, inst, g, record_names: dict) -> str:
+        text = ""
+        pe = f"({inst.clause('receiver').expr.text})"
+        for s, r in zip(inst.sbufs, inst.rbufs):
+            e = s.element
+            if isinstance(e, Basic) and e.shmem:
+                t = e.c_name
+                text += (f"shmem_{e.shmem}_put_nbi(({t} *)({r.address}), (const {t} *)({s.address}), "
+                         f"(size_t)bamboo_comm_count, {pe}); ")
+            else:
+                text += (f"shmem_putmem_nbi({r.address}, {s.address}, "
+                         f"(size_t)bamboo_comm_count * {e.size}, {pe}); ")
+        when = inst.clause("sendwhen")
+        return f"if ({when.expr.text}) {{ {text}}} " if when else f"{{ {text}}} "
+
+
+WRITERS = {"TARGET_COMM_MPI_2SIDE": TwoSided(), "TARGET_COMM_MPI_1SIDE": OneSided(),
+           "TARGET_COMM_SHMEM": Shmem()}
