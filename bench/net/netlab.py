@@ -242,11 +242,12 @@ def status() -> str:
     return f"lab: up, {node_count()} nodes ({CONTROL} runs mpirun)\n  " + "\n  ".join(links)
 
 
-def mpirun(args: list[str], nodes: int | None = None) -> list[str]:
+def mpirun(args: list[str], nodes: int | None = None, launcher: str = "mpirun") -> list[str]:
     """The command that runs `mpirun ARGS` with its ranks spread over the lab's nodes.
 
     ARGS are mpirun's own (e.g. -n 4 ./prog x); the program is wrapped by in-node. Ranks go on
-    `nodes` nodes (default: all of them) in blocks."""
+    `nodes` nodes (default: all of them) in blocks. `launcher` replaces the word mpirun: oshrun,
+    Open MPI's mpirun under another name, starts OpenSHMEM programs (bin/bamboo-oshrun --lab)."""
     available = node_count()
     if available == 0:
         raise LabError("the lab is not up (bench/net/lab up --nodes N --rate R)")
@@ -258,7 +259,7 @@ def mpirun(args: list[str], nodes: int | None = None) -> list[str]:
            f"BAMBOO_LAB_NODES={nodes}", f"BAMBOO_LAB_PREFIX={PREFIX}"]
     mca = ["--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", SUBNET,
            "--mca", "oob_tcp_if_include", BRIDGE]
-    return (["ip", "netns", "exec", CONTROL] + env + ["mpirun"] + mca + args[:program] +
+    return (["ip", "netns", "exec", CONTROL] + env + [launcher] + mca + args[:program] +
             [str(IN_NODE)] + args[program:])
 
 
