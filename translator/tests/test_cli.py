@@ -35,3 +35,17 @@ def test_errors_exit_1(tmp_path):
     assert r.stderr.startswith("p.c:2:10: error: 'defs.h' file not found")
     r = run(["translate", "p.c", "--bogus"], tmp_path)
     assert r.returncode != 0 and "unknown option" in r.stderr
+
+
+def test_comm_only_lowers_the_comm_directives_alone(tmp_path):
+    (tmp_path / "p.c").write_text(
+        "#include <mpi.h>\nstatic double a[2], b[2];\nint main(int argc, char **argv)\n{\n"
+        "  int rank = 0;\n  MPI_Init(&argc, &argv);\n"
+        "#pragma comm_p2p sbuf(a) rbuf(b) sender(rank) receiver(rank)\n  { }\n"
+        "  return MPI_Finalize();\n}\n")
+    r = run(["translate", "--comm-only", "p.c", "--explain", "-o", "out.c"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "p.c:7: comm_p2p (MPI two-sided, standalone" in r.stdout
+    out = (tmp_path / "out.c").read_text()
+    assert out.startswith('#line 1 "p.c"\n#include <mpi.h>\n')
+    assert "int main(int argc" in out and "bamboo.h" not in out and "MPI_Isend((a)" in out

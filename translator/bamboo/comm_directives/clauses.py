@@ -68,6 +68,7 @@ class CommDirective:
     end: int                 # just past the directive's text (before its newline)
     clauses: dict = field(default_factory=dict)   # name -> Clause
     valid: bool = True
+    continued: bool = False  # its clauses go on at the next line, without a backslash
 
 
 def scan(src: SourceFile, diags: Diagnostics, skipped=(), macros=None) -> list[CommDirective]:
@@ -207,3 +208,4 @@ def _check_continuation(d: CommDirective, src, blank, diags):
                f"'{m.group(1)}(' on the line after #pragma {d.kind}: a #pragma ends with its "
                "line; end the line before with '\\' to continue the directive")
         d.valid = False
+        d.continued = True

@@ -35,9 +35,12 @@ def lower(src: SourceFile, args, cxx: bool, diags: Diagnostics) -> Lowered:
     if not has_directives(src.text):
         return Lowered(src.text)
     tu = cx.parse(src.path, args, unsaved_text=src.text)
-    if _report_c_errors(src, tu, diags):
-        return Lowered(None, found=True)
     directives = cl.scan(src, diags, cx.skipped_ranges(tu, src.path), _object_macros(tu))
+    # a directive's clauses continued on the next line without '\' are C errors there too:
+    # the directive's error says what happened, clang's would not
+    continued = {src.line_of(d.end) + 1 for d in directives if d.continued}
+    if _report_c_errors(src, tu, diags, continued):
+        return Lowered(None, found=True)
     if not directives:
         return Lowered(src.text)
     layout = find_layout(src, tu, directives, diags)
@@ -47,8 +50,6 @@ def lower(src: SourceFile, args, cxx: bool, diags: Diagnostics) -> Lowered:
     if cursors is None:
         return Lowered(None, found=True)
     _type_instances(src, layout, cursors, probe_tu, cxx, diags)
-    if diags.has_errors:
-        return Lowered(None, found=True)
     _check_libraries(src, layout, probe_tu, diags)
     _plan_groups(src, layout, diags)
     if diags.has_errors:
@@ -73,13 +74,15 @@ def _object_macros(tu) -> dict:
     return macros
 
 
-def _report_c_errors(src, tu, diags) -> bool:
+def _report_c_errors(src, tu, diags, skipped_lines=()) -> bool:
     failed = False
     for d in tu.diagnostics:
         if d.severity < 3:
             continue
-        failed = True
         loc = d.location
+        if loc.file is not None and cx.loc_file(loc) == src.path and loc.line in skipped_lines:
+            continue
+        failed = True
         if loc.file is None:
             diags.error(src.display, 0, 0, d.spelling)
         elif cx.loc_file(loc) == src.path:
@@ -123,6 +126,7 @@ def _type_instances(src, layout: Layout, cursors, tu, cxx, diags):
         if None in inst.sbufs or None in inst.rbufs:
             inst.directive.valid = False
             continue
+        inst.typed = True
         _check_pairs(src, inst, diags)
         _infer_count(src, inst, diags)
         if inst.target == cl.ONE_SIDED:
@@ -167,12 +171,19 @@ def _check_window_objects(src, inst, diags):
             _error(diags, src, b.expr.offset,
                    f"rbuf '{b.name}' with TARGET_COMM_MPI_1SIDE: its memory is {why}; the window "
                    "covers a named object (an array, structure or variable), so name one")
-        elif not bf.is_static_storage(b.variable) and b.variable.extent.start.offset >= region_start \
-                and cx.loc_file(b.variable.location) == src.path:
+        elif not bf.is_static_storage(b.variable) and cx.loc_file(b.variable.location) == src.path \
+                and _declared_at(src, b.variable) >= region_start:
             _error(diags, src, b.expr.offset,
                    f"rbuf '{b.name}' with TARGET_COMM_MPI_1SIDE: '{b.variable.spelling}' is declared "
                    "inside the comm_parameters region, but its window opens where the region starts; "
                    "declare it before")
+
+
+def _declared_at(src, cursor) -> int:
+    """Offset in the user's file of a cursor of the probe parse: the probe keeps every line,
+    and the columns of every line without a directive."""
+    start = cursor.extent.start
+    return src.offset(start.line, start.column)
 
 
 def _check_symmetric(src, inst, tu, diags):
@@ -228,7 +239,7 @@ def _plan_groups(src, layout: Layout, diags):
         else:
             inst.group = inst.region.group
     for g in layout.groups:
-        g.instances = sorted((i for i in layout.instances if i.group is g),
+        g.instances = sorted((i for i in layout.instances if i.group is g and i.typed),
                              key=lambda i: i.directive.start)
         g.targets = {i.target for i in g.instances}
         g.list_types = any(i.target == cl.TWO_SIDED and len(i.sbufs) > 1 for i in g.instances)
@@ -246,9 +257,8 @@ def _plan_groups(src, layout: Layout, diags):
                     inst.waits_for_earlier = True
                     break
     for r in layout.regions:
-        r.window_objects, r.window_object_names = [], {}
         for inst in r.instances:
-            if inst.target != cl.ONE_SIDED:
+            if inst.target != cl.ONE_SIDED or not inst.typed:
                 continue
             for b in inst.rbufs:
                 key = b.variable.hash
@@ -257,8 +267,7 @@ def _plan_groups(src, layout: Layout, diags):
                     r.window_objects.append(key)
                     r.window_object_names[key] = b.variable.spelling
     for inst in layout.instances:
-        if inst.region is None and inst.target == cl.ONE_SIDED:
-            inst.window_objects = []
+        if inst.region is None and inst.target == cl.ONE_SIDED and inst.typed:
             for b in inst.rbufs:
                 key = b.variable.hash
                 if key not in inst.group.windows:
@@ -336,7 +345,9 @@ class _Writer:
                 continue
             limit = inst.region.clause("max_comm_iter") if inst.region else None
             parts.append(f"2 * ({limit.expr.text})" if inst.in_loop and limit else "2")
-        return " + ".join(parts) or "0"
+        if all(p == "2" for p in parts):
+            return str(2 * len(parts))
+        return " + ".join(parts)
 
     def _storage(self, g: SyncGroup) -> str:
         return "".join(WRITERS[t].storage(g, self._capacity(g)) for t in sorted(g.targets))

@@ -38,6 +38,11 @@ class SyncGroup:
     number: int
     regions: list = field(default_factory=list)    # [Region], in program order
     completes_at_next: object = None                # the Region whose start completes it
+    # planned by lower.py
+    instances: list = field(default_factory=list)
+    targets: set = field(default_factory=set)
+    list_types: bool = False                        # two-sided buffer lists: types to free
+    windows: dict = field(default_factory=dict)     # one-sided: object's key -> window name
 
     @property
     def declared_before_first(self) -> bool:
@@ -53,6 +58,8 @@ class Region:
     instances: list = field(default_factory=list)
     group: SyncGroup | None = None
     completes: list = field(default_factory=list)   # groups completed at its start
+    window_objects: list = field(default_factory=list)      # one-sided: keys it opens
+    window_object_names: dict = field(default_factory=dict)  # key -> the object's name
 
     def clause(self, name):
         return self.directive.clauses.get(name)
@@ -72,7 +79,14 @@ class Instance:
     in_loop: bool                                    # a loop between it and its region
     clauses: dict = field(default_factory=dict)      # effective: the region's, then its own
     target: str = cl.TWO_SIDED
+    # from the typed clauses (buffers.py, lower.py)
+    sbufs: list = field(default_factory=list)
+    rbufs: list = field(default_factory=list)
+    typed: bool = False                              # every buffer typed
+    count: str = ""                                  # C expression
+    group: SyncGroup | None = None
     waits_for_earlier: bool = False                  # completes the group's transfers first
+    window_objects: list = field(default_factory=list)   # standalone one-sided: (key, name)
 
     def clause(self, name):
         return self.clauses.get(name)
@@ -103,10 +117,12 @@ def find_layout(src: SourceFile, tu, directives: list[CommDirective], diags: Dia
     _nest(src, regions, instances, diags)
     for inst in instances:
         _effective_clauses(src, inst, diags)
-    for r in regions:
-        _check_jumps(src, r.stmt, "comm_parameters region", "its synchronization", diags)
+    reported = set()
     for inst in instances:
-        _check_jumps(src, inst.stmt, "comm_p2p computation", "the transfer's completion", diags)
+        reported |= _check_jumps(src, inst.stmt, "comm_p2p computation", "the transfer's completion",
+                                 diags)
+    for r in regions:
+        _check_jumps(src, r.stmt, "comm_parameters region", "its synchronization", diags, reported)
     groups = _sync_groups(src, regions, diags)
     return Layout(regions, instances, groups, functions)
 
@@ -239,8 +255,10 @@ def _effective_clauses(src, inst: Instance, diags):
     inst.target = target.keyword if target else cl.TWO_SIDED
 
 
-def _check_jumps(src, stmt: Statement, what: str, skipped: str, diags):
-    """A jump out of the statement would skip the generated completion."""
+def _check_jumps(src, stmt: Statement, what: str, skipped: str, diags, already=frozenset()) -> set:
+    """A jump out of the statement would skip the generated completion. Returns the offsets
+    of the jumps reported (``already`` reported ones are not again)."""
+    reported = set()
     pending = [(stmt.cursor, 0, 0)]   # loops and breakable statements around it, inside stmt
     while pending:
         c, loops, breakables = pending.pop()
@@ -254,12 +272,15 @@ def _check_jumps(src, stmt: Statement, what: str, skipped: str, diags):
             word = "break"
         elif k == CK.CONTINUE_STMT and loops == 0:
             word = "continue"
-        if word:
-            _error(diags, src, c.extent.start.offset, f"{word} leaves a {what} and skips {skipped}")
+        at = c.extent.start.offset
+        if word and at not in already:
+            _error(diags, src, at, f"{word} leaves a {what} and skips {skipped}")
+            reported.add(at)
         inner_loops = loops + (k in LOOP_KINDS)
         inner_breakables = breakables + (k in LOOP_KINDS or k == CK.SWITCH_STMT)
         for child in c.get_children():
             pending.append((child, inner_loops, inner_breakables))
+    return reported
 
 
 def _label_inside(goto, stmt: Statement) -> bool:
@@ -285,6 +306,10 @@ def _sync_groups(src, regions, diags) -> list[SyncGroup]:
                 group.regions.append(following)
                 following.group = group
                 current = following
+            if len(group.regions) == 1:
+                _warning(diags, src, r.clause("place_sync").offset,
+                         "place_sync(END_ADJ_PARAM_REGIONS), but no comm_parameters region comes "
+                         "right after this one: it synchronizes at its own end")
         elif current.placement == cl.BEGIN_NEXT_PARAM_REGION:
             following = _next_region_in_block(current, by_position)
             if following is None:
@@ -295,11 +320,6 @@ def _sync_groups(src, regions, diags) -> list[SyncGroup]:
             else:
                 group.completes_at_next = following
                 following.completes.append(group)
-        if group.declared_before_first and r.stmt.parent.kind != CK.COMPOUND_STMT:
-            _error(diags, src, r.clause("place_sync").offset,
-                   f"place_sync({r.placement}) needs this comm_parameters region directly in a "
-                   "block ({ ... }): its transfers outlive it")
-            r.directive.valid = False
     return groups
 
 
@@ -323,5 +343,7 @@ def _adjacent_region(r: Region, regions, src) -> Region | None:
 
 
 def _next_region_in_block(r: Region, regions) -> Region | None:
+    if r.stmt.parent.kind != CK.COMPOUND_STMT:
+        return None
     later = [o for o in regions if o.stmt.parent == r.stmt.parent and o.stmt.start > r.stmt.end]
     return min(later, key=lambda o: o.stmt.start) if later else None

@@ -50,12 +50,14 @@ class TwoSided:
     name = "MPI two-sided"
 
     def storage(self, g, capacity: str) -> str:
+        """``capacity``: a number, or an expression of max_comm_iter (an array of that length:
+        a VLA in C, an extension GCC and Clang accept in C++)."""
         n = g.number
-        text = (f"int bamboo_comm_capacity_{n} = {capacity}; "
-                f"MPI_Request bamboo_comm_requests_{n}[bamboo_comm_capacity_{n}]; "
-                f"int bamboo_comm_posted_{n} = 0; ")
+        length = capacity if capacity.isdigit() else f"bamboo_comm_capacity_{n}"
+        text = "" if capacity.isdigit() else f"int bamboo_comm_capacity_{n} = {capacity}; "
+        text += f"MPI_Request bamboo_comm_requests_{n}[{length}]; int bamboo_comm_posted_{n} = 0; "
         if g.list_types:
-            text += (f"MPI_Datatype bamboo_comm_list_types_{n}[bamboo_comm_capacity_{n}]; "
+            text += (f"MPI_Datatype bamboo_comm_list_types_{n}[{length}]; "
                      f"int bamboo_comm_listed_{n} = 0; ")
         return text
 
@@ -76,7 +78,7 @@ class TwoSided:
         text = ""
         if inst.in_loop:
             # max_comm_iter too small, or not given: complete what is pending, stay correct
-            text += f"if (bamboo_comm_posted_{n} + 2 > bamboo_comm_capacity_{n}) {{ {self.complete(g)}}} "
+            text += f"if (bamboo_comm_posted_{n} + 2 > (int)(sizeof bamboo_comm_requests_{n} / sizeof(MPI_Request))) {{ {self.complete(g)}}} "
         if inst.waits_for_earlier:
             text += self.complete(g)
         tag = TAG_BASE + inst.number

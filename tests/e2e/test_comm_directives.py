@@ -1,0 +1,84 @@
+"""Communication directives end to end (docs/comm-directives.md): each program of
+comm_directives/ is lowered to each target its rules allow and must print what its
+hand-written MPI twin (NAME_hand.c, plain mpicc, as many ranks) prints:
+
+- `bamboocc --bamboo-comm-only`: a plain MPI program (mpirun) or an OpenSHMEM one
+  (bin/bamboo-oshrun);
+- plain `bamboocc`: the directives lowered, then Bamboo tasks, P processes x VF."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from harness import BAMBOOCC, REPO, build, mpirun, run_bamboo, run_plain
+
+DIRECTORY = Path(__file__).parent / "comm_directives"
+OSHRUN = REPO / "bin" / "bamboo-oshrun"
+TWO_SIDED, ONE_SIDED, SHMEM = "TARGET_COMM_MPI_2SIDE", "TARGET_COMM_MPI_1SIDE", "TARGET_COMM_SHMEM"
+
+# program -> (targets its directives may take, rank counts)
+PROGRAMS = {
+    "exchange": ((TWO_SIDED, ONE_SIDED, SHMEM), (1, 2, 4, 5)),
+    "forward": ((TWO_SIDED,), (2, 3)),
+    "olap_halo": ((TWO_SIDED,), (2, 3)),
+}
+TASK_CONFIGS = [(1, 1), (1, 4), (2, 2), (2, 3)]
+
+
+def _flags(target: str) -> list[str]:
+    return [f"-DTARGET={target}"] + (["-DUSE_SHMEM"] if target == SHMEM else [])
+
+
+@pytest.fixture(scope="module")
+def executables(tmp_path_factory):
+    """Builds on first use: (program, target, kind) -> executable; kind is plain (the hand
+    twin), lowered (--bamboo-comm-only) or tasks (bamboocc)."""
+    made = {}
+    workdir = tmp_path_factory.mktemp("comm-directives")
+
+    def get(program: str, target: str, kind: str) -> Path:
+        key = (program, target, kind)
+        if key not in made:
+            output = workdir / f"{program}-{target}-{kind}"
+            if kind == "plain":
+                made[key] = build("mpicc", [DIRECTORY / f"{program}_hand.c"], output)
+            elif kind == "lowered":
+                made[key] = build(str(BAMBOOCC), [DIRECTORY / f"{program}.c"], output,
+                                  ["--bamboo-comm-only", *_flags(target)])
+            else:
+                made[key] = build(str(BAMBOOCC), [DIRECTORY / f"{program}.c"], output, _flags(target))
+        return made[key]
+
+    return get
+
+
+def _lowered_cases():
+    for program, (targets, ranks) in PROGRAMS.items():
+        for target in targets:
+            for n in ranks:
+                yield pytest.param(program, target, n, id=f"{program}-{target[12:]}-{n}")
+
+
+@pytest.mark.parametrize("program,target,ranks", list(_lowered_cases()))
+def test_lowered_program_prints_what_hand_written_mpi_prints(program, target, ranks, executables):
+    expected = run_plain(executables(program, target, "plain"), ranks)
+    assert expected.returncode == 0 and expected.lines(), expected.stderr
+    lowered = executables(program, target, "lowered")
+    if target == SHMEM:
+        run = mpirun(lowered, ranks, launcher=(str(OSHRUN),))
+    else:
+        run = run_plain(lowered, ranks)
+    assert run.returncode == 0, run.stderr
+    assert run.lines() == expected.lines()
+
+
+@pytest.mark.parametrize("processes,vf", TASK_CONFIGS, ids=[f"P{p}xVF{v}" for p, v in TASK_CONFIGS])
+@pytest.mark.parametrize("program", list(PROGRAMS))
+def test_bamboo_tasks_print_what_hand_written_mpi_prints(program, processes, vf, executables):
+    expected = run_plain(executables(program, TWO_SIDED, "plain"), processes * vf)
+    run = run_bamboo(executables(program, TWO_SIDED, "tasks"), processes, vf)
+    assert run.returncode == 0, run.stderr
+    assert run.lines() == expected.lines()

@@ -1,0 +1,321 @@
+"""Comm directives (bamboo/comm_directives): clause parsing, where synchronization goes, what
+each target's lowering contains, --explain, and that lowering keeps every line where it was.
+Whole programs run against hand-written MPI in tests/e2e/test_comm_directives.py; bad input
+is in bad_inputs/bad_comm_*.c."""
+import os
+import subprocess
+
+import pytest
+
+from bamboo.comm_directives import clauses as cl
+from bamboo.diagnostics import Diagnostics
+from bamboo.source import SourceFile
+from bamboo.translate import translate_file
+
+HEADER = "#include <mpi.h>\n"
+
+
+@pytest.fixture
+def lower(tmp_path):
+    """lower(code, *args) -> TranslationResult of `bamboo translate --comm-only`."""
+    def run(code, *args, explain=False):
+        path = tmp_path / "t.c"
+        path.write_text(HEADER + code)
+        old = os.getcwd()
+        os.chdir(tmp_path)
+        try:
+            return translate_file("t.c", list(args), display="t.c", explain=explain, comm_only=True)
+        finally:
+            os.chdir(old)
+    return run
+
+
+def scan(text, macros=None):
+    diags = Diagnostics()
+    found = cl.scan(SourceFile("t.c", text=text), diags, macros=macros)
+    return found, diags
+
+
+def test_clauses_keep_lists_and_commas_inside_brackets():
+    (d,), diags = scan("#pragma comm_p2p sbuf(a, f(b, c), m[1][2]) rbuf(x) sender(g(1, 2))\n")
+    assert not diags.items
+    assert [e.text for e in d.clauses["sbuf"].items] == ["a", "f(b, c)", "m[1][2]"]
+    assert d.clauses["sender"].expr.text == "g(1, 2)"
+
+
+def test_clauses_continue_over_backslash_lines():
+    (d,), diags = scan("#pragma comm_parameters sender(rank - 1) \\\n    receiver(rank + 1)\n{ }\n")
+    assert not diags.items
+    assert d.clauses["receiver"].expr.text == "rank + 1"
+
+
+def test_target_may_name_a_macro():
+    (d,), diags = scan("#pragma comm_p2p target(MY_TARGET)\n", {"MY_TARGET": "OTHER",
+                                                                "OTHER": cl.SHMEM})
+    assert not diags.items
+    assert d.clauses["target"].keyword == cl.SHMEM
+
+
+def test_region_clauses_reach_every_instance_and_an_instance_restates_one(lower):
+    res = lower("""
+static double a[2], b[2], c[2];
+void f(int rank) {
+#pragma comm_parameters sender(rank) receiver(rank) count(2)
+    {
+#pragma comm_p2p sbuf(a) rbuf(b)
+        { }
+#pragma comm_p2p sbuf(a) rbuf(c) count(1) receiver(rank + 1)
+        { }
+    }
+}
+""")
+    assert res.ok, res.diagnostics
+    assert "MPI_Isend((a), bamboo_comm_count, MPI_DOUBLE, (rank), 32000" in res.text
+    assert "MPI_Isend((a), bamboo_comm_count, MPI_DOUBLE, (rank + 1), 32001" in res.text
+    assert "int bamboo_comm_count = (int)(2);" in res.text
+    assert "int bamboo_comm_count = (int)(1);" in res.text
+
+
+def test_adjacent_independent_instances_share_one_waitall(lower):
+    res = lower("""
+static double a[2], b[2], c[2], d[2];
+void f(int rank) {
+#pragma comm_parameters sender(rank) receiver(rank)
+    {
+#pragma comm_p2p sbuf(a) rbuf(b)
+        { }
+#pragma comm_p2p sbuf(c) rbuf(d)
+        { }
+    }
+}
+""")
+    assert res.ok, res.diagnostics
+    assert res.text.count("MPI_Waitall") == 1
+    assert "MPI_Request bamboo_comm_requests_0[4]" in res.text
+
+
+def test_an_instance_sending_what_another_receives_completes_it_first(lower):
+    res = lower("""
+static double a[2], b[2], c[2];
+void f(int rank) {
+#pragma comm_parameters sender(rank) receiver(rank)
+    {
+#pragma comm_p2p sbuf(a) rbuf(b)
+        { }
+#pragma comm_p2p sbuf(b) rbuf(c)
+        { }
+    }
+}
+""", explain=True)
+    assert res.ok, res.diagnostics
+    second = res.text.split("/* comm_p2p */")[1]
+    assert second.index("MPI_Waitall") < second.index("MPI_Irecv")
+    assert "completes the transfers before it first" in res.explanation
+
+
+def test_a_loop_sizes_its_requests_by_max_comm_iter_and_guards_them(lower):
+    res = lower("""
+static double a[64][3], b[8][3];
+void f(int rank, int n) {
+#pragma comm_parameters sender(0) receiver(1) sendwhen(rank == 0) receivewhen(rank == 1) \\
+        count(3) max_comm_iter(n)
+    {
+        for (int i = 0; i < n; i++)
+#pragma comm_p2p sbuf(&a[i][0]) rbuf(&b[i % 8][0])
+            ;
+    }
+}
+""")
+    assert res.ok, res.diagnostics
+    assert "int bamboo_comm_capacity_0 = 2 * (n);" in res.text
+    assert "if (bamboo_comm_posted_0 + 2 > " in res.text
+
+
+def test_a_loop_without_max_comm_iter_is_a_warning(lower):
+    res = lower("""
+static double a[64], b[64];
+void f(int rank, int n) {
+#pragma comm_parameters sender(rank) receiver(rank) count(1)
+    {
+        for (int i = 0; i < n; i++) {
+#pragma comm_p2p sbuf(&a[i]) rbuf(&b[i])
+            { }
+        }
+    }
+}
+""")
+    assert res.ok
+    assert any(d.severity == "warning" and "max_comm_iter" in d.message for d in res.diagnostics)
+
+
+def test_begin_next_param_region_completes_at_the_next_region(lower):
+    res = lower("""
+static double a[2], b[2], c[2], d[2];
+void f(int rank) {
+#pragma comm_parameters sender(rank) receiver(rank) place_sync(BEGIN_NEXT_PARAM_REGION)
+    {
+#pragma comm_p2p sbuf(a) rbuf(b)
+        { }
+    }
+    a[0] = 1;
+#pragma comm_parameters sender(rank) receiver(rank)
+    {
+#pragma comm_p2p sbuf(c) rbuf(d)
+        { }
+    }
+}
+""")
+    assert res.ok, res.diagnostics
+    lines = res.text.splitlines()
+    first = next(i for i, l in enumerate(lines) if "bamboo_comm_requests_0[2]" in l)
+    assert lines[first].index("bamboo_comm_requests_0[2]") < lines[first].index("{")
+    waits = [i for i, l in enumerate(lines) if "MPI_Waitall(bamboo_comm_posted_0" in l]
+    assert waits and lines[waits[0]].lstrip().startswith("{ MPI_Waitall(bamboo_comm_posted_0")
+
+
+def test_end_adj_param_regions_share_one_completion(lower):
+    res = lower("""
+static double a[2], b[2], c[2], d[2];
+void f(int rank) {
+#pragma comm_parameters sender(rank) receiver(rank) place_sync(END_ADJ_PARAM_REGIONS)
+    {
+#pragma comm_p2p sbuf(a) rbuf(b)
+        { }
+    }
+#pragma comm_parameters sender(rank) receiver(rank) place_sync(END_ADJ_PARAM_REGIONS)
+    {
+#pragma comm_p2p sbuf(c) rbuf(d)
+        { }
+    }
+}
+""")
+    assert res.ok, res.diagnostics
+    assert res.text.count("MPI_Waitall") == 1
+    assert "bamboo_comm_requests_0[4]" in res.text
+
+
+def test_a_structure_becomes_one_cached_mpi_struct_type(lower):
+    res = lower("""
+struct atom { int id; double pos[3]; struct { char tag[4]; short n; } inner; };
+void f(int rank, struct atom *mine, struct atom *theirs) {
+#pragma comm_p2p sbuf(mine) rbuf(theirs) sender(rank) receiver(rank) count(2)
+    { }
+}
+""")
+    assert res.ok, res.diagnostics
+    assert "static MPI_Datatype bamboo_comm_type_0 = MPI_DATATYPE_NULL; /* struct atom */" in res.text
+    assert "int bamboo_comm_lengths[4] = {1, 3, 4, 1}" in res.text
+    assert "MPI_Aint bamboo_comm_offsets[4] = {0, 8, 32, 36}" in res.text
+    assert "{MPI_INT, MPI_DOUBLE, MPI_CHAR, MPI_SHORT}" in res.text
+    assert "MPI_Type_create_resized(bamboo_comm_fields, 0, 40, &bamboo_comm_type_0)" in res.text
+
+
+def test_a_buffer_list_is_one_message(lower):
+    res = lower("""
+void f(int rank, double *x, int *k, double *y, int *m) {
+#pragma comm_p2p sbuf(x, k) rbuf(y, m) sender(rank) receiver(rank) count(5)
+    { }
+}
+""", explain=True)
+    assert res.ok, res.diagnostics
+    assert res.text.count("MPI_Isend(") == 1 and res.text.count("MPI_Irecv(") == 1
+    assert "MPI_Type_create_struct(2, bamboo_comm_lengths, bamboo_comm_at" in res.text
+    assert "the list as one MPI struct datatype" in res.explanation
+
+
+def test_count_is_the_smallest_array_extent(lower):
+    res = lower("""
+static double a[3][4], b[10];
+void f(int rank) {
+#pragma comm_p2p sbuf(a) rbuf(b) sender(rank) receiver(rank)
+    { }
+}
+""")
+    assert res.ok, res.diagnostics
+    assert "int bamboo_comm_count = (int)10;" in res.text
+
+
+def test_one_sided_puts_into_a_window_over_the_object(lower):
+    res = lower("""
+static struct { double evec[8][3]; } local;
+static double ev[24];
+void f(int rank, int p) {
+#pragma comm_parameters sender(0) receiver(1) sendwhen(rank == 0) receivewhen(rank == 1) \\
+        target(TARGET_COMM_MPI_1SIDE)
+    {
+#pragma comm_p2p sbuf(&ev[3 * p]) rbuf(&local.evec[p][0]) count(3)
+        { }
+    }
+}
+""")
+    assert res.ok, res.diagnostics
+    assert "MPI_Win_create(&(local), (MPI_Aint)sizeof(local), 1" in res.text
+    assert "(MPI_Aint)((char *)((&local.evec[p][0])) - (char *)&(local))" in res.text
+    assert res.text.count("MPI_Win_fence") == 2 and "MPI_Win_free" in res.text
+
+
+def test_shmem_puts_are_typed(tmp_path):
+    path = tmp_path / "t.c"
+    path.write_text("""#include <shmem.h>
+static double in[4]; static int k_in[4];
+void f(int me, double *out, int *k) {
+#pragma comm_p2p sbuf(out, k) rbuf(in, k_in) sender(me) receiver(me + 1) count(4) target(TARGET_COMM_SHMEM)
+    { }
+}
+""")
+    res = translate_file(str(path), [], display="t.c", comm_only=True)
+    assert res.ok, res.diagnostics
+    assert "shmem_double_put_nbi((double *)((in)), (const double *)((out)), (size_t)bamboo_comm_count, (me + 1))" in res.text
+    assert "shmem_int_put_nbi(" in res.text
+    assert "shmem_quiet(); shmem_barrier_all();" in res.text
+
+
+def test_lowering_keeps_every_line_so_errors_point_at_the_users_lines(lower, tmp_path):
+    code = """
+static double a[2], b[2];
+void f(int rank) {
+#pragma comm_parameters sender(rank) \\
+        receiver(rank)
+    {
+#pragma comm_p2p sbuf(a) rbuf(b)
+        { }
+    }
+#ifdef ONLY_FOR_THE_COMPILER
+#error after the directives
+#endif
+}
+"""
+    res = lower(code)
+    assert res.ok, res.diagnostics
+    body = res.text.split("\n", 1)[1]   # after the #line naming the user's file
+    assert body.count("\n") == (HEADER + code).count("\n")
+    (tmp_path / "lowered.c").write_text(res.text)
+    done = subprocess.run(["mpicc", "-DONLY_FOR_THE_COMPILER", "-c", "-o", os.devnull,
+                           str(tmp_path / "lowered.c")], capture_output=True, text=True)
+    assert done.returncode != 0
+    line = 1 + (HEADER + code).split("\n").index("#error after the directives")
+    assert f"t.c:{line}:" in done.stderr
+
+
+def test_explain_says_what_each_directive_became(lower):
+    res = lower("""
+static double a[2], b[2];
+void f(int rank) {
+#pragma comm_parameters sender(rank - 1) receiver(rank + 1) sendwhen(rank % 2 == 0) receivewhen(rank % 2)
+    {
+#pragma comm_p2p sbuf(a) rbuf(b)
+        { }
+    }
+}
+""", explain=True)
+    assert res.ok, res.diagnostics
+    assert "t.c:5: comm_parameters: 1 comm_p2p; synchronization at its end (place_sync END_PARAM_REGION)" in res.explanation
+    assert ("t.c:7: comm_p2p (MPI two-sided, region at line 5): a -> b (double), count 2: MPI_Irecv "
+            "from sender(rank - 1) when rank % 2, MPI_Isend to receiver(rank + 1) when rank % 2 == 0, "
+            "tag 32000") in res.explanation
+
+
+def test_a_file_without_comm_directives_comes_out_as_it_is(lower):
+    res = lower("int main(void) { return 0; }\n")
+    assert res.ok
+    assert res.text.split("\n", 1)[1] == HEADER + "int main(void) { return 0; }\n"
