@@ -1,7 +1,7 @@
 """Fuzzing: mutants of the project's annotated sources never break the translator.
 
-The sources are the files with ``#pragma bamboo`` among apps/*/*.c, tests/e2e/programs/*.c
-and translator/tests/data/*.c.  Each mutant takes one to three mutations: a line deleted,
+The sources are the files with ``#pragma bamboo`` or comm directives among apps/*/*.c,
+tests/e2e/programs/*.c, tests/e2e/comm_directives/*.c and translator/tests/data/*.c.  Each mutant takes one to three mutations: a line deleted,
 duplicated or swapped with the next, a few lines copied elsewhere, a directive dropped,
 duplicated, moved, replaced or inserted, a brace, parenthesis or semicolon deleted, two
 tokens swapped, an identifier replaced by another of the file, a jump, label, static, brace
@@ -38,14 +38,22 @@ pytestmark = pytest.mark.skipif(not HAVE_MPICC, reason="mpicc not found")
 MUTANTS = int(os.environ.get("BAMBOO_FUZZ_MUTANTS", "60"))
 SEED = int(os.environ.get("BAMBOO_FUZZ_SEED", "17"))
 
+_ANNOTATED = re.compile(r"#pragma (bamboo|comm_parameters|comm_p2p)\b")
 SOURCES = sorted(p for pattern in ("apps/*/*.c", "tests/e2e/programs/*.c",
-                                   "translator/tests/data/*.c")
+                                   "tests/e2e/comm_directives/*.c", "translator/tests/data/*.c")
                  for p in glob.glob(os.path.join(REPO, pattern))
-                 if "#pragma bamboo" in open(p, encoding="latin-1").read())
+                 if _ANNOTATED.search(open(p, encoding="latin-1").read()))
 
-DIRECTIVES = ["olap", "send", "receive", "olap layout NN X", "dimension 2", "dimension 0",
-              "priority 1", "priority rank + 1", "priority", "priority (1", "priority x;",
-              "receive now", "olap layout", "bogus"]
+DIRECTIVES = ["#pragma bamboo " + d for d in (
+    "olap", "send", "receive", "olap layout NN X", "dimension 2", "dimension 0", "priority 1",
+    "priority rank + 1", "priority", "priority (1", "priority x;", "receive now", "olap layout",
+    "bogus")] + [
+    "#pragma comm_parameters sender(rank) receiver(rank)",
+    "#pragma comm_parameters place_sync(BEGIN_NEXT_PARAM_REGION) max_comm_iter(2)",
+    "#pragma comm_p2p sbuf(argv) rbuf(argv) sender(0) receiver(0)",
+    "#pragma comm_p2p sbuf(&rank) rbuf(&size) sender(0) receiver(0) target(TARGET_COMM_MPI_1SIDE)",
+    "#pragma comm_p2p count(",
+    "#pragma comm_p2p sendwhen(1)"]
 
 # Statements and lines that reach the translator's checks (jumps, labels, statics, nesting).
 SNIPPETS = ["goto fuzz_label;", "fuzz_label: ;", "break;", "continue;", "return 0;", "return;",
@@ -88,7 +96,7 @@ def _include_args(source):
 # -- mutations: each takes and returns the lines (without their '\n') and says what it did --
 
 def _pragma_lines(lines):
-    return [i for i, line in enumerate(lines) if line.lstrip().startswith("#pragma bamboo")]
+    return [i for i, line in enumerate(lines) if _ANNOTATED.match(line.lstrip())]
 
 
 def _some_line(lines, rng):
@@ -154,13 +162,13 @@ def replace_directive(lines, rng):
     if not pragmas:
         return insert_directive(lines, rng)
     i = rng.choice(pragmas)
-    new = "#pragma bamboo " + rng.choice(DIRECTIVES)
+    new = rng.choice(DIRECTIVES)
     return lines[:i] + [new] + lines[i + 1:], f"line {i + 1} becomes '{new}'"
 
 
 def insert_directive(lines, rng):
     i = _some_line(lines, rng)
-    new = "#pragma bamboo " + rng.choice(DIRECTIVES)
+    new = rng.choice(DIRECTIVES)
     return lines[:i] + [new] + lines[i:], f"insert '{new}' before line {i + 1}"
 
 
