@@ -1,7 +1,8 @@
 /* Communication directives (docs/comm-directives.md) against exchange_hand.c, which does the
  * same transfers in hand-written MPI and prints the same lines:
  *   a ring of a buffer list (doubles and ints) and of a structure, consolidated in one region;
- *   a standalone comm_p2p from even to odd ranks (sendwhen/receivewhen);
+ *   a standalone comm_p2p from even to odd ranks (sendwhen/receivewhen), and a ring right
+ *   after it that shares its completion;
  *   rank 0 distributing spins in a loop (max_comm_iter), the region inside a time loop;
  *   place_sync(BEGIN_NEXT_PARAM_REGION) and place_sync(END_ADJ_PARAM_REGIONS).
  * TARGET picks the library (-DTARGET=TARGET_COMM_MPI_1SIDE...); every buffer received into is
@@ -25,6 +26,7 @@ static double ring_in[6];
 static int ring_index_in[6];
 static struct cell cell_in;
 static int pair_in[4];
+static double second_in[6];
 static double spins[ATOMS][3];
 static double early_in[5], late_in[5], adjacent_a[4], adjacent_b[4];
 
@@ -69,6 +71,9 @@ int main(int argc, char **argv)
 #pragma comm_p2p sbuf(pair_out) rbuf(pair_in) sender(rank - 1) receiver(rank + 1) \
         sendwhen(rank % 2 == 0 && rank + 1 < size) receivewhen(rank % 2 == 1) target(TARGET)
     { }
+#pragma comm_p2p sbuf(ring_out) rbuf(second_in) sender(next) receiver(prev) target(TARGET)
+    { }
+    printf("rank %d second %g %g\n", rank, second_in[0], second_in[5]);
     if (rank % 2 == 1)
         printf("rank %d pair %d %d %d %d\n", rank, pair_in[0], pair_in[1], pair_in[2], pair_in[3]);
 

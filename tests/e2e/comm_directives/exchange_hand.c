@@ -46,6 +46,9 @@ int main(int argc, char **argv)
         MPI_Recv(pair_in, 4, MPI_INT, rank - 1, 4, world, MPI_STATUS_IGNORE);
         printf("rank %d pair %d %d %d %d\n", rank, pair_in[0], pair_in[1], pair_in[2], pair_in[3]);
     }
+    double second_in[6];
+    MPI_Sendrecv(ring_out, 6, MPI_DOUBLE, prev, 10, second_in, 6, MPI_DOUBLE, next, 10, world, MPI_STATUS_IGNORE);
+    printf("rank %d second %g %g\n", rank, second_in[0], second_in[5]);
 
     static double all_spins[MAX_RANKS * ATOMS][3];
     double spins[ATOMS][3];

@@ -231,13 +231,20 @@ def _plan_groups(src, layout: Layout, diags):
     """Each instance's group; standalone instances get their own. Dependent buffers in one
     group: a later instance completes the group's transfers first (two-sided), or is an
     error (one-sided: that would take a collective synchronization in the middle)."""
-    for inst in layout.instances:
-        if inst.region is None:
-            g = SyncGroup(len(layout.groups))
-            layout.groups.append(g)
-            inst.group = g
-        else:
+    previous = None
+    for inst in sorted(layout.instances, key=lambda i: i.directive.start):
+        if inst.region is not None:
             inst.group = inst.region.group
+            continue
+        # adjacent standalone instances with independent buffers share one completion
+        if previous is not None and inst.typed and _adjacent(previous, inst) and \
+                not any(_dependent(earlier, inst) for earlier in previous.group.standalone):
+            inst.group = previous.group
+        else:
+            inst.group = SyncGroup(len(layout.groups))
+            layout.groups.append(inst.group)
+        inst.group.standalone.append(inst)
+        previous = inst
     for g in layout.groups:
         g.instances = sorted((i for i in layout.instances if i.group is g and i.typed),
                              key=lambda i: i.directive.start)
@@ -266,19 +273,33 @@ def _plan_groups(src, layout: Layout, diags):
                     r.group.windows[key] = f"bamboo_comm_window_{r.group.number}_{len(r.group.windows)}"
                     r.window_objects.append(key)
                     r.window_object_names[key] = b.variable.spelling
-    for inst in layout.instances:
-        if inst.region is None and inst.target == cl.ONE_SIDED and inst.typed:
+    for g in layout.groups:
+        for inst in g.standalone:
+            if inst.target != cl.ONE_SIDED or not inst.typed:
+                continue
             for b in inst.rbufs:
                 key = b.variable.hash
-                if key not in inst.group.windows:
-                    inst.group.windows[key] = f"bamboo_comm_window_{inst.group.number}_{len(inst.group.windows)}"
-                    inst.window_objects.append((key, b.variable.spelling))
+                if key not in g.windows:
+                    g.windows[key] = f"bamboo_comm_window_{g.number}_{len(g.windows)}"
+                    g.standalone_windows.append((key, b.variable.spelling))
+    for inst in layout.instances:
         if inst.in_loop and inst.region is not None and inst.region.clause("max_comm_iter") is None \
                 and inst.target == cl.TWO_SIDED:
             _warning(diags, src, inst.directive.start,
                      "comm_p2p in a loop without max_comm_iter on its comm_parameters region: each "
                      "execution completes the one before instead of all completing together; give "
                      "max_comm_iter(N)")
+
+
+def _adjacent(a: Instance, b: Instance) -> bool:
+    """b's statement comes right after a's in the same block."""
+    parent = a.stmt.parent
+    if parent.kind != cx.CK.COMPOUND_STMT or b.stmt.parent != parent:
+        return False
+    siblings = [c.extent.start.offset for c in parent.get_children()]
+    return a.stmt.cursor.extent.start.offset in siblings and \
+        siblings.index(a.stmt.cursor.extent.start.offset) + 1 < len(siblings) and \
+        siblings[siblings.index(a.stmt.cursor.extent.start.offset) + 1] == b.stmt.start
 
 
 def _variables(buffers):
@@ -376,21 +397,25 @@ class _Writer:
         g = inst.group
         writer = WRITERS[inst.target]
         names = self.record_names.get(inst.stmt.function.hash, {})
-        own = inst.region is None
-        text = "{ "
-        if own:
-            text += self._storage(g)
-            if inst.target == cl.ONE_SIDED:
-                for key, obj in inst.window_objects:
-                    w = g.windows[key]
-                    text += (f"MPI_Win_create(&({obj}), (MPI_Aint)sizeof({obj}), 1, MPI_INFO_NULL, "
-                             f"MPI_COMM_WORLD, &{w}); MPI_Win_fence(0, {w}); ")
-            elif inst.target == cl.SHMEM:
-                text += writer.region_start(None)
+        before, text, end = "", "{ ", ""
+        if g.standalone and g.standalone[0] is inst:
+            # the group's start, as a region's would be
+            if len(g.standalone) > 1:
+                before = self._storage(g)
+            else:
+                text += self._storage(g)
+            for key, obj in g.standalone_windows:
+                w = g.windows[key]
+                text += (f"MPI_Win_create(&({obj}), (MPI_Aint)sizeof({obj}), 1, MPI_INFO_NULL, "
+                         f"MPI_COMM_WORLD, &{w}); MPI_Win_fence(0, {w}); ")
+            if cl.SHMEM in g.targets:
+                text += WRITERS[cl.SHMEM].region_start(None)
+        if g.standalone and g.standalone[-1] is inst:
+            end = self._complete(g)
         text += f"int bamboo_comm_count = (int){inst.count}; "
         text += writer.post(inst, g, names)
-        self.edits.append((inst.directive.start, inst.directive.end, 1, f"{text}/* comm_p2p */"))
-        end = self._complete(g) if own else ""
+        self.edits.append((inst.directive.start, inst.directive.end, 1,
+                           f"{before}{text}/* comm_p2p */"))
         self.edits.append((inst.stmt.end, inst.stmt.end, 1, f" {end}}}"))
 
     def explain(self) -> str:
@@ -413,8 +438,12 @@ class _Writer:
     def _explain_instance(self, inst: Instance) -> str:
         src = self.src
         head = f"{src.display}:{src.line_of(inst.directive.start)}: comm_p2p ({WRITERS[inst.target].name}"
-        head += f", region at line {src.line_of(inst.region.directive.start)})" if inst.region else \
-            ", standalone: completes after its computation)"
+        if inst.region:
+            head += f", region at line {src.line_of(inst.region.directive.start)})"
+        else:
+            last = inst.group.standalone[-1]
+            head += ", standalone: completes after its computation)" if last is inst else \
+                f", standalone: completes with the comm_p2p at line {src.line_of(last.directive.start)})"
         items = ", ".join(f"{s.name} -> {r.name} ({bf.element_name(s.element)})"
                           for s, r in zip(inst.sbufs, inst.rbufs))
         count = inst.count

@@ -43,6 +43,8 @@ class SyncGroup:
     targets: set = field(default_factory=set)
     list_types: bool = False                        # two-sided buffer lists: types to free
     windows: dict = field(default_factory=dict)     # one-sided: object's key -> window name
+    standalone: list = field(default_factory=list)  # adjacent comm_p2p outside regions
+    standalone_windows: list = field(default_factory=list)   # (key, object name) they open
 
     @property
     def declared_before_first(self) -> bool:
@@ -86,7 +88,6 @@ class Instance:
     count: str = ""                                  # C expression
     group: SyncGroup | None = None
     waits_for_earlier: bool = False                  # completes the group's transfers first
-    window_objects: list = field(default_factory=list)   # standalone one-sided: (key, name)
 
     def clause(self, name):
         return self.clauses.get(name)

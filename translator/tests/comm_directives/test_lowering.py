@@ -319,3 +319,21 @@ def test_a_file_without_comm_directives_comes_out_as_it_is(lower):
     res = lower("int main(void) { return 0; }\n")
     assert res.ok
     assert res.text.split("\n", 1)[1] == HEADER + "int main(void) { return 0; }\n"
+
+
+def test_adjacent_standalone_instances_share_one_completion_unless_dependent(lower):
+    res = lower("""
+static double a[2], b[2], c[2], d[2];
+void f(int rank) {
+#pragma comm_p2p sbuf(a) rbuf(b) sender(rank) receiver(rank)
+    { }
+#pragma comm_p2p sbuf(c) rbuf(d) sender(rank) receiver(rank)
+    { }
+#pragma comm_p2p sbuf(d) rbuf(a) sender(rank) receiver(rank)
+    { }
+}
+""", explain=True)
+    assert res.ok, res.diagnostics
+    assert res.text.count("MPI_Waitall") == 2
+    assert "t.c:5: comm_p2p (MPI two-sided, standalone: completes with the comm_p2p at line 7)" in res.explanation
+    assert "t.c:9: comm_p2p (MPI two-sided, standalone: completes after its computation)" in res.explanation
