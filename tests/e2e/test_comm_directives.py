@@ -35,7 +35,8 @@ def _flags(target: str) -> list[str]:
 @pytest.fixture(scope="module")
 def executables(tmp_path_factory):
     """Builds on first use: (program, target, kind) -> executable; kind is plain (the hand
-    twin), lowered (--bamboo-comm-only) or tasks (bamboocc)."""
+    twin), lowered (--bamboo-comm-only) or tasks (bamboocc), or one of those two with
+    -cxx: the source compiled as C++."""
     made = {}
     workdir = tmp_path_factory.mktemp("comm-directives")
 
@@ -45,11 +46,11 @@ def executables(tmp_path_factory):
             output = workdir / f"{program}-{target}-{kind}"
             if kind == "plain":
                 made[key] = build("mpicc", [DIRECTORY / f"{program}_hand.c"], output)
-            elif kind == "lowered":
-                made[key] = build(str(BAMBOOCC), [DIRECTORY / f"{program}.c"], output,
-                                  ["--bamboo-comm-only", *_flags(target)])
             else:
-                made[key] = build(str(BAMBOOCC), [DIRECTORY / f"{program}.c"], output, _flags(target))
+                flags = _flags(target) + (["-x", "c++"] if kind.endswith("-cxx") else [])
+                if kind.startswith("lowered"):
+                    flags.insert(0, "--bamboo-comm-only")
+                made[key] = build(str(BAMBOOCC), [DIRECTORY / f"{program}.c"], output, flags)
         return made[key]
 
     return get
@@ -80,5 +81,16 @@ def test_lowered_program_prints_what_hand_written_mpi_prints(program, target, ra
 def test_bamboo_tasks_print_what_hand_written_mpi_prints(program, processes, vf, executables):
     expected = run_plain(executables(program, TWO_SIDED, "plain"), processes * vf)
     run = run_bamboo(executables(program, TWO_SIDED, "tasks"), processes, vf)
+    assert run.returncode == 0, run.stderr
+    assert run.lines() == expected.lines()
+
+
+@pytest.mark.parametrize("kind,processes,vf", [("lowered-cxx", 4, 1), ("tasks-cxx", 2, 2)])
+def test_cxx_prints_what_hand_written_mpi_prints(kind, processes, vf, executables):
+    """The same directives in a C++ translation unit (extern "C" MPI, no VLAs needed, and
+    statics Bamboo can privatize)."""
+    expected = run_plain(executables("exchange", TWO_SIDED, "plain"), processes * vf)
+    exe = executables("exchange", TWO_SIDED, kind)
+    run = run_plain(exe, processes) if kind == "lowered-cxx" else run_bamboo(exe, processes, vf)
     assert run.returncode == 0, run.stderr
     assert run.lines() == expected.lines()

@@ -217,7 +217,14 @@ def _warn_computation_uses_buffers(src, inst, diags):
 
 
 def _check_libraries(src, layout, tu, diags):
-    declared = {c.spelling for c in tu.cursor.get_children() if c.kind == cx.CK.FUNCTION_DECL}
+    declared = set()
+    pending = list(tu.cursor.get_children())
+    while pending:   # C++ headers declare them in extern "C" blocks
+        c = pending.pop()
+        if c.kind == cx.CK.FUNCTION_DECL:
+            declared.add(c.spelling)
+        elif c.kind in (cx.CK.LINKAGE_SPEC, cx.CK.UNEXPOSED_DECL):
+            pending.extend(c.get_children())
     for inst in layout.instances:
         need = "shmem_quiet" if inst.target == cl.SHMEM else "MPI_Isend"
         header = "<shmem.h>" if inst.target == cl.SHMEM else "<mpi.h>"
@@ -354,7 +361,9 @@ class _Writer:
             if not names:
                 continue
             body = next(c for c in fn.get_children() if c.kind == cx.CK.COMPOUND_STMT)
-            decls = " ".join(f"static MPI_Datatype {n} = MPI_DATATYPE_NULL; /* {spelling} */"
+            # a flag, not MPI_DATATYPE_NULL: that is no constant in C++ (Open MPI), and a
+            # static's initializer must be one for Bamboo to give each task its copy
+            decls = " ".join(f"static MPI_Datatype {n}; static int {n}_made = 0; /* {spelling} */"
                              for spelling, n in names.items())
             at = body.extent.start.offset + 1
             self.edits.append((at, at, 0, f" {decls}"))

@@ -37,13 +37,13 @@ def record_type_setup(elem, record_names: dict) -> str:
     lengths = ", ".join(str(count) for _, count, _ in elem.blocks)
     offsets = ", ".join(str(offset) for offset, _, _ in elem.blocks)
     types = ", ".join(b.mpi for _, _, b in elem.blocks)
-    return (f"if ({name} == MPI_DATATYPE_NULL) {{ int bamboo_comm_lengths[{n}] = {{{lengths}}}; "
+    return (f"if (!{name}_made) {{ int bamboo_comm_lengths[{n}] = {{{lengths}}}; "
             f"MPI_Aint bamboo_comm_offsets[{n}] = {{{offsets}}}; "
             f"MPI_Datatype bamboo_comm_types[{n}] = {{{types}}}, bamboo_comm_fields; "
             f"MPI_Type_create_struct({n}, bamboo_comm_lengths, bamboo_comm_offsets, "
             f"bamboo_comm_types, &bamboo_comm_fields); "
             f"MPI_Type_create_resized(bamboo_comm_fields, 0, {elem.size}, &{name}); "
-            f"MPI_Type_free(&bamboo_comm_fields); MPI_Type_commit(&{name}); }} ")
+            f"MPI_Type_free(&bamboo_comm_fields); MPI_Type_commit(&{name}); {name}_made = 1; }} ")
 
 
 class TwoSided:

@@ -203,7 +203,7 @@ void f(int rank, struct atom *mine, struct atom *theirs) {
 }
 """)
     assert res.ok, res.diagnostics
-    assert "static MPI_Datatype bamboo_comm_type_0 = MPI_DATATYPE_NULL; /* struct atom */" in res.text
+    assert "static MPI_Datatype bamboo_comm_type_0; static int bamboo_comm_type_0_made = 0; /* struct atom */" in res.text
     assert "int bamboo_comm_lengths[4] = {1, 3, 4, 1}" in res.text
     assert "MPI_Aint bamboo_comm_offsets[4] = {0, 8, 32, 36}" in res.text
     assert "{MPI_INT, MPI_DOUBLE, MPI_CHAR, MPI_SHORT}" in res.text
