@@ -607,7 +607,7 @@ int bamboo_get_elements_x(bamboo_site at, const MPI_Status *status, MPI_Datatype
 int bamboo_status_set_elements_x(bamboo_site at, MPI_Status *status, MPI_Datatype type,
                                  MPI_Count count);
 
-/* ---- Windows: made, named, given attributes and freed; no one-sided operations yet ---- */
+/* ---- Windows: made, named, given attributes and freed; one-sided operations on them ---- */
 
 int bamboo_win_create(bamboo_site at, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                       MPI_Comm comm, MPI_Win *win);
@@ -622,6 +622,24 @@ int bamboo_win_free_keyval(bamboo_site at, int *keyval);
 int bamboo_win_set_attr(bamboo_site at, MPI_Win win, int keyval, void *value);
 int bamboo_win_get_attr(bamboo_site at, MPI_Win win, int keyval, void *value, int *flag);
 int bamboo_win_delete_attr(bamboo_site at, MPI_Win win, int keyval);
+int bamboo_win_allocate(bamboo_site at, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                        void *baseptr, MPI_Win *win);
+int bamboo_put(bamboo_site at, const void *origin_addr, int origin_count, MPI_Datatype origin_type,
+               int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_type,
+               MPI_Win win);
+int bamboo_get(bamboo_site at, void *origin_addr, int origin_count, MPI_Datatype origin_type,
+               int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_type,
+               MPI_Win win);
+int bamboo_accumulate(bamboo_site at, const void *origin_addr, int origin_count,
+                      MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp,
+                      int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win);
+int bamboo_win_fence(bamboo_site at, int assert_, MPI_Win win);
+int bamboo_win_lock(bamboo_site at, int lock_type, int rank, int assert_, MPI_Win win);
+int bamboo_win_unlock(bamboo_site at, int rank, MPI_Win win);
+int bamboo_win_lock_all(bamboo_site at, int assert_, MPI_Win win);
+int bamboo_win_unlock_all(bamboo_site at, MPI_Win win);
+int bamboo_win_flush(bamboo_site at, int rank, MPI_Win win);
+int bamboo_win_flush_all(bamboo_site at, MPI_Win win);
 
 /* ---- Graph and distributed graph topologies, neighbourhood collectives ------------- */
 
@@ -952,6 +970,17 @@ using ::bamboo_strtok;
 #undef MPI_Win_set_attr
 #undef MPI_Win_get_attr
 #undef MPI_Win_delete_attr
+#undef MPI_Win_allocate
+#undef MPI_Put
+#undef MPI_Get
+#undef MPI_Accumulate
+#undef MPI_Win_fence
+#undef MPI_Win_lock
+#undef MPI_Win_unlock
+#undef MPI_Win_lock_all
+#undef MPI_Win_unlock_all
+#undef MPI_Win_flush
+#undef MPI_Win_flush_all
 #undef MPI_Intercomm_create
 #undef MPI_Intercomm_merge
 #undef MPI_Comm_test_inter
@@ -1154,6 +1183,17 @@ using ::bamboo_strtok;
 #define MPI_Win_set_attr(...) bamboo_win_set_attr(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_get_attr(...) bamboo_win_get_attr(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_delete_attr(...) bamboo_win_delete_attr(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_allocate(...) bamboo_win_allocate(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Put(...) bamboo_put(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Get(...) bamboo_get(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Accumulate(...) bamboo_accumulate(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_fence(...) bamboo_win_fence(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_lock(...) bamboo_win_lock(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_unlock(...) bamboo_win_unlock(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_lock_all(...) bamboo_win_lock_all(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_unlock_all(...) bamboo_win_unlock_all(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_flush(...) bamboo_win_flush(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_flush_all(...) bamboo_win_flush_all(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Intercomm_create(...) bamboo_intercomm_create(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Intercomm_merge(...) bamboo_intercomm_merge(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_test_inter(...) bamboo_comm_test_inter(BAMBOO_AT, __VA_ARGS__)

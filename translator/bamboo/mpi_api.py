@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 # Kinds of MPI operations.
-SETUP = "setup"        # MPI_Init, MPI_Finalize, MPI_Abort: program-wide, may synchronize
-LOCAL = "local"        # never waits, never communicates (rank, size, time, counts)
+SETUP = "setup"        # MPI_Init, MPI_Finalize, MPI_Abort, window locks: may synchronize
+LOCAL = "local"        # never waits (rank, size, time, counts; one-sided puts and gets,
+                       # which complete in a fence or unlock), never receives
 SEND = "send"          # MPI_Send, MPI_Isend
 RECEIVE = "receive"    # MPI_Recv, MPI_Irecv
 SENDRECV = "sendrecv"  # MPI_Sendrecv: a send, then a receive
@@ -342,9 +343,23 @@ _TABLE += [
     _local("MPI_Status_set_elements_x", "bamboo_status_set_elements_x", 0),
 ]
 
-# Windows: made, named, given attributes and freed; no one-sided operations yet.
+# Windows: made, named, given attributes and freed; one-sided operations on them. Puts,
+# gets and accumulates never wait (a get's buffer is written by the epoch's end, so it is an
+# output); fences are collective over the window's members; locks, unlocks and flushes wait
+# for the target's process but never for the target task's code.
 _TABLE += [
     _collective("MPI_Win_create", "bamboo_win_create", None, comm=4, outputs=(5,)),
+    _collective("MPI_Win_allocate", "bamboo_win_allocate", None, comm=3, outputs=(4, 5)),
+    _local("MPI_Put", "bamboo_put"),
+    _local("MPI_Get", "bamboo_get", 0),
+    _local("MPI_Accumulate", "bamboo_accumulate"),
+    MPIFunction("MPI_Win_fence", COLLECTIVE, "bamboo_win_fence", blocking=True),
+    MPIFunction("MPI_Win_lock", SETUP, "bamboo_win_lock", blocking=True),
+    MPIFunction("MPI_Win_unlock", SETUP, "bamboo_win_unlock", blocking=True),
+    MPIFunction("MPI_Win_lock_all", SETUP, "bamboo_win_lock_all", blocking=True),
+    MPIFunction("MPI_Win_unlock_all", SETUP, "bamboo_win_unlock_all", blocking=True),
+    MPIFunction("MPI_Win_flush", SETUP, "bamboo_win_flush", blocking=True),
+    MPIFunction("MPI_Win_flush_all", SETUP, "bamboo_win_flush_all", blocking=True),
     MPIFunction("MPI_Win_free", COLLECTIVE, "bamboo_win_free", outputs=(0,), blocking=True),
     _local("MPI_Win_get_group", "bamboo_win_get_group", 1),
     _local("MPI_Win_set_name", "bamboo_win_set_name"),

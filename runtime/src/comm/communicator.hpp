@@ -89,12 +89,17 @@ struct CommEntry {
     CommLocal local;
 };
 
-// A window as a task holds it: the communicator it was made over, the task's rank in it,
-// and what the task keeps of it.
+struct WindowPart;  // messaging/one_sided.hpp
+
+// A window as a task holds it: the window's own communicator (a duplicate of the one it was
+// made over), the task's rank in it, what the task keeps of it, and its part of the window as
+// one-sided operations reach it.
 struct WindowEntry {
     std::shared_ptr<const Communicator> comm;
     int rank = 0;
     WindowLocal local;
+    std::shared_ptr<WindowPart> part;
+    std::shared_ptr<char> allocated;  // MPI_Win_allocate's memory, freed with the window
 };
 
 // A communicator as the calling task sees it.

@@ -35,23 +35,6 @@ int checked_int(std::size_t bytes) {
     return static_cast<int>(bytes);
 }
 
-// Where each byte of one packed element comes from, as offsets from the element's first
-// data byte: an element whose every byte holds a digit of its own offset is packed once
-// per digit. (A datatype without gaps may still list its blocks out of order.) The caller
-// holds the MPI lock.
-std::vector<std::uint32_t> packed_byte_offsets(MPI_Datatype type, const TypeLayout& layout) {
-    std::size_t span = static_cast<std::size_t>(layout.true_extent), size = layout.size;
-    std::vector<unsigned char> element(span), packed(size);
-    std::vector<std::uint32_t> offsets(size, 0);
-    void* base = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(element.data()) - layout.true_lb);
-    for (unsigned shift = 0; shift < 32 && (span - 1) >> shift; shift += 8) {
-        for (std::size_t i = 0; i < span; ++i) element[i] = static_cast<unsigned char>(i >> shift);
-        int position = 0;
-        MPI_Pack(base, 1, type, packed.data(), checked_int(size), &position, MPI_COMM_SELF);
-        for (std::size_t j = 0; j < size; ++j) offsets[j] |= static_cast<std::uint32_t>(packed[j]) << shift;
-    }
-    return offsets;
-}
 
 bool query_layout(MPI_Datatype type, TypeLayout* layout) {
     int size = 0, integers, addresses, datatypes, combiner;
@@ -96,6 +79,20 @@ inline void move_run(char* to, const char* from, std::size_t bytes) {
 }
 
 }  // namespace
+
+std::vector<std::uint32_t> packed_byte_offsets(MPI_Datatype type, const TypeLayout& layout) {
+    std::size_t span = static_cast<std::size_t>(layout.true_extent), size = layout.size;
+    std::vector<unsigned char> element(span), packed(size);
+    std::vector<std::uint32_t> offsets(size, 0);
+    void* base = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(element.data()) - layout.true_lb);
+    for (unsigned shift = 0; shift < 32 && (span - 1) >> shift; shift += 8) {
+        for (std::size_t i = 0; i < span; ++i) element[i] = static_cast<unsigned char>(i >> shift);
+        int position = 0;
+        MPI_Pack(base, 1, type, packed.data(), checked_int(size), &position, MPI_COMM_SELF);
+        for (std::size_t j = 0; j < size; ++j) offsets[j] |= static_cast<std::uint32_t>(packed[j]) << shift;
+    }
+    return offsets;
+}
 
 void init_datatypes() {
     const MPI_Datatype predefined[] = {

@@ -10,7 +10,9 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "messaging/type_map.hpp"
 
@@ -45,6 +47,12 @@ void forget_datatype(MPI_Datatype type);
 // datatype that is not plain bytes, else MPI_DATATYPE_NULL (nothing to hold).
 MPI_Datatype hold_datatype(MPI_Datatype type, const TypeLayout& layout);
 void release_datatype(MPI_Datatype held);
+
+// Where each byte of one packed element of `type` lies, as offsets from the element's first
+// data byte: an element whose every byte holds a digit of its own offset is packed once per
+// digit, so MPI's own engine says it for any datatype. (A datatype without gaps may still list
+// its blocks out of order.) The caller holds the MPI lock (util/mpi_guard.hpp).
+std::vector<std::uint32_t> packed_byte_offsets(MPI_Datatype type, const TypeLayout& layout);
 
 struct TypedBuffer {
     void* base = nullptr;

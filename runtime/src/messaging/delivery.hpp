@@ -61,7 +61,8 @@ void buy_back_lent_sends(const Routes& routes, const Worker& worker, bool all);
 void buy_back_all(Rank& rank);
 void forget_lent(Rank& rank, const Request& send);
 
-// A message from another process: its bytes, or its announcement.
+// A message from another process: its bytes, or its announcement. A one-sided message
+// (messaging/one_sided.hpp) is applied instead, whatever its task is doing.
 void deliver_message(Rank& dest, Message&& message);
 
 // The earliest posted receive of `dest` that accepts `envelope`, removed from its mailbox so

@@ -1,7 +1,7 @@
 // Where a message goes: to a rank of this process, into its mailbox (messaging/delivery.hpp),
 // or to another process over the transport, which the process plugs in as a ProcessLink
 // (transport/comm_engine.hpp). Also what the ranks of a process share: MPI_COMM_WORLD and the
-// buffer budget.
+// buffer budget, and their window parts.
 #pragma once
 
 #include <atomic>
@@ -14,6 +14,7 @@
 #include "messaging/message_stats.hpp"
 #include "messaging/datatype.hpp"
 #include "messaging/mailbox.hpp"
+#include "messaging/one_sided.hpp"
 #include "messaging/rank.hpp"
 #include "messaging/requests.hpp"
 
@@ -36,6 +37,10 @@ public:
     // data is always copied.
     virtual bool send(const Envelope& envelope, int dest_vrank, const TypedBuffer& data, Request* completion,
                       ReceiverWait receiver_wait) = 0;
+    // Any thread, also the link's own delivery of a message (a one-sided operation answered
+    // at its target, messaging/one_sided.hpp): sends a copy of `data` with the link's next
+    // round of work, never starting one of its own.
+    virtual void send_later(const Envelope& envelope, int dest_vrank, const TypedBuffer& data) = 0;
 
 protected:
     ~ProcessLink() = default;
@@ -53,6 +58,8 @@ struct Routes {
     CopyCounts copies;                          // --bamboo-stats
     // Nonblocking sends lent to ranks of this process and not yet taken (messaging/delivery.hpp).
     std::atomic<int> lent_sends{0};
+    // The window parts of this process's ranks, for one-sided messages from other processes.
+    WindowDirectory windows;
 
     int process_of(int vrank) const { return vrank / vf; }
     // The rank `vrank` if it lives in this process, else nullptr. Asked on every send, so it

@@ -1,10 +1,15 @@
-// Windows (MPI_Win_create): made and freed collectively over a communicator, with names and
-// cached attributes like communicators'. The one-sided operations on them (MPI_Put, MPI_Get,
-// MPI_Win_fence...) are not in the runtime yet: a program that calls one gets a translation
-// error naming it.
+// Windows (MPI_Win_create, MPI_Win_allocate): made and freed collectively over a
+// communicator, with names and cached attributes like communicators'. Each window has a
+// communicator of its own, a duplicate of the one given, whose context its one-sided
+// messages carry (messaging/one_sided.hpp) and whose collectives its fences run.
+#include "mpi/windows.hpp"
+
 #include <mpi.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 #include "bamboo.h"
 #include "collectives/algorithms.hpp"
@@ -12,16 +17,63 @@
 #include "messaging/rank.hpp"
 #include "messaging/routes.hpp"
 #include "mpi/api.hpp"
+#include "mpi/communicators.hpp"
 #include "util/errors.hpp"
 
 namespace bamboo {
-namespace {
 
 WindowEntry& window_of(Rank& self, MPI_Win win, const char* call, bamboo_site at) {
     if (win == MPI_WIN_NULL) call_error(MPI_ERR_WIN, self.vrank(), call, at, "the window is MPI_WIN_NULL");
     WindowEntry* entry = self.windows.find(win);
     if (!entry) call_error(MPI_ERR_WIN, self.vrank(), call, at, "invalid window (freed, or not made by this task)");
     return *entry;
+}
+
+namespace {
+
+// Collective over `comm`: the task's part of a new window of `size` bytes at `base`, reachable
+// by the other members once this returns.
+WindowEntry make_window(Rank& self, MPI_Comm comm, void* base, MPI_Aint size, int disp_unit, int flavor,
+                        const char* call, bamboo_site at) {
+    CommView view = resolve_comm(self, comm, call, at);
+    intra_only(self, view, call, at);
+    if (size < 0) call_error(MPI_ERR_SIZE, self.vrank(), call, at, "the size %ld is negative", static_cast<long>(size));
+    if (disp_unit <= 0)
+        call_error(MPI_ERR_DISP, self.vrank(), call, at, "the displacement unit %d is not positive", disp_unit);
+    CollectiveChannel parent(self, view, call, at);
+    Agreement agreement = agree(parent, 0, 0);
+    take_contexts(parent, agreement, 1);
+    auto window_comm = std::make_shared<const Communicator>(agreement.first_context, view.comm->vranks(),
+                                                            self.routes().vf, made_by(call, at));
+    self.restart_collective_numbers(window_comm->collective_context());
+    WindowEntry entry;
+    entry.comm = window_comm;
+    entry.rank = view.rank;
+    entry.local.base = base;
+    entry.local.size = size;
+    entry.local.disp_unit = disp_unit;
+    entry.local.flavor = flavor;
+    entry.part = std::make_shared<WindowPart>(self, window_comm, view.rank, base, size, disp_unit);
+    WindowPart& part = *entry.part;
+    // Registered before the exchange below, so every member's part is found once it is over.
+    self.routes().windows.add(part);
+    std::vector<PartShape> shapes(static_cast<std::size_t>(view.size()));
+    collectives::Blocks all;
+    all.base = reinterpret_cast<char*>(shapes.data());
+    for (std::size_t r = 0; r < shapes.size(); ++r) {
+        all.offset.push_back(r * sizeof(PartShape));
+        all.size.push_back(sizeof(PartShape));
+    }
+    PartShape mine{size, disp_unit};
+    CollectiveChannel ch(self, CommView{window_comm.get(), view.rank}, call, at);
+    collectives::allgather(ch, &mine, all);
+    part.shapes = std::move(shapes);
+    part.local_parts.resize(part.shapes.size());
+    for (int r = 0; r < view.size(); ++r)
+        if (self.routes().local(window_comm->vrank_of(r)))
+            part.local_parts[static_cast<std::size_t>(r)] =
+                self.routes().windows.find(window_comm->vrank_of(r), window_comm->context());
+    return entry;
 }
 
 WinKeyval* find_win_keyval(Rank& self, int keyval) {
@@ -70,20 +122,27 @@ int bamboo_win_create(bamboo_site at, void* base, MPI_Aint size, int disp_unit, 
     return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank(call, at);
         check_not_null(self, win, "the window pointer", call, at);
-        CommView view = resolve_comm(self, comm, call, at);
-        intra_only(self, view, call, at);
+        *win = self.windows.insert(make_window(self, comm, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, call, at));
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_allocate(bamboo_site at, MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm, void* baseptr,
+                        MPI_Win* win) {
+    const char* call = "MPI_Win_allocate";
+    return checked_call(comm, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        check_not_null(self, win, "the window pointer", call, at);
+        check_not_null(self, baseptr, "the base pointer", call, at);
         if (size < 0) call_error(MPI_ERR_SIZE, self.vrank(), call, at, "the size %ld is negative", static_cast<long>(size));
-        if (disp_unit <= 0) call_error(MPI_ERR_DISP, self.vrank(), call, at, "the displacement unit %d is not positive",
-                                       disp_unit);
-        // Collective, as MPI has it: no member goes on before all have made their part.
-        CollectiveChannel ch(self, view, call, at);
-        collectives::barrier(ch);
-        WindowEntry entry;
-        entry.comm = shared_comm(self, comm);
-        entry.rank = view.rank;
-        entry.local.base = base;
-        entry.local.size = size;
-        entry.local.disp_unit = disp_unit;
+        // At least one byte, so that every part has an address of its own.
+        std::shared_ptr<char> memory(static_cast<char*>(std::calloc(static_cast<std::size_t>(size) + 1, 1)), std::free);
+        if (!memory)
+            call_error(MPI_ERR_NO_MEM, self.vrank(), call, at, "cannot allocate %ld bytes", static_cast<long>(size));
+        WindowEntry entry = make_window(self, comm, memory.get(), size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, call, at);
+        entry.allocated = std::move(memory);
+        void* base = entry.allocated.get();
+        std::memcpy(baseptr, &base, sizeof base);  // `baseptr` is a void** in disguise
         *win = self.windows.insert(std::move(entry));
         return MPI_SUCCESS;
     });
@@ -100,8 +159,10 @@ int bamboo_win_free(bamboo_site at, MPI_Win* win) {
             window.local.attributes.erase(window.local.attributes.begin());
             run_delete_callback(self, *win, keyval, value, call, at);
         }
+        complete_operations(self, window, call, at);
         CollectiveChannel ch(self, CommView{window.comm.get(), window.rank}, call, at);
-        collectives::barrier(ch);
+        collectives::barrier(ch);  // no member reaches this part any more
+        self.routes().windows.remove(*window.part);
         self.windows.erase(*win);
         *win = MPI_WIN_NULL;
         return MPI_SUCCESS;

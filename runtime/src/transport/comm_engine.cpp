@@ -238,6 +238,18 @@ CommEngine::Outgoing CommEngine::control_message(int process, const WireHeader& 
 
 bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data, Request* completion,
                       ReceiverWait receiver_wait) {
+    bool completes_later = false;
+    hand_over(outgoing(e, dest_vrank, data, completion, receiver_wait, &completes_later));
+    return completes_later;
+}
+
+void CommEngine::send_later(const Envelope& e, int dest_vrank, const TypedBuffer& data) {
+    bool completes_later = false;
+    queue_in_outbox(outgoing(e, dest_vrank, data, nullptr, ReceiverWait::never, &completes_later));
+}
+
+CommEngine::Outgoing CommEngine::outgoing(const Envelope& e, int dest_vrank, const TypedBuffer& data,
+                                          Request* completion, ReceiverWait receiver_wait, bool* completes_later) {
     std::size_t bytes = data.bytes();
     int process = routes_.process_of(dest_vrank);
     BufferBudget& budget = *routes_.budget;
@@ -274,8 +286,8 @@ bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data
         out.piece_bytes = header.piece_bytes;
         message_size(bytes);
     }
-    hand_over(std::move(out));
-    return announce || from_user_buffer;
+    *completes_later = announce || from_user_buffer;
+    return out;
 }
 
 void CommEngine::hand_over(Outgoing&& out) {
@@ -291,6 +303,10 @@ void CommEngine::hand_over(Outgoing&& out) {
         note_transit();
         return;
     }
+    queue_in_outbox(std::move(out));
+}
+
+void CommEngine::queue_in_outbox(Outgoing&& out) {
     bool wake;
     {
         std::lock_guard<std::mutex> lock(outbox_mutex_);

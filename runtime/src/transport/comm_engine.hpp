@@ -80,6 +80,7 @@ public:
 
     bool send(const Envelope& envelope, int dest_vrank, const TypedBuffer& data, Request* completion,
               ReceiverWait receiver_wait) override;
+    void send_later(const Envelope& envelope, int dest_vrank, const TypedBuffer& data) override;
 
     // Announced messages (any thread): a receive took one, or nobody will.
     void pull(Request& receive, const Envelope& envelope, std::size_t bytes, const Announced& announced) override;
@@ -148,7 +149,11 @@ private:
     // The members below require progress_mutex_.
     bool progress();
     Outgoing control_message(int process, const WireHeader& header, std::size_t extra_bytes);
+    // A task's message, which starts at once if the engine is free, else with its next round.
+    Outgoing outgoing(const Envelope& envelope, int dest_vrank, const TypedBuffer& data, Request* completion,
+                      ReceiverWait receiver_wait, bool* completes_later);
     void hand_over(Outgoing&& out);
+    void queue_in_outbox(Outgoing&& out);  // any thread, progress lock held or not
     bool start_sends();
     void start_pull(const Wanted& wanted);
     void post_payload_receives(char* where, std::size_t bytes, std::size_t piece, int process, int tag,

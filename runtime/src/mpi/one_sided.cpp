@@ -1,0 +1,150 @@
+// The one-sided operations: MPI_Put, MPI_Get, MPI_Accumulate. Arguments are checked here,
+// against the target's part as every member knows it (its size and displacement unit); the
+// operation itself is messaging/one_sided.hpp's.
+#include <mpi.h>
+
+#include <vector>
+
+#include "bamboo.h"
+#include "messaging/one_sided.hpp"
+#include "messaging/rank.hpp"
+#include "mpi/api.hpp"
+#include "mpi/windows.hpp"
+#include "util/errors.hpp"
+
+namespace bamboo {
+namespace {
+
+// The target of an operation on `window`, checked: a member's rank (MPI_PROC_NULL: false, no
+// operation), a datatype as large as the origin's data, and a buffer inside the target's part.
+bool checked_target(Rank& self, const WindowPart& window, int rank, MPI_Aint disp, int count, MPI_Datatype type,
+                    const TypedBuffer& origin, RmaTarget* target, const char* call, bamboo_site at) {
+    if (rank == MPI_PROC_NULL) return false;
+    int size = window.comm->size();
+    if (rank < 0 || rank >= size)
+        call_error(MPI_ERR_RANK, self.vrank(), call, at, "target rank %d is out of range (0..%d)", rank, size - 1);
+    if (disp < 0)
+        call_error(MPI_ERR_DISP, self.vrank(), call, at, "the target displacement %ld is negative", static_cast<long>(disp));
+    TypedBuffer described = typed_buffer(self, nullptr, count, type, call, at);
+    if (described.bytes() != origin.bytes())
+        call_error(MPI_ERR_TYPE, self.vrank(), call, at,
+                   "the origin buffer holds %zu bytes of data and the target buffer %zu: their datatypes must match",
+                   origin.bytes(), described.bytes());
+    target->rank = rank;
+    target->disp = disp;
+    target->count = count;
+    target->type = type;
+    target->layout = described.layout;
+    if (count == 0 || described.layout.size == 0) return true;
+    const PartShape& shape = window.shapes[static_cast<std::size_t>(rank)];
+    MPI_Aint first = target->byte_offset(window) + described.layout.true_lb;
+    MPI_Aint end = first + static_cast<MPI_Aint>(described.layout.span(count));
+    if (first < 0 || end > shape.size)
+        call_error(MPI_ERR_RMA_RANGE, self.vrank(), call, at,
+                   "the target buffer, bytes %ld to %ld of the part of target rank %d (displacement %ld x unit %d), "
+                   "lies outside that part's %ld bytes",
+                   static_cast<long>(first), static_cast<long>(end), rank, static_cast<long>(disp), shape.disp_unit,
+                   static_cast<long>(shape.size));
+    return true;
+}
+
+// The predefined type `type` is made of, or MPI_DATATYPE_NULL if it mixes several or is none
+// an accumulate takes. The caller holds the MPI lock.
+MPI_Datatype element_of(MPI_Datatype type) {
+    int integers = 0, addresses = 0, datatypes = 0, combiner = 0;
+    if (MPI_Type_get_envelope(type, &integers, &addresses, &datatypes, &combiner) != MPI_SUCCESS)
+        return MPI_DATATYPE_NULL;
+    if (combiner == MPI_COMBINER_NAMED) return accumulate_element_supported(type) ? type : MPI_DATATYPE_NULL;
+    std::vector<int> ints(static_cast<std::size_t>(integers));
+    std::vector<MPI_Aint> addrs(static_cast<std::size_t>(addresses));
+    std::vector<MPI_Datatype> types(static_cast<std::size_t>(datatypes));
+    MPI_Type_get_contents(type, integers, addresses, datatypes, ints.data(), addrs.data(), types.data());
+    MPI_Datatype element = MPI_DATATYPE_NULL;
+    bool mixed = false;
+    for (MPI_Datatype inner : types) {
+        MPI_Datatype found = element_of(inner);
+        mixed = mixed || found == MPI_DATATYPE_NULL || (element != MPI_DATATYPE_NULL && found != element);
+        element = found;
+        int inner_integers, inner_addresses, inner_datatypes, inner_combiner;
+        MPI_Type_get_envelope(inner, &inner_integers, &inner_addresses, &inner_datatypes, &inner_combiner);
+        if (inner_combiner != MPI_COMBINER_NAMED) MPI_Type_free(&inner);
+    }
+    return mixed ? MPI_DATATYPE_NULL : element;
+}
+
+MPI_Datatype checked_element(Rank& self, MPI_Datatype type, const char* side, const char* call, bamboo_site at) {
+    MPI_Datatype element;
+    {
+        MpiGuard guard;
+        element = element_of(type);
+    }
+    if (element == MPI_DATATYPE_NULL)
+        call_error(MPI_ERR_TYPE, self.vrank(), call, at,
+                   "the %s datatype is not made of one predefined datatype, as an accumulate needs", side);
+    return element;
+}
+
+}  // namespace
+}  // namespace bamboo
+
+using namespace bamboo;
+
+extern "C" {
+
+int bamboo_put(bamboo_site at, const void* origin_addr, int origin_count, MPI_Datatype origin_type, int target_rank,
+               MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Win win) {
+    const char* call = "MPI_Put";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowPart& window = *window_of(self, win, call, at).part;
+        TypedBuffer origin = typed_buffer(self, origin_addr, origin_count, origin_type, call, at);
+        RmaTarget target;
+        if (checked_target(self, window, target_rank, target_disp, target_count, target_type, origin, &target, call, at))
+            put(window, origin, target);
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_get(bamboo_site at, void* origin_addr, int origin_count, MPI_Datatype origin_type, int target_rank,
+               MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Win win) {
+    const char* call = "MPI_Get";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowPart& window = *window_of(self, win, call, at).part;
+        TypedBuffer origin = typed_buffer(self, origin_addr, origin_count, origin_type, call, at);
+        RmaTarget target;
+        if (checked_target(self, window, target_rank, target_disp, target_count, target_type, origin, &target, call, at))
+            get(window, origin, target);
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_accumulate(bamboo_site at, const void* origin_addr, int origin_count, MPI_Datatype origin_type,
+                      int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Op op,
+                      MPI_Win win) {
+    const char* call = "MPI_Accumulate";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowPart& window = *window_of(self, win, call, at).part;
+        if (!accumulate_op_supported(op))
+            call_error(MPI_ERR_OP, self.vrank(), call, at,
+                       "the operation is not a predefined one (MPI_SUM, MPI_MAX, MPI_REPLACE...): "
+                       "one-sided accumulates take no operations of the program's own");
+        TypedBuffer origin = typed_buffer(self, origin_addr, origin_count, origin_type, call, at);
+        RmaTarget target;
+        if (!checked_target(self, window, target_rank, target_disp, target_count, target_type, origin, &target, call,
+                            at))
+            return MPI_SUCCESS;
+        Accumulation how{op, MPI_DATATYPE_NULL};
+        if (origin.bytes() > 0) {
+            how.element = checked_element(self, origin_type, "origin", call, at);
+            if (checked_element(self, target_type, "target", call, at) != how.element)
+                call_error(MPI_ERR_TYPE, self.vrank(), call, at,
+                           "the origin and target datatypes are made of different predefined datatypes");
+        }
+        accumulate(window, origin, target, how);
+        return MPI_SUCCESS;
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,149 @@
+// Synchronization of one-sided operations: active target (MPI_Win_fence) and passive target
+// (MPI_Win_lock, MPI_Win_unlock, their _all forms, MPI_Win_flush).
+//
+// A fence completes every operation of the epoch: the task's gets from other processes are
+// answered, and the puts and accumulates other processes sent to its part are applied, as
+// many as the members' counts say (an alltoall of them); a barrier then tells every member
+// that all parts are complete, including those reached in memory by tasks of this process.
+// A lock's waits suspend the task; the target task is never asked to do anything.
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "bamboo.h"
+#include "collectives/algorithms.hpp"
+#include "collectives/channel.hpp"
+#include "messaging/one_sided.hpp"
+#include "messaging/rank.hpp"
+#include "mpi/api.hpp"
+#include "mpi/windows.hpp"
+#include "util/errors.hpp"
+
+namespace bamboo {
+
+void complete_operations(Rank& self, WindowEntry& window, const char* call, bamboo_site at) {
+    WindowPart& part = *window.part;
+    wait_for_gets(part, call, at);
+    std::vector<std::uint64_t> incoming(part.sent.size());
+    CollectiveChannel ch(self, CommView{window.comm.get(), window.rank}, call, at);
+    collectives::alltoall(ch, reinterpret_cast<const char*>(part.sent.data()), reinterpret_cast<char*>(incoming.data()),
+                          sizeof(std::uint64_t));
+    std::uint64_t expected = 0;
+    for (std::uint64_t count : incoming) expected += count;  // counted since the window was made
+    wait_for_applied(part, expected, call, at);
+}
+
+namespace {
+
+void check_target_rank(Rank& self, const WindowEntry& window, int rank, const char* call, bamboo_site at) {
+    int size = window.comm->size();
+    if (rank < 0 || rank >= size)
+        call_error(MPI_ERR_RANK, self.vrank(), call, at, "target rank %d is out of range (0..%d)", rank, size - 1);
+}
+
+void lock_one(Rank& self, WindowEntry& window, LockMode mode, int rank, const char* call, bamboo_site at) {
+    if (window.part->locks_held.count(rank))
+        call_error(MPI_ERR_RMA_SYNC, self.vrank(), call, at, "the task holds the lock of target rank %d already", rank);
+    lock_part(*window.part, rank, mode, call, at);
+}
+
+}  // namespace
+}  // namespace bamboo
+
+using namespace bamboo;
+
+extern "C" {
+
+int bamboo_win_fence(bamboo_site at, int assert_, MPI_Win win) {
+    const char* call = "MPI_Win_fence";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowEntry& window = window_of(self, win, call, at);
+        // MPI_MODE_NOPRECEDE: no operation of any member precedes this fence (the members all
+        // say so alike), so there is nothing to complete. The other hints change nothing here.
+        if (!(assert_ & MPI_MODE_NOPRECEDE)) complete_operations(self, window, call, at);
+        CollectiveChannel ch(self, CommView{window.comm.get(), window.rank}, call, at);
+        collectives::barrier(ch);
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_lock(bamboo_site at, int lock_type, int rank, int, MPI_Win win) {
+    const char* call = "MPI_Win_lock";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowEntry& window = window_of(self, win, call, at);
+        if (lock_type != MPI_LOCK_EXCLUSIVE && lock_type != MPI_LOCK_SHARED)
+            call_error(MPI_ERR_LOCKTYPE, self.vrank(), call, at,
+                       "the lock type %d is neither MPI_LOCK_EXCLUSIVE nor MPI_LOCK_SHARED", lock_type);
+        if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
+        check_target_rank(self, window, rank, call, at);
+        lock_one(self, window, lock_type == MPI_LOCK_EXCLUSIVE ? LockMode::exclusive : LockMode::shared, rank, call,
+                 at);
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_unlock(bamboo_site at, int rank, MPI_Win win) {
+    const char* call = "MPI_Win_unlock";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowEntry& window = window_of(self, win, call, at);
+        if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
+        check_target_rank(self, window, rank, call, at);
+        auto held = window.part->locks_held.find(rank);
+        if (held == window.part->locks_held.end())
+            call_error(MPI_ERR_RMA_SYNC, self.vrank(), call, at, "the task does not hold the lock of target rank %d",
+                       rank);
+        unlock_part(*window.part, rank, held->second, call, at);
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_lock_all(bamboo_site at, int, MPI_Win win) {
+    const char* call = "MPI_Win_lock_all";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowEntry& window = window_of(self, win, call, at);
+        for (int rank = 0; rank < window.comm->size(); ++rank) lock_one(self, window, LockMode::shared, rank, call, at);
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_unlock_all(bamboo_site at, MPI_Win win) {
+    const char* call = "MPI_Win_unlock_all";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowEntry& window = window_of(self, win, call, at);
+        if (static_cast<int>(window.part->locks_held.size()) != window.comm->size())
+            call_error(MPI_ERR_RMA_SYNC, self.vrank(), call, at, "the task holds no lock of MPI_Win_lock_all");
+        for (int rank = 0; rank < window.comm->size(); ++rank)
+            unlock_part(*window.part, rank, window.part->locks_held.at(rank), call, at);
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_flush(bamboo_site at, int rank, MPI_Win win) {
+    const char* call = "MPI_Win_flush";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowEntry& window = window_of(self, win, call, at);
+        if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
+        check_target_rank(self, window, rank, call, at);
+        flush_part(*window.part, rank, call, at);  // its answer comes after those of the gets before it
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_flush_all(bamboo_site at, MPI_Win win) {
+    const char* call = "MPI_Win_flush_all";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowEntry& window = window_of(self, win, call, at);
+        for (int rank = 0; rank < window.comm->size(); ++rank) flush_part(*window.part, rank, call, at);
+        return MPI_SUCCESS;
+    });
+}
+
+}  // extern "C"
