@@ -47,6 +47,7 @@ PROGRAMS = {
     "neighbor": ([], CONFIGS),
     "create_group": ([], FEWER_CONFIGS),
     "windows": ([], FEWER_CONFIGS),
+    "rma": ([], FEWER_CONFIGS),
     "errhandlers": ([], FEWER_CONFIGS),
     "attributes": ([], FEWER_CONFIGS),
     "group_sets": ([], FEWER_CONFIGS),
@@ -92,10 +93,12 @@ def test_same_output_as_plain_mpi(name, processes, vf, builds, ground_truth, tmp
 
 
 @pytest.mark.parametrize("mode", WORKER_MODES)
-@pytest.mark.parametrize("name", ["coll_basic", "comm", "olap_collectives", "p2p_modes", "nbc", "intercomm", "truncate"])
+@pytest.mark.parametrize("name", ["coll_basic", "comm", "olap_collectives", "p2p_modes", "nbc", "intercomm", "truncate",
+                                  "rma"])
 def test_worker_modes(name, mode, builds, ground_truth):
     """Collectives wait and wake alike however tasks are run (single-thread mode is what
-    SimGrid's SMPI needs), and truncated messages are delivered alike whoever delivers them."""
+    SimGrid's SMPI needs), truncated messages are delivered alike whoever delivers them, and
+    one-sided operations are applied alike whoever drives the comm engine."""
     args = PROGRAMS[name][0]
     expected = ground_truth(build_name(name), sources(name), 2 * 3, args)
     _, bamboo = builds(build_name(name), sources(name))

@@ -1,4 +1,5 @@
-/* Windows, as far as the runtime has them (no one-sided operations yet).
+/* Windows as objects: made, asked about, named, given attributes and freed (their one-sided
+ * operations are rma.c's).
  *   MPI_Win_create         over MPI_COMM_WORLD, MPI_COMM_SELF and a split communicator, with
  *                          sizes that differ between ranks and a zero-sized part
  *   MPI_Win_get_attr       MPI_WIN_BASE, MPI_WIN_SIZE, MPI_WIN_DISP_UNIT, MPI_WIN_CREATE_FLAVOR,
