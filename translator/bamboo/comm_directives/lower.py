@@ -244,7 +244,7 @@ def _plan_groups(src, layout: Layout, diags):
             inst.group = inst.region.group
             continue
         # adjacent standalone instances with independent buffers share one completion
-        if previous is not None and inst.typed and _adjacent(previous, inst) and \
+        if previous is not None and inst.typed and previous.typed and _adjacent(previous, inst) and \
                 not any(_dependent(earlier, inst) for earlier in previous.group.standalone):
             inst.group = previous.group
         else:
