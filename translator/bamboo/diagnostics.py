@@ -57,6 +57,15 @@ class Diagnostics:
     def note(self, file, line, col, message):
         return self.report(NOTE, file, line, col, message)
 
+    def error_at(self, src, offset: int, message: str):
+        """An error at a byte offset of ``src`` (a source.SourceFile)."""
+        line, col = src.line_col(offset)
+        return self.error(src.display, line, col, message)
+
+    def warning_at(self, src, offset: int, message: str):
+        line, col = src.line_col(offset)
+        return self.warning(src.display, line, col, message)
+
     @property
     def has_errors(self) -> bool:
         return any(d.severity == ERROR for d in self.items)

@@ -9,7 +9,10 @@ MPI one-sided or SHMEM calls (docs/comm-directives.md).
 | `buffers.py` | the clauses' expressions checked and typed in their scope (a probe parse) |
 | `datatypes.py` | C types as MPI datatypes and SHMEM puts |
 | `targets.py` | the C of each target |
-| `lower.py` | the pipeline, and `--explain` |
+| `transfers.py` | each transfer checked: buffers paired, count, what the target needs of rbuf |
+| `groups.py` | which transfers complete together, dependent buffers, windows |
+| `writer.py` | the lowered text and `--explain` |
+| `lower.py` | the pipeline |
 """
 from .lower import Lowered, has_directives, lower
 

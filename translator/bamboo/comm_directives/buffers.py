@@ -147,7 +147,7 @@ def check_scalar(src, clause, cursor, diags, integer: bool) -> bool:
     ok = t.kind in INTEGER_KINDS if integer else cx.is_scalar(t)
     if not ok:
         want = "an integer" if integer else "a condition (a scalar)"
-        _error(diags, src, clause.expr.offset,
+        diags.error_at(src, clause.expr.offset,
                f"{clause.name}({clause.expr.text}) must be {want}, not '{cursor.type.spelling}'")
     return ok
 
@@ -163,7 +163,7 @@ def buffer_of(src, clause_name: str, e: Expr, cursor, cxx: bool, diags) -> Buffe
         elif c.kind == TK.POINTER:
             pointee = c.get_pointee().get_canonical()
             if pointee.kind == TK.VOID:
-                _error(diags, src, e.offset, f"{clause_name} item '{e.text}' is a void pointer: "
+                diags.error_at(src, e.offset, f"{clause_name} item '{e.text}' is a void pointer: "
                        "the directive cannot know what it points to (cast it to the element type)")
                 return None
             elem_type, extent = strip_arrays(pointee)
@@ -175,11 +175,11 @@ def buffer_of(src, clause_name: str, e: Expr, cursor, cxx: bool, diags) -> Buffe
             extent = 1
             address = f"&({e.text})"
         else:
-            _error(diags, src, e.offset, f"{clause_name} item '{e.text}' is not an object: give "
+            diags.error_at(src, e.offset, f"{clause_name} item '{e.text}' is not an object: give "
                    "an array, a pointer to the first element, or a variable")
             return None
     except Unsupported as why:
-        _error(diags, src, e.offset, f"{clause_name} item '{e.text}' cannot be transferred: {why}")
+        diags.error_at(src, e.offset, f"{clause_name} item '{e.text}' cannot be transferred: {why}")
         return None
     variable, through_pointer = base_variable(cursor)
     return Buffer(e, address, elem, extent, variable, through_pointer)
@@ -282,7 +282,3 @@ def same_element(a, b) -> bool:
 def element_name(e) -> str:
     return e.c_name if isinstance(e, Basic) else e.spelling
 
-
-def _error(diags, src, offset, message):
-    line, col = src.line_col(offset)
-    diags.error(src.display, line, col, message)

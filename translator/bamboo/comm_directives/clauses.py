@@ -89,10 +89,6 @@ def scan(src: SourceFile, diags: Diagnostics, skipped=(), macros=None) -> list[C
     return found
 
 
-def _error(diags, src, offset, message):
-    line, col = src.line_col(offset)
-    diags.error(src.display, line, col, message)
-
 
 def _parse_clauses(d: CommDirective, src, blank, i, end, diags, macros):
     while True:
@@ -102,7 +98,7 @@ def _parse_clauses(d: CommDirective, src, blank, i, end, diags, macros):
             return
         m = _NAME.match(blank, i)
         if not m:
-            _error(diags, src, i, f"expected a clause of {d.kind}, not '{blank[i]}'")
+            diags.error_at(src, i, f"expected a clause of {d.kind}, not '{blank[i]}'")
             d.valid = False
             return
         name, name_off = m.group(0), i
@@ -110,37 +106,37 @@ def _parse_clauses(d: CommDirective, src, blank, i, end, diags, macros):
         while i < end and blank[i] in " \t":
             i += 1
         if i >= end or blank[i] != "(":
-            _error(diags, src, name_off, f"clause '{name}' needs its argument in parentheses")
+            diags.error_at(src, name_off, f"clause '{name}' needs its argument in parentheses")
             d.valid = False
             return
         close = _matching_paren(blank, i, end)
         if close is None:
-            _error(diags, src, i, f"unbalanced parentheses in clause '{name}'")
+            diags.error_at(src, i, f"unbalanced parentheses in clause '{name}'")
             d.valid = False
             return
         items = _split_top_level(src.text, blank, i + 1, close)
         i = close + 1
         if name not in CLAUSES:
-            _error(diags, src, name_off, f"unknown clause '{name}' (expected one of "
+            diags.error_at(src, name_off, f"unknown clause '{name}' (expected one of "
                                          f"{', '.join(CLAUSES)})")
             d.valid = False
             continue
         if name in d.clauses:
-            _error(diags, src, name_off, f"clause '{name}' given twice")
+            diags.error_at(src, name_off, f"clause '{name}' given twice")
             d.valid = False
             continue
         if d.kind == P2P and name in REGION_ONLY:
-            _error(diags, src, name_off, f"clause '{name}' belongs on comm_parameters, not on "
+            diags.error_at(src, name_off, f"clause '{name}' belongs on comm_parameters, not on "
                                          "comm_p2p")
             d.valid = False
             continue
         clause = Clause(name, name_off, items)
         if not items or any(not e.text for e in items):
-            _error(diags, src, name_off, f"clause '{name}' has an empty argument")
+            diags.error_at(src, name_off, f"clause '{name}' has an empty argument")
             d.valid = False
             continue
         if name not in BUFFER_CLAUSES and len(items) > 1:
-            _error(diags, src, items[1].offset, f"clause '{name}' takes one argument, not a list")
+            diags.error_at(src, items[1].offset, f"clause '{name}' takes one argument, not a list")
             d.valid = False
             continue
         if name in KEYWORD_CLAUSES:
@@ -150,7 +146,7 @@ def _parse_clauses(d: CommDirective, src, blank, i, end, diags, macros):
                 seen.add(word)
                 word = macros[word]
             if word not in allowed:
-                _error(diags, src, items[0].offset, f"{name} must be one of {', '.join(allowed)}, "
+                diags.error_at(src, items[0].offset, f"{name} must be one of {', '.join(allowed)}, "
                                                     f"not '{items[0].text}'")
                 d.valid = False
                 continue
@@ -204,7 +200,7 @@ def _check_continuation(d: CommDirective, src, blank, diags):
     m = re.match(r"[ \t]*([A-Za-z_]\w*)[ \t]*\(", line)
     # a statement ends with ';' or opens a block; a line of clauses does neither
     if m and m.group(1) in CLAUSES and not line.rstrip().endswith((";", "{")):
-        _error(diags, src, nxt + 1 + m.start(1),
+        diags.error_at(src, nxt + 1 + m.start(1),
                f"'{m.group(1)}(' on the line after #pragma {d.kind}: a #pragma ends with its "
                "line; end the line before with '\\' to continue the directive")
         d.valid = False

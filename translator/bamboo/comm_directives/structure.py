@@ -128,14 +128,6 @@ def find_layout(src: SourceFile, tu, directives: list[CommDirective], diags: Dia
     return Layout(regions, instances, groups, functions)
 
 
-def _error(diags, src, offset, message):
-    line, col = src.line_col(offset)
-    diags.error(src.display, line, col, message)
-
-
-def _warning(diags, src, offset, message):
-    line, col = src.line_col(offset)
-    diags.warning(src.display, line, col, message)
 
 
 def _statement_starts(src: SourceFile, tu) -> dict:
@@ -178,18 +170,18 @@ def _statement_after(src, d: CommDirective, statements, diags) -> Statement | No
         "the computation that overlaps its transfer (use '{ }' for none)"
     entry = statements.get(i)
     if entry is None:
-        _error(diags, src, d.start, f"#pragma {d.kind} must be followed by a statement: "
+        diags.error_at(src, d.start, f"#pragma {d.kind} must be followed by a statement: "
                                     f"{what}")
         return None
     cursor, ancestors = entry
     if cursor.kind == CK.DECL_STMT or cursor.kind.is_declaration():
-        _error(diags, src, i, f"#pragma {d.kind} is followed by a declaration; it needs a "
+        diags.error_at(src, i, f"#pragma {d.kind} is followed by a declaration; it needs a "
                               f"statement: {what}")
         return None
     parent = ancestors[-1]
     if parent.kind not in (CK.COMPOUND_STMT, CK.CASE_STMT, CK.DEFAULT_STMT, CK.LABEL_STMT) \
             and parent.kind not in LOOP_KINDS and parent.kind != CK.IF_STMT:
-        _error(diags, src, d.start, f"#pragma {d.kind} must stand before a statement")
+        diags.error_at(src, d.start, f"#pragma {d.kind} must stand before a statement")
         return None
     end = cursor.extent.end.offset
     j = end
@@ -209,13 +201,13 @@ def _nest(src, regions, instances, diags):
     for r in regions:
         for other in regions:
             if other is not r and _contains(other.stmt, r.directive.start):
-                _error(diags, src, r.directive.start, "comm_parameters region inside another "
+                diags.error_at(src, r.directive.start, "comm_parameters region inside another "
                        f"(the one at line {src.line_of(other.directive.start)}): regions do not nest")
                 r.directive.valid = False
     for inst in instances:
         for other in instances:
             if other is not inst and _contains(other.stmt, inst.directive.start):
-                _error(diags, src, inst.directive.start, "comm_p2p inside the computation of "
+                diags.error_at(src, inst.directive.start, "comm_p2p inside the computation of "
                        f"another comm_p2p (line {src.line_of(other.directive.start)})")
                 inst.directive.valid = False
         inst.region = next((r for r in regions if _contains(r.stmt, inst.directive.start)), None)
@@ -243,13 +235,13 @@ def _effective_clauses(src, inst: Instance, diags):
     missing = [name for name in cl.REQUIRED if name not in merged]
     if missing:
         where = "its comm_parameters region or " if region else ""
-        _error(diags, src, inst.directive.start,
+        diags.error_at(src, inst.directive.start,
                f"comm_p2p needs {', '.join(missing)} (on {where}the comm_p2p itself)")
         inst.directive.valid = False
     if ("sendwhen" in merged) != ("receivewhen" in merged):
         given, other = ("sendwhen", "receivewhen") if "sendwhen" in merged else \
             ("receivewhen", "sendwhen")
-        _error(diags, src, merged[given].offset,
+        diags.error_at(src, merged[given].offset,
                f"{given} without {other}: give both (who sends and who receives) or neither")
         inst.directive.valid = False
     target = merged.get("target")
@@ -275,7 +267,7 @@ def _check_jumps(src, stmt: Statement, what: str, skipped: str, diags, already=f
             word = "continue"
         at = c.extent.start.offset
         if word and at not in already:
-            _error(diags, src, at, f"{word} leaves a {what} and skips {skipped}")
+            diags.error_at(src, at, f"{word} leaves a {what} and skips {skipped}")
             reported.add(at)
         inner_loops = loops + (k in LOOP_KINDS)
         inner_breakables = breakables + (k in LOOP_KINDS or k == CK.SWITCH_STMT)
@@ -308,13 +300,13 @@ def _sync_groups(src, regions, diags) -> list[SyncGroup]:
                 following.group = group
                 current = following
             if len(group.regions) == 1:
-                _warning(diags, src, r.clause("place_sync").offset,
+                diags.warning_at(src, r.clause("place_sync").offset,
                          "place_sync(END_ADJ_PARAM_REGIONS), but no comm_parameters region comes "
                          "right after this one: it synchronizes at its own end")
         elif current.placement == cl.BEGIN_NEXT_PARAM_REGION:
             following = _next_region_in_block(current, by_position)
             if following is None:
-                _error(diags, src, current.clause("place_sync").offset,
+                diags.error_at(src, current.clause("place_sync").offset,
                        "place_sync(BEGIN_NEXT_PARAM_REGION): no comm_parameters region follows "
                        "this one in its block")
                 current.directive.valid = False

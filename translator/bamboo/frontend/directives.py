@@ -106,46 +106,42 @@ def scan(src: SourceFile, diags: Diagnostics, skipped=()) -> list:
     return result
 
 
-def _err(diags, src, offset, msg):
-    line, col = src.line_col(offset)
-    diags.error(src.display, line, col, msg)
-
 
 def _parse(d: Directive, tokens, src, diags):
     if not tokens:
-        _err(diags, src, d.start, "empty bamboo directive (expected olap, send, receive, "
+        diags.error_at(src, d.start, "empty bamboo directive (expected olap, send, receive, "
                                   "dimension or priority)")
         d.valid = False
         return
     word, off = tokens[0]
     rest = tokens[1:]
     if word not in KINDS:
-        _err(diags, src, off, f"unknown bamboo directive '{word}' (expected olap, send, receive, "
+        diags.error_at(src, off, f"unknown bamboo directive '{word}' (expected olap, send, receive, "
                               "dimension or priority)")
         d.valid = False
         return
     d.kind = word
     if word in (SEND, RECEIVE):
         if rest:
-            _err(diags, src, rest[0][1], f"unexpected '{rest[0][0]}' after '{word}' "
+            diags.error_at(src, rest[0][1], f"unexpected '{rest[0][0]}' after '{word}' "
                                          f"(the {word} directive takes no clauses)")
             d.valid = False
     elif word == DIMENSION:
         if not rest:
-            _err(diags, src, d.end, "dimension directive needs the number of dimensions "
+            diags.error_at(src, d.end, "dimension directive needs the number of dimensions "
                                     "of the embedding geometry")
             d.valid = False
         elif not rest[0][0].isdigit() or int(rest[0][0]) < 1:
-            _err(diags, src, rest[0][1], f"dimension must be a positive integer, not '{rest[0][0]}'")
+            diags.error_at(src, rest[0][1], f"dimension must be a positive integer, not '{rest[0][0]}'")
             d.valid = False
         elif len(rest) > 1:
-            _err(diags, src, rest[1][1], f"unexpected '{rest[1][0]}' after 'dimension {rest[0][0]}'")
+            diags.error_at(src, rest[1][1], f"unexpected '{rest[1][0]}' after 'dimension {rest[0][0]}'")
             d.valid = False
         else:
             d.dimension = int(rest[0][0])
     elif word == PRIORITY:
         if not rest:
-            _err(diags, src, d.end, "priority directive needs an expression")
+            diags.error_at(src, d.end, "priority directive needs an expression")
             d.valid = False
         else:
             d.expr_offset = rest[0][1]
@@ -160,20 +156,20 @@ def _parse_layouts(d, tokens, src, diags):
     while i < len(tokens):
         word, off = tokens[i]
         if word != "layout":
-            _err(diags, src, off, f"unknown clause '{word}' in olap directive "
+            diags.error_at(src, off, f"unknown clause '{word}' in olap directive "
                                   "(expected 'layout NAME [AXIS...]')")
             d.valid = False
             return
         i += 1
         if i >= len(tokens) or tokens[i][0] in ("(", ")", ",", "layout"):
-            _err(diags, src, tokens[i][1] if i < len(tokens) else d.end,
+            diags.error_at(src, tokens[i][1] if i < len(tokens) else d.end,
                  "'layout' needs a layout name (NearestNeighbor, NN, OneNeighborBackward "
                  "or MinHeap)")
             d.valid = False
             return
         name, noff = tokens[i]
         if name not in LAYOUTS:
-            _err(diags, src, noff, f"unknown layout '{name}' (expected NearestNeighbor, NN, "
+            diags.error_at(src, noff, f"unknown layout '{name}' (expected NearestNeighbor, NN, "
                                    "OneNeighborBackward or MinHeap)")
             d.valid = False
             return
@@ -189,7 +185,7 @@ def _parse_layouts(d, tokens, src, diags):
             elif a.isdigit():
                 lay.axes.append((a, int(a), aoff))
             else:
-                _err(diags, src, aoff, f"invalid axis '{a}' for layout {name} "
+                diags.error_at(src, aoff, f"invalid axis '{a}' for layout {name} "
                                        "(expected X, Y, Z, W or a number)")
                 d.valid = False
                 return
@@ -205,7 +201,7 @@ def _check_dimension(directives, src, diags):
             if dim_dir is d:
                 continue
             if dim_dir is not None:
-                _err(diags, src, d.start, "duplicate dimension directive "
+                diags.error_at(src, d.start, "duplicate dimension directive "
                                           f"(first declared at line {dim_dir.line})")
                 continue
             dim_dir = d
@@ -214,12 +210,12 @@ def _check_dimension(directives, src, diags):
             if dim_dir is None:
                 later = next((x for x in directives if x.kind == DIMENSION and x.valid), None)
                 if later is not None:
-                    _err(diags, src, later.start, "the dimension directive must come before the "
+                    diags.error_at(src, later.start, "the dimension directive must come before the "
                                                   f"first olap region with a layout (line {d.line})")
                     dim_dir = later  # report once
                     dim = later.dimension
                 else:
-                    _err(diags, src, d.layouts[0].offset,
+                    diags.error_at(src, d.layouts[0].offset,
                          "a layout needs the embedding geometry's dimension: add "
                          "'#pragma bamboo dimension N' before the first olap region")
                     d.valid = False
@@ -227,7 +223,7 @@ def _check_dimension(directives, src, diags):
             for lay in d.layouts:
                 for text, idx, aoff in lay.axes:
                     if dim is not None and idx >= dim:
-                        _err(diags, src, aoff, f"axis {text} of layout {lay.written} is outside the "
+                        diags.error_at(src, aoff, f"axis {text} of layout {lay.written} is outside the "
                                                f"{dim}-dimensional embedding geometry "
                                                f"(dimension {dim})")
                         d.valid = False

@@ -1,0 +1,98 @@
+"""Which transfers complete together: a region's instances share its sync group (structure.py
+made them, place_sync), adjacent standalone instances with independent buffers share one;
+within a group, an instance whose buffers depend on an earlier one's completes the group
+first (two-sided) or is refused (one-sided); the windows each group opens."""
+from __future__ import annotations
+
+from ..frontend import cx
+from . import clauses as cl
+from .structure import Instance, Layout, SyncGroup
+
+
+def plan_groups(src, layout: Layout, diags):
+    """Each instance's group; standalone instances get their own. Dependent buffers in one
+    group: a later instance completes the group's transfers first (two-sided), or is an
+    error (one-sided: that would take a collective synchronization in the middle)."""
+    previous = None
+    for inst in sorted(layout.instances, key=lambda i: i.directive.start):
+        if inst.region is not None:
+            inst.group = inst.region.group
+            continue
+        # adjacent standalone instances with independent buffers share one completion
+        if previous is not None and inst.typed and previous.typed and _adjacent(previous, inst) and \
+                not any(_dependent(earlier, inst) for earlier in previous.group.standalone):
+            inst.group = previous.group
+        else:
+            inst.group = SyncGroup(len(layout.groups))
+            layout.groups.append(inst.group)
+        inst.group.standalone.append(inst)
+        previous = inst
+    for g in layout.groups:
+        g.instances = sorted((i for i in layout.instances if i.group is g and i.typed),
+                             key=lambda i: i.directive.start)
+        g.targets = {i.target for i in g.instances}
+        g.list_types = any(i.target == cl.TWO_SIDED and len(i.sbufs) > 1 for i in g.instances)
+        g.windows = {}
+        for k, inst in enumerate(g.instances):
+            for earlier in g.instances[:k]:
+                if _dependent(earlier, inst):
+                    if inst.target != cl.TWO_SIDED or earlier.target != cl.TWO_SIDED:
+                        diags.error_at(src, inst.directive.start,
+                               f"comm_p2p transfers a buffer of the comm_p2p at line "
+                               f"{src.line_of(earlier.directive.start)} before their common "
+                               "synchronization; with a one-sided target that needs a collective "
+                               "synchronization between them: put them in separate comm_parameters "
+                               "regions")
+                    inst.waits_for_earlier = True
+                    break
+    for r in layout.regions:
+        for inst in r.instances:
+            if inst.target != cl.ONE_SIDED or not inst.typed:
+                continue
+            for b in inst.rbufs:
+                key = b.variable.hash
+                if key not in r.group.windows:
+                    r.group.windows[key] = f"bamboo_comm_window_{r.group.number}_{len(r.group.windows)}"
+                    r.window_objects.append(key)
+                    r.window_object_names[key] = b.variable.spelling
+    for g in layout.groups:
+        for inst in g.standalone:
+            if inst.target != cl.ONE_SIDED or not inst.typed:
+                continue
+            for b in inst.rbufs:
+                key = b.variable.hash
+                if key not in g.windows:
+                    g.windows[key] = f"bamboo_comm_window_{g.number}_{len(g.windows)}"
+                    g.standalone_windows.append((key, b.variable.spelling))
+    for inst in layout.instances:
+        if inst.in_loop and inst.region is not None and inst.region.clause("max_comm_iter") is None \
+                and inst.target == cl.TWO_SIDED:
+            diags.warning_at(src, inst.directive.start,
+                     "comm_p2p in a loop without max_comm_iter on its comm_parameters region: each "
+                     "execution completes the one before instead of all completing together; give "
+                     "max_comm_iter(N)")
+
+
+def _adjacent(a: Instance, b: Instance) -> bool:
+    """b's statement comes right after a's in the same block."""
+    parent = a.stmt.parent
+    if parent.kind != cx.CK.COMPOUND_STMT or b.stmt.parent != parent:
+        return False
+    siblings = [c.extent.start.offset for c in parent.get_children()]
+    return a.stmt.cursor.extent.start.offset in siblings and \
+        siblings.index(a.stmt.cursor.extent.start.offset) + 1 < len(siblings) and \
+        siblings[siblings.index(a.stmt.cursor.extent.start.offset) + 1] == b.stmt.start
+
+
+def _variables(buffers):
+    return {b.variable.hash if b.variable is not None else None for b in buffers}
+
+
+def _dependent(a: Instance, b: Instance) -> bool:
+    """Whether b's buffers may overlap what a's transfer is still writing or reading (by the
+    variables that hold them; buffers in different variables are taken as disjoint)."""
+    a_r, a_s = _variables(a.rbufs), _variables(a.sbufs)
+    b_r, b_s = _variables(b.rbufs), _variables(b.sbufs)
+    if None in a_r | a_s | b_r | b_s:
+        return True
+    return bool(a_r & (b_r | b_s)) or bool(a_s & b_r)

@@ -1,0 +1,171 @@
+"""Writing the lowered file: every directive's C (targets.py) on the directive's own line, the
+closing synchronization just after its statement, struct datatypes cached per function; and
+the --explain text."""
+from __future__ import annotations
+
+from ..frontend import cx
+from ..source import SourceFile
+from . import buffers as bf
+from . import clauses as cl
+from .datatypes import Record
+from .structure import Instance, Layout, Region, SyncGroup
+from .targets import TAG_BASE, WRITERS
+
+
+class Writer:
+    """The lowered text of a file (write) and what each directive became (explain)."""
+
+    def __init__(self, src: SourceFile, layout: Layout):
+        self.src = src
+        self.layout = layout
+        self.edits = []          # (offset, end, rank, text)
+        self.record_names = {}   # per function: {fn hash: {record spelling: name}}
+
+    def write(self) -> str:
+        self._declare_record_types()
+        for r in self.layout.regions:
+            self._region(r)
+        for inst in self.layout.instances:
+            self._instance(inst)
+        out, pos = [], 0
+        for start, end, _, text in sorted(self.edits, key=lambda e: (e[0], e[2])):
+            out.append(self.src.text[pos:start])
+            out.append(text)
+            out.append("\n" * self.src.text.count("\n", start, end))
+            pos = end
+        out.append(self.src.text[pos:])
+        return "".join(out)
+
+    def _declare_record_types(self):
+        """The cached MPI struct types each function needs, declared at its body's start."""
+        by_fn = {}
+        for inst in self.layout.instances:
+            if not ({inst.target} & {cl.TWO_SIDED, cl.ONE_SIDED}):
+                continue
+            fn = inst.stmt.function
+            names = by_fn.setdefault(fn.hash, (fn, {}))[1]
+            for b in inst.sbufs + inst.rbufs:
+                if isinstance(b.element, Record) and b.element.spelling not in names:
+                    names[b.element.spelling] = f"bamboo_comm_type_{len(names)}"
+        for fn, names in by_fn.values():
+            self.record_names[fn.hash] = names
+            if not names:
+                continue
+            body = next(c for c in fn.get_children() if c.kind == cx.CK.COMPOUND_STMT)
+            # a flag, not MPI_DATATYPE_NULL: that is no constant in C++ (Open MPI), and a
+            # static's initializer must be one for Bamboo to give each task its copy
+            decls = " ".join(f"static MPI_Datatype {n}; static int {n}_made = 0; /* {spelling} */"
+                             for spelling, n in names.items())
+            at = body.extent.start.offset + 1
+            self.edits.append((at, at, 0, f" {decls}"))
+
+    def _capacity(self, g: SyncGroup) -> str:
+        parts = []
+        for inst in g.instances:
+            if inst.target != cl.TWO_SIDED:
+                continue
+            limit = inst.region.clause("max_comm_iter") if inst.region else None
+            parts.append(f"2 * ({limit.expr.text})" if inst.in_loop and limit else "2")
+        if all(p == "2" for p in parts):
+            return str(2 * len(parts))
+        return " + ".join(parts)
+
+    def _storage(self, g: SyncGroup) -> str:
+        return "".join(WRITERS[t].storage(g, self._capacity(g)) for t in sorted(g.targets))
+
+    def _complete(self, g: SyncGroup) -> str:
+        return "".join(WRITERS[t].complete(g) for t in sorted(g.targets))
+
+    def _region(self, r: Region):
+        g = r.group
+        first = g.regions[0] is r
+        before, start = "", ""
+        if first and g.declared_before_first:
+            before = self._storage(g)
+        elif first:
+            start = self._storage(g)
+        for done in r.completes:
+            start = self._complete(done) + start
+        start += "".join(WRITERS[t].region_start(r) for t in sorted(
+            {i.target for i in r.instances}))
+        self.edits.append((r.directive.start, r.directive.end, 1,
+                           f"{before}{{ {start}/* comm_parameters */"))
+        end = self._complete(g) if (g.regions[-1] is r and g.completes_at_next is None) else ""
+        self.edits.append((r.stmt.end, r.stmt.end, 2, f" {end}}}"))
+
+    def _instance(self, inst: Instance):
+        g = inst.group
+        writer = WRITERS[inst.target]
+        names = self.record_names.get(inst.stmt.function.hash, {})
+        before, text, end = "", "{ ", ""
+        if g.standalone and g.standalone[0] is inst:
+            # the group's start, as a region's would be
+            if len(g.standalone) > 1:
+                before = self._storage(g)
+            else:
+                text += self._storage(g)
+            for key, obj in g.standalone_windows:
+                w = g.windows[key]
+                text += (f"MPI_Win_create(&({obj}), (MPI_Aint)sizeof({obj}), 1, MPI_INFO_NULL, "
+                         f"MPI_COMM_WORLD, &{w}); MPI_Win_fence(0, {w}); ")
+            if cl.SHMEM in g.targets:
+                text += WRITERS[cl.SHMEM].region_start(None)
+        if g.standalone and g.standalone[-1] is inst:
+            end = self._complete(g)
+        text += f"int bamboo_comm_count = (int){inst.count}; "
+        text += writer.post(inst, g, names)
+        self.edits.append((inst.directive.start, inst.directive.end, 1,
+                           f"{before}{text}/* comm_p2p */"))
+        self.edits.append((inst.stmt.end, inst.stmt.end, 1, f" {end}}}"))
+
+    def explain(self) -> str:
+        lines = []
+        src = self.src
+        for r in self.layout.regions:
+            g = r.group
+            where = "at its end"
+            if g.completes_at_next is not None:
+                where = f"at the start of the comm_parameters region at line {src.line_of(g.completes_at_next.directive.start)}"
+            elif len(g.regions) > 1:
+                where = f"at the end of the region at line {src.line_of(g.regions[-1].directive.start)}"
+            lines.append(f"{src.display}:{src.line_of(r.directive.start)}: comm_parameters: "
+                         f"{len(r.instances)} comm_p2p; synchronization {where} "
+                         f"(place_sync {r.placement}), one for all its transfers")
+        for inst in self.layout.instances:
+            lines.append(self._explain_instance(inst))
+        return "\n".join(lines) + "\n"
+
+    def _explain_instance(self, inst: Instance) -> str:
+        src = self.src
+        head = f"{src.display}:{src.line_of(inst.directive.start)}: comm_p2p ({WRITERS[inst.target].name}"
+        if inst.region:
+            head += f", region at line {src.line_of(inst.region.directive.start)})"
+        else:
+            last = inst.group.standalone[-1]
+            head += ", standalone: completes after its computation)" if last is inst else \
+                f", standalone: completes with the comm_p2p at line {src.line_of(last.directive.start)})"
+        items = ", ".join(f"{s.name} -> {r.name} ({bf.element_name(s.element)})"
+                          for s, r in zip(inst.sbufs, inst.rbufs))
+        count = inst.count
+        when = inst.clause("sendwhen")
+        rwhen = inst.clause("receivewhen")
+        if inst.target == cl.TWO_SIDED:
+            how = (f"MPI_Irecv from sender({inst.clause('sender').expr.text})"
+                   f"{' when ' + rwhen.expr.text if rwhen else ''}, MPI_Isend to "
+                   f"receiver({inst.clause('receiver').expr.text}){' when ' + when.expr.text if when else ''}"
+                   f", tag {TAG_BASE + inst.number}")
+            if len(inst.sbufs) > 1:
+                how += ", the list as one MPI struct datatype"
+        elif inst.target == cl.ONE_SIDED:
+            how = (f"MPI_Put to receiver({inst.clause('receiver').expr.text})"
+                   f"{' when ' + when.expr.text if when else ''}, into windows over "
+                   + ", ".join(sorted({r.variable.spelling for r in inst.rbufs})))
+        else:
+            how = (f"SHMEM puts to receiver({inst.clause('receiver').expr.text})"
+                   f"{' when ' + when.expr.text if when else ''}")
+        extra = ""
+        if inst.waits_for_earlier:
+            extra = "; completes the transfers before it first (shared buffers)"
+        if inst.in_loop:
+            extra += "; in a loop"
+        return f"{head}: {items}, count {count}: {how}{extra}"
