@@ -147,8 +147,8 @@ def check_scalar(src, clause, cursor, diags, integer: bool) -> bool:
     ok = t.kind in INTEGER_KINDS if integer else cx.is_scalar(t)
     if not ok:
         want = "an integer" if integer else "a condition (a scalar)"
-        diags.error_at(src, clause.expr.offset,
-               f"{clause.name}({clause.expr.text}) must be {want}, not '{cursor.type.spelling}'")
+        diags.error_at(src, clause.expr.offset, f"{clause.name}({clause.expr.text}) must be "
+                       f"{want}, not '{cursor.type.spelling}'")
     return ok
 
 
@@ -164,7 +164,8 @@ def buffer_of(src, clause_name: str, e: Expr, cursor, cxx: bool, diags) -> Buffe
             pointee = c.get_pointee().get_canonical()
             if pointee.kind == TK.VOID:
                 diags.error_at(src, e.offset, f"{clause_name} item '{e.text}' is a void pointer: "
-                       "the directive cannot know what it points to (cast it to the element type)")
+                               "the directive cannot know what it points to (cast it to the "
+                               "element type)")
                 return None
             elem_type, extent = strip_arrays(pointee)
             elem = element(elem_type, cxx)
@@ -176,7 +177,7 @@ def buffer_of(src, clause_name: str, e: Expr, cursor, cxx: bool, diags) -> Buffe
             address = f"&({e.text})"
         else:
             diags.error_at(src, e.offset, f"{clause_name} item '{e.text}' is not an object: give "
-                   "an array, a pointer to the first element, or a variable")
+                           "an array, a pointer to the first element, or a variable")
             return None
     except Unsupported as why:
         diags.error_at(src, e.offset, f"{clause_name} item '{e.text}' cannot be transferred: {why}")
@@ -256,7 +257,8 @@ def from_shmem_allocator(tu, variable) -> str | None:
                 sources += 1
                 if not _calls_allocator(rhs):
                     line = c.extent.start.line
-                    return f"'{variable.spelling}' is assigned otherwise than by shmem_malloc (line {line})"
+                    return (f"'{variable.spelling}' is assigned otherwise than by shmem_malloc "
+                            f"(line {line})")
     if sources == 0:
         what = "a parameter" if variable.kind == CK.PARM_DECL else "never assigned here"
         return f"'{variable.spelling}' is {what}: where it points is not known"
@@ -265,7 +267,8 @@ def from_shmem_allocator(tu, variable) -> str | None:
 
 def _calls_allocator(c) -> bool:
     c = _unwrap_implicit(c)
-    while c.kind in (CK.CSTYLE_CAST_EXPR, CK.PAREN_EXPR, CK.UNEXPOSED_EXPR) and list(c.get_children()):
+    while c.kind in (CK.CSTYLE_CAST_EXPR, CK.PAREN_EXPR, CK.UNEXPOSED_EXPR) and \
+            list(c.get_children()):
         c = list(c.get_children())[-1]
     return c.kind == CK.CALL_EXPR and c.spelling in SHMEM_ALLOCATORS
 

@@ -118,7 +118,7 @@ def _parse_clauses(d: CommDirective, src, blank, i, end, diags, macros):
         i = close + 1
         if name not in CLAUSES:
             diags.error_at(src, name_off, f"unknown clause '{name}' (expected one of "
-                                         f"{', '.join(CLAUSES)})")
+                           f"{', '.join(CLAUSES)})")
             d.valid = False
             continue
         if name in d.clauses:
@@ -127,7 +127,7 @@ def _parse_clauses(d: CommDirective, src, blank, i, end, diags, macros):
             continue
         if d.kind == P2P and name in REGION_ONLY:
             diags.error_at(src, name_off, f"clause '{name}' belongs on comm_parameters, not on "
-                                         "comm_p2p")
+                           "comm_p2p")
             d.valid = False
             continue
         clause = Clause(name, name_off, items)
@@ -147,7 +147,7 @@ def _parse_clauses(d: CommDirective, src, blank, i, end, diags, macros):
                 word = macros[word]
             if word not in allowed:
                 diags.error_at(src, items[0].offset, f"{name} must be one of {', '.join(allowed)}, "
-                                                    f"not '{items[0].text}'")
+                               f"not '{items[0].text}'")
                 d.valid = False
                 continue
             clause.keyword = word
@@ -201,7 +201,7 @@ def _check_continuation(d: CommDirective, src, blank, diags):
     # a statement ends with ';' or opens a block; a line of clauses does neither
     if m and m.group(1) in CLAUSES and not line.rstrip().endswith((";", "{")):
         diags.error_at(src, nxt + 1 + m.start(1),
-               f"'{m.group(1)}(' on the line after #pragma {d.kind}: a #pragma ends with its "
-               "line; end the line before with '\\' to continue the directive")
+                       f"'{m.group(1)}(' on the line after #pragma {d.kind}: a #pragma ends "
+                       "with its line; end the line before with '\\' to continue the directive")
         d.valid = False
         d.continued = True

@@ -4,23 +4,24 @@ within a group, an instance whose buffers depend on an earlier one's completes t
 first (two-sided) or is refused (one-sided); the windows each group opens."""
 from __future__ import annotations
 
-from ..frontend import cx
 from . import clauses as cl
-from .structure import Instance, Layout, SyncGroup
+from .structure import Instance, Layout, SyncGroup, follows_directly
 
 
 def plan_groups(src, layout: Layout, diags):
-    """Each instance's group; standalone instances get their own. Dependent buffers in one
-    group: a later instance completes the group's transfers first (two-sided), or is an
-    error (one-sided: that would take a collective synchronization in the middle)."""
+    """Each instance's group; adjacent standalone instances with independent buffers share
+    one. Dependent buffers in one group: a later instance completes the group's transfers
+    first (two-sided), or is an error (one-sided: that would take a collective
+    synchronization in the middle)."""
     previous = None
     for inst in sorted(layout.instances, key=lambda i: i.directive.start):
         if inst.region is not None:
             inst.group = inst.region.group
             continue
-        # adjacent standalone instances with independent buffers share one completion
-        if previous is not None and inst.typed and previous.typed and _adjacent(previous, inst) and \
-                not any(_dependent(earlier, inst) for earlier in previous.group.standalone):
+        joins = previous is not None and inst.typed and previous.typed and \
+            follows_directly(previous.stmt, inst.stmt) and \
+            not any(_dependent(earlier, inst) for earlier in previous.group.standalone)
+        if joins:
             inst.group = previous.group
         else:
             inst.group = SyncGroup(len(layout.groups))
@@ -32,56 +33,45 @@ def plan_groups(src, layout: Layout, diags):
                              key=lambda i: i.directive.start)
         g.targets = {i.target for i in g.instances}
         g.list_types = any(i.target == cl.TWO_SIDED and len(i.sbufs) > 1 for i in g.instances)
-        g.windows = {}
-        for k, inst in enumerate(g.instances):
-            for earlier in g.instances[:k]:
-                if _dependent(earlier, inst):
-                    if inst.target != cl.TWO_SIDED or earlier.target != cl.TWO_SIDED:
-                        diags.error_at(src, inst.directive.start,
-                               f"comm_p2p transfers a buffer of the comm_p2p at line "
-                               f"{src.line_of(earlier.directive.start)} before their common "
-                               "synchronization; with a one-sided target that needs a collective "
-                               "synchronization between them: put them in separate comm_parameters "
-                               "regions")
-                    inst.waits_for_earlier = True
-                    break
+        _order_dependent(src, g, diags)
+        _open_windows(g, g.standalone, g.standalone_windows)
     for r in layout.regions:
-        for inst in r.instances:
-            if inst.target != cl.ONE_SIDED or not inst.typed:
-                continue
-            for b in inst.rbufs:
-                key = b.variable.hash
-                if key not in r.group.windows:
-                    r.group.windows[key] = f"bamboo_comm_window_{r.group.number}_{len(r.group.windows)}"
-                    r.window_objects.append(key)
-                    r.window_object_names[key] = b.variable.spelling
-    for g in layout.groups:
-        for inst in g.standalone:
-            if inst.target != cl.ONE_SIDED or not inst.typed:
-                continue
-            for b in inst.rbufs:
-                key = b.variable.hash
-                if key not in g.windows:
-                    g.windows[key] = f"bamboo_comm_window_{g.number}_{len(g.windows)}"
-                    g.standalone_windows.append((key, b.variable.spelling))
+        _open_windows(r.group, r.instances, r.opens_windows)
     for inst in layout.instances:
-        if inst.in_loop and inst.region is not None and inst.region.clause("max_comm_iter") is None \
-                and inst.target == cl.TWO_SIDED:
+        if inst.in_loop and inst.region is not None and inst.target == cl.TWO_SIDED \
+                and inst.region.clause("max_comm_iter") is None:
             diags.warning_at(src, inst.directive.start,
-                     "comm_p2p in a loop without max_comm_iter on its comm_parameters region: each "
-                     "execution completes the one before instead of all completing together; give "
-                     "max_comm_iter(N)")
+                             "comm_p2p in a loop without max_comm_iter on its comm_parameters "
+                             "region: each execution completes the one before instead of all "
+                             "completing together; give max_comm_iter(N)")
 
 
-def _adjacent(a: Instance, b: Instance) -> bool:
-    """b's statement comes right after a's in the same block."""
-    parent = a.stmt.parent
-    if parent.kind != cx.CK.COMPOUND_STMT or b.stmt.parent != parent:
-        return False
-    siblings = [c.extent.start.offset for c in parent.get_children()]
-    return a.stmt.cursor.extent.start.offset in siblings and \
-        siblings.index(a.stmt.cursor.extent.start.offset) + 1 < len(siblings) and \
-        siblings[siblings.index(a.stmt.cursor.extent.start.offset) + 1] == b.stmt.start
+def _order_dependent(src, g: SyncGroup, diags):
+    for k, inst in enumerate(g.instances):
+        earlier = next((e for e in g.instances[:k] if _dependent(e, inst)), None)
+        if earlier is None:
+            continue
+        inst.waits_for_earlier = True
+        if inst.target != cl.TWO_SIDED or earlier.target != cl.TWO_SIDED:
+            diags.error_at(src, inst.directive.start,
+                           "comm_p2p transfers a buffer of the comm_p2p at line "
+                           f"{src.line_of(earlier.directive.start)} before their common "
+                           "synchronization; with a one-sided target that needs a collective "
+                           "synchronization between them: put them in separate "
+                           "comm_parameters regions")
+
+
+def _open_windows(g: SyncGroup, instances, opened: list):
+    """The group's window over each object its one-sided instances put into, named in
+    ``opened`` (as (key, object's name)) where it is first needed."""
+    for inst in instances:
+        if inst.target != cl.ONE_SIDED or not inst.typed:
+            continue
+        for b in inst.rbufs:
+            key = b.variable.hash
+            if key not in g.windows:
+                g.windows[key] = f"bamboo_comm_window_{g.number}_{len(g.windows)}"
+                opened.append((key, b.variable.spelling))
 
 
 def _variables(buffers):

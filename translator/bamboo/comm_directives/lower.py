@@ -69,7 +69,8 @@ def _object_macros(tu) -> dict:
     """name -> replacement of the object-like macros defined when the file ends."""
     macros = {}
     for c in tu.cursor.get_children():
-        if c.kind == cx.CK.MACRO_DEFINITION and not cx.ci.conf.lib.clang_Cursor_isMacroFunctionLike(c):
+        function_like = cx.ci.conf.lib.clang_Cursor_isMacroFunctionLike
+        if c.kind == cx.CK.MACRO_DEFINITION and not function_like(c):
             tokens = [t.spelling for t in c.get_tokens()]
             if len(tokens) >= 2:
                 macros[c.spelling] = " ".join(tokens[1:])

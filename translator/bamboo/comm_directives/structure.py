@@ -60,8 +60,7 @@ class Region:
     instances: list = field(default_factory=list)
     group: SyncGroup | None = None
     completes: list = field(default_factory=list)   # groups completed at its start
-    window_objects: list = field(default_factory=list)      # one-sided: keys it opens
-    window_object_names: dict = field(default_factory=dict)  # key -> the object's name
+    opens_windows: list = field(default_factory=list)   # one-sided: (key, object's name)
 
     def clause(self, name):
         return self.directive.clauses.get(name)
@@ -120,8 +119,8 @@ def find_layout(src: SourceFile, tu, directives: list[CommDirective], diags: Dia
         _effective_clauses(src, inst, diags)
     reported = set()
     for inst in instances:
-        reported |= _check_jumps(src, inst.stmt, "comm_p2p computation", "the transfer's completion",
-                                 diags)
+        reported |= _check_jumps(src, inst.stmt, "comm_p2p computation",
+                                 "the transfer's completion", diags)
     for r in regions:
         _check_jumps(src, r.stmt, "comm_parameters region", "its synchronization", diags, reported)
     groups = _sync_groups(src, regions, diags)
@@ -145,8 +144,10 @@ def _statement_starts(src: SourceFile, tu) -> dict:
             while pending:
                 c, ancestors = pending.pop()
                 start = c.extent.start.offset
-                if c is not body and start not in found and cx.loc_file(c.extent.start) == src.path \
-                        and (c.kind.is_statement() or c.kind.is_expression() or c.kind.is_declaration()):
+                k = c.kind
+                in_file = cx.loc_file(c.extent.start) == src.path
+                if c is not body and start not in found and in_file \
+                        and (k.is_statement() or k.is_expression() or k.is_declaration()):
                     found[start] = (c, ancestors)
                 for child in reversed(list(c.get_children())):
                     pending.append((child, ancestors + [c]))
@@ -171,12 +172,12 @@ def _statement_after(src, d: CommDirective, statements, diags) -> Statement | No
     entry = statements.get(i)
     if entry is None:
         diags.error_at(src, d.start, f"#pragma {d.kind} must be followed by a statement: "
-                                    f"{what}")
+                       f"{what}")
         return None
     cursor, ancestors = entry
     if cursor.kind == CK.DECL_STMT or cursor.kind.is_declaration():
         diags.error_at(src, i, f"#pragma {d.kind} is followed by a declaration; it needs a "
-                              f"statement: {what}")
+                       f"statement: {what}")
         return None
     parent = ancestors[-1]
     if parent.kind not in (CK.COMPOUND_STMT, CK.CASE_STMT, CK.DEFAULT_STMT, CK.LABEL_STMT) \
@@ -201,14 +202,15 @@ def _nest(src, regions, instances, diags):
     for r in regions:
         for other in regions:
             if other is not r and _contains(other.stmt, r.directive.start):
-                diags.error_at(src, r.directive.start, "comm_parameters region inside another "
-                       f"(the one at line {src.line_of(other.directive.start)}): regions do not nest")
+                diags.error_at(src, r.directive.start, "comm_parameters region inside another (the "
+                               f"one at line {src.line_of(other.directive.start)}): regions do "
+                               "not nest")
                 r.directive.valid = False
     for inst in instances:
         for other in instances:
             if other is not inst and _contains(other.stmt, inst.directive.start):
                 diags.error_at(src, inst.directive.start, "comm_p2p inside the computation of "
-                       f"another comm_p2p (line {src.line_of(other.directive.start)})")
+                               f"another comm_p2p (line {src.line_of(other.directive.start)})")
                 inst.directive.valid = False
         inst.region = next((r for r in regions if _contains(r.stmt, inst.directive.start)), None)
         if inst.region is not None:
@@ -227,7 +229,8 @@ def _effective_clauses(src, inst: Instance, diags):
     region = inst.region
     merged = {}
     if region is not None:
-        merged.update({k: v for k, v in region.directive.clauses.items() if k not in cl.REGION_ONLY})
+        merged.update({k: v for k, v in region.directive.clauses.items()
+                       if k not in cl.REGION_ONLY})
     merged.update(inst.directive.clauses)
     inst.clauses = merged
     if not (inst.directive.valid and (region is None or region.directive.valid)):
@@ -236,13 +239,13 @@ def _effective_clauses(src, inst: Instance, diags):
     if missing:
         where = "its comm_parameters region or " if region else ""
         diags.error_at(src, inst.directive.start,
-               f"comm_p2p needs {', '.join(missing)} (on {where}the comm_p2p itself)")
+                       f"comm_p2p needs {', '.join(missing)} (on {where}the comm_p2p itself)")
         inst.directive.valid = False
     if ("sendwhen" in merged) != ("receivewhen" in merged):
         given, other = ("sendwhen", "receivewhen") if "sendwhen" in merged else \
             ("receivewhen", "sendwhen")
-        diags.error_at(src, merged[given].offset,
-               f"{given} without {other}: give both (who sends and who receives) or neither")
+        diags.error_at(src, merged[given].offset, f"{given} without {other}: give both (who "
+                       "sends and who receives) or neither")
         inst.directive.valid = False
     target = merged.get("target")
     inst.target = target.keyword if target else cl.TWO_SIDED
@@ -301,14 +304,14 @@ def _sync_groups(src, regions, diags) -> list[SyncGroup]:
                 current = following
             if len(group.regions) == 1:
                 diags.warning_at(src, r.clause("place_sync").offset,
-                         "place_sync(END_ADJ_PARAM_REGIONS), but no comm_parameters region comes "
-                         "right after this one: it synchronizes at its own end")
+                                 "place_sync(END_ADJ_PARAM_REGIONS), but no comm_parameters region "
+                                 "comes right after this one: it synchronizes at its own end")
         elif current.placement == cl.BEGIN_NEXT_PARAM_REGION:
             following = _next_region_in_block(current, by_position)
             if following is None:
                 diags.error_at(src, current.clause("place_sync").offset,
-                       "place_sync(BEGIN_NEXT_PARAM_REGION): no comm_parameters region follows "
-                       "this one in its block")
+                               "place_sync(BEGIN_NEXT_PARAM_REGION): no comm_parameters region "
+                               "follows this one in its block")
                 current.directive.valid = False
             else:
                 group.completes_at_next = following
@@ -316,23 +319,17 @@ def _sync_groups(src, regions, diags) -> list[SyncGroup]:
     return groups
 
 
-def _siblings(r: Region):
-    return [c for c in r.stmt.parent.get_children()] if r.stmt.parent.kind == CK.COMPOUND_STMT else []
+def follows_directly(a: Statement, b: Statement) -> bool:
+    """b is the statement right after a, in the same block."""
+    if a.parent.kind != CK.COMPOUND_STMT or b.parent != a.parent:
+        return False
+    starts = [c.extent.start.offset for c in a.parent.get_children()]
+    k = starts.index(a.start) if a.start in starts else len(starts)
+    return k + 1 < len(starts) and starts[k + 1] == b.start
 
 
 def _adjacent_region(r: Region, regions, src) -> Region | None:
-    siblings = _siblings(r)
-    starts = [c.extent.start.offset for c in siblings]
-    if r.stmt.start not in starts:
-        return None
-    k = starts.index(r.stmt.start)
-    if k + 1 >= len(siblings):
-        return None
-    nxt = siblings[k + 1]
-    for other in regions:
-        if other.stmt.cursor == nxt and other.stmt.parent == r.stmt.parent:
-            return other
-    return None
+    return next((o for o in regions if follows_directly(r.stmt, o.stmt)), None)
 
 
 def _next_region_in_block(r: Region, regions) -> Region | None:

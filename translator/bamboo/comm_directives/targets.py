@@ -66,8 +66,8 @@ class TwoSided:
 
     def complete(self, g) -> str:
         n = g.number
-        text = (f"MPI_Waitall(bamboo_comm_posted_{n}, bamboo_comm_requests_{n}, MPI_STATUSES_IGNORE); "
-                f"bamboo_comm_posted_{n} = 0; ")
+        text = (f"MPI_Waitall(bamboo_comm_posted_{n}, bamboo_comm_requests_{n}, "
+                f"MPI_STATUSES_IGNORE); bamboo_comm_posted_{n} = 0; ")
         if g.list_types:
             text += (f"while (bamboo_comm_listed_{n} > 0) "
                      f"MPI_Type_free(&bamboo_comm_list_types_{n}[--bamboo_comm_listed_{n}]); ")
@@ -78,7 +78,8 @@ class TwoSided:
         text = ""
         if inst.in_loop:
             # max_comm_iter too small, or not given: complete what is pending, stay correct
-            text += f"if (bamboo_comm_posted_{n} + 2 > (int)(sizeof bamboo_comm_requests_{n} / sizeof(MPI_Request))) {{ {self.complete(g)}}} "
+            room = f"(int)(sizeof bamboo_comm_requests_{n} / sizeof(MPI_Request))"
+            text += f"if (bamboo_comm_posted_{n} + 2 > {room}) {{ {self.complete(g)}}} "
         if inst.waits_for_earlier:
             text += self.complete(g)
         tag = TAG_BASE + inst.number
@@ -121,10 +122,14 @@ class OneSided:
         return "".join(f"MPI_Win {w}; " for w in g.windows.values())
 
     def region_start(self, region) -> str:
+        return self.open_windows(region.group, region.opens_windows)
+
+    def open_windows(self, g, opened) -> str:
+        """Every process exposes the object at once (MPI_Win_create is collective), then a
+        fence opens the epoch."""
         text = ""
-        for variable_key in region.window_objects:
-            w = region.group.windows[variable_key]
-            obj = region.window_object_names[variable_key]
+        for key, obj in opened:
+            w = g.windows[key]
             text += (f"MPI_Win_create(&({obj}), (MPI_Aint)sizeof({obj}), 1, MPI_INFO_NULL, "
                      f"MPI_COMM_WORLD, &{w}); MPI_Win_fence(0, {w}); ")
         return text
@@ -139,7 +144,8 @@ class OneSided:
             w = g.windows[r.variable.hash]
             obj = r.variable.spelling
             dtype = element_type(s.element, record_names)
-            text += (f"MPI_Put({s.address}, bamboo_comm_count, {dtype}, ({inst.clause('receiver').expr.text}), "
+            receiver = inst.clause("receiver").expr.text
+            text += (f"MPI_Put({s.address}, bamboo_comm_count, {dtype}, ({receiver}), "
                      f"(MPI_Aint)((char *)({r.address}) - (char *)&({obj})), bamboo_comm_count, "
                      f"{dtype}, {w}); ")
         when = inst.clause("sendwhen")
@@ -165,8 +171,8 @@ class Shmem:
             e = s.element
             if isinstance(e, Basic) and e.shmem:
                 t = e.c_name
-                text += (f"shmem_{e.shmem}_put_nbi(({t} *)({r.address}), (const {t} *)({s.address}), "
-                         f"(size_t)bamboo_comm_count, {pe}); ")
+                text += (f"shmem_{e.shmem}_put_nbi(({t} *)({r.address}), "
+                         f"(const {t} *)({s.address}), (size_t)bamboo_comm_count, {pe}); ")
             else:
                 text += (f"shmem_putmem_nbi({r.address}, {s.address}, "
                          f"(size_t)bamboo_comm_count * {e.size}, {pe}); ")

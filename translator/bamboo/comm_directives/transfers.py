@@ -13,7 +13,7 @@ from .targets import MAX_INSTANCES
 def type_instances(src, layout: Layout, cursors, tu, cxx, diags):
     if len(layout.instances) > MAX_INSTANCES:
         diags.error_at(src, layout.instances[MAX_INSTANCES].directive.start,
-               f"more than {MAX_INSTANCES} comm_p2p in one file (their tags would run out)")
+                       f"more than {MAX_INSTANCES} comm_p2p in one file (their tags would run out)")
     for r in layout.regions:
         c = r.clause("max_comm_iter")
         if c is not None:
@@ -49,13 +49,13 @@ def _check_pairs(src, inst, diags):
     clause = inst.clause("rbuf")
     if len(s) != len(r):
         diags.error_at(src, clause.offset, f"sbuf has {len(s)} buffer(s) and rbuf {len(r)}: "
-               "they pair one to one")
+                       "they pair one to one")
         return
     for k, (a, b) in enumerate(zip(s, r), 1):
         if not bf.same_element(a.element, b.element):
             diags.error_at(src, b.expr.offset,
-                   f"rbuf item {k} '{b.name}' holds '{bf.element_name(b.element)}' but sbuf item "
-                   f"{k} '{a.name}' sends '{bf.element_name(a.element)}'")
+                           f"rbuf item {k} '{b.name}' holds '{bf.element_name(b.element)}' but "
+                           f"sbuf item {k} '{a.name}' sends '{bf.element_name(a.element)}'")
 
 
 def _infer_count(src, inst, diags):
@@ -65,7 +65,8 @@ def _infer_count(src, inst, diags):
     extents = [b.extent for b in inst.sbufs + inst.rbufs if b.extent is not None]
     if not extents:
         diags.error_at(src, inst.directive.start, "comm_p2p needs count(...): no buffer of sbuf "
-               "or rbuf is an array or object whose size says how many elements to transfer")
+                       "or rbuf is an array or object whose size says how many elements to "
+                       "transfer")
         return
     inst.count = str(min(extents))
 
@@ -77,14 +78,16 @@ def _check_window_objects(src, inst, diags):
             why = f"through the pointer '{b.variable.spelling}'" if b.variable is not None and \
                 b.through_pointer else "not in a variable"
             diags.error_at(src, b.expr.offset,
-                   f"rbuf '{b.name}' with TARGET_COMM_MPI_1SIDE: its memory is {why}; the window "
-                   "covers a named object (an array, structure or variable), so name one")
+                           f"rbuf '{b.name}' with TARGET_COMM_MPI_1SIDE: its memory is {why}; the "
+                           "window covers a named object (an array, structure or variable), so "
+                           "name one")
         elif not bf.is_static_storage(b.variable) and cx.loc_file(b.variable.location) == src.path \
                 and _declared_at(src, b.variable) >= region_start:
             diags.error_at(src, b.expr.offset,
-                   f"rbuf '{b.name}' with TARGET_COMM_MPI_1SIDE: '{b.variable.spelling}' is declared "
-                   "inside the comm_parameters region, but its window opens where the region starts; "
-                   "declare it before")
+                           f"rbuf '{b.name}' with TARGET_COMM_MPI_1SIDE: "
+                           f"'{b.variable.spelling}' is declared inside the comm_parameters "
+                           "region, but its window opens where the region starts; declare it "
+                           "before")
 
 
 def _declared_at(src, cursor) -> int:
@@ -108,8 +111,8 @@ def _check_symmetric(src, inst, tu, diags):
             why = f"'{b.variable.spelling}' is a local variable"
         if why:
             diags.error_at(src, b.expr.offset,
-                   f"rbuf '{b.name}' with TARGET_COMM_SHMEM is not symmetric: {why} (puts need a "
-                   "global or static object, or memory from shmem_malloc)")
+                           f"rbuf '{b.name}' with TARGET_COMM_SHMEM is not symmetric: {why} (puts "
+                           "need a global or static object, or memory from shmem_malloc)")
 
 
 def _warn_computation_uses_buffers(src, inst, diags):
@@ -119,8 +122,8 @@ def _warn_computation_uses_buffers(src, inst, diags):
         if c.kind == cx.CK.DECL_REF_EXPR and c.referenced is not None \
                 and c.referenced.hash in variables and cx.loc_file(c.location) == src.path:
             diags.warning_at(src, c.extent.start.offset,
-                     f"the computation of this comm_p2p uses '{c.spelling}', whose transfer may "
-                     "still be in flight")
+                             f"the computation of this comm_p2p uses '{c.spelling}', whose "
+                             "transfer may still be in flight")
             return
 
 
@@ -137,6 +140,6 @@ def check_libraries(src, layout, tu, diags):
         need = "shmem_quiet" if inst.target == cl.SHMEM else "MPI_Isend"
         header = "<shmem.h>" if inst.target == cl.SHMEM else "<mpi.h>"
         if need not in declared:
-            diags.error_at(src, inst.directive.start, f"comm_p2p with {inst.target} needs {header}: "
-                   "include it")
+            diags.error_at(src, inst.directive.start,
+                           f"comm_p2p with {inst.target} needs {header}: include it")
             return

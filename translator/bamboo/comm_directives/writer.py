@@ -104,10 +104,7 @@ class Writer:
                 before = self._storage(g)
             else:
                 text += self._storage(g)
-            for key, obj in g.standalone_windows:
-                w = g.windows[key]
-                text += (f"MPI_Win_create(&({obj}), (MPI_Aint)sizeof({obj}), 1, MPI_INFO_NULL, "
-                         f"MPI_COMM_WORLD, &{w}); MPI_Win_fence(0, {w}); ")
+            text += WRITERS[cl.ONE_SIDED].open_windows(g, g.standalone_windows)
             if cl.SHMEM in g.targets:
                 text += WRITERS[cl.SHMEM].region_start(None)
         if g.standalone and g.standalone[-1] is inst:
@@ -120,52 +117,52 @@ class Writer:
 
     def explain(self) -> str:
         lines = []
-        src = self.src
         for r in self.layout.regions:
             g = r.group
             where = "at its end"
             if g.completes_at_next is not None:
-                where = f"at the start of the comm_parameters region at line {src.line_of(g.completes_at_next.directive.start)}"
+                where = (f"at the start of the comm_parameters region at line "
+                         f"{self._line(g.completes_at_next)}")
             elif len(g.regions) > 1:
-                where = f"at the end of the region at line {src.line_of(g.regions[-1].directive.start)}"
-            lines.append(f"{src.display}:{src.line_of(r.directive.start)}: comm_parameters: "
+                where = f"at the end of the region at line {self._line(g.regions[-1])}"
+            lines.append(f"{self.src.display}:{self._line(r)}: comm_parameters: "
                          f"{len(r.instances)} comm_p2p; synchronization {where} "
                          f"(place_sync {r.placement}), one for all its transfers")
-        for inst in self.layout.instances:
-            lines.append(self._explain_instance(inst))
+        lines += [self._explain_instance(inst) for inst in self.layout.instances]
         return "\n".join(lines) + "\n"
 
+    def _line(self, region_or_instance) -> int:
+        return self.src.line_of(region_or_instance.directive.start)
+
     def _explain_instance(self, inst: Instance) -> str:
-        src = self.src
-        head = f"{src.display}:{src.line_of(inst.directive.start)}: comm_p2p ({WRITERS[inst.target].name}"
+        head = f"{self.src.display}:{self._line(inst)}: comm_p2p ({WRITERS[inst.target].name}"
         if inst.region:
-            head += f", region at line {src.line_of(inst.region.directive.start)})"
+            head += f", region at line {self._line(inst.region)})"
+        elif inst.group.standalone[-1] is inst:
+            head += ", standalone: completes after its computation)"
         else:
-            last = inst.group.standalone[-1]
-            head += ", standalone: completes after its computation)" if last is inst else \
-                f", standalone: completes with the comm_p2p at line {src.line_of(last.directive.start)})"
+            head += (", standalone: completes with the comm_p2p at line "
+                     f"{self._line(inst.group.standalone[-1])})")
         items = ", ".join(f"{s.name} -> {r.name} ({bf.element_name(s.element)})"
                           for s, r in zip(inst.sbufs, inst.rbufs))
-        count = inst.count
-        when = inst.clause("sendwhen")
-        rwhen = inst.clause("receivewhen")
+        to = f"receiver({inst.clause('receiver').expr.text}){_when(inst.clause('sendwhen'))}"
         if inst.target == cl.TWO_SIDED:
             how = (f"MPI_Irecv from sender({inst.clause('sender').expr.text})"
-                   f"{' when ' + rwhen.expr.text if rwhen else ''}, MPI_Isend to "
-                   f"receiver({inst.clause('receiver').expr.text}){' when ' + when.expr.text if when else ''}"
-                   f", tag {TAG_BASE + inst.number}")
+                   f"{_when(inst.clause('receivewhen'))}, MPI_Isend to {to}, "
+                   f"tag {TAG_BASE + inst.number}")
             if len(inst.sbufs) > 1:
                 how += ", the list as one MPI struct datatype"
         elif inst.target == cl.ONE_SIDED:
-            how = (f"MPI_Put to receiver({inst.clause('receiver').expr.text})"
-                   f"{' when ' + when.expr.text if when else ''}, into windows over "
-                   + ", ".join(sorted({r.variable.spelling for r in inst.rbufs})))
+            objects = ", ".join(sorted({r.variable.spelling for r in inst.rbufs}))
+            how = f"MPI_Put to {to}, into windows over {objects}"
         else:
-            how = (f"SHMEM puts to receiver({inst.clause('receiver').expr.text})"
-                   f"{' when ' + when.expr.text if when else ''}")
-        extra = ""
+            how = f"SHMEM puts to {to}"
         if inst.waits_for_earlier:
-            extra = "; completes the transfers before it first (shared buffers)"
+            how += "; completes the transfers before it first (shared buffers)"
         if inst.in_loop:
-            extra += "; in a loop"
-        return f"{head}: {items}, count {count}: {how}{extra}"
+            how += "; in a loop"
+        return f"{head}: {items}, count {inst.count}: {how}"
+
+
+def _when(clause) -> str:
+    return f" when {clause.expr.text}" if clause else ""

@@ -110,32 +110,34 @@ def scan(src: SourceFile, diags: Diagnostics, skipped=()) -> list:
 def _parse(d: Directive, tokens, src, diags):
     if not tokens:
         diags.error_at(src, d.start, "empty bamboo directive (expected olap, send, receive, "
-                                  "dimension or priority)")
+                       "dimension or priority)")
         d.valid = False
         return
     word, off = tokens[0]
     rest = tokens[1:]
     if word not in KINDS:
-        diags.error_at(src, off, f"unknown bamboo directive '{word}' (expected olap, send, receive, "
-                              "dimension or priority)")
+        diags.error_at(src, off, f"unknown bamboo directive '{word}' (expected olap, send, "
+                       "receive, dimension or priority)")
         d.valid = False
         return
     d.kind = word
     if word in (SEND, RECEIVE):
         if rest:
             diags.error_at(src, rest[0][1], f"unexpected '{rest[0][0]}' after '{word}' "
-                                         f"(the {word} directive takes no clauses)")
+                           f"(the {word} directive takes no clauses)")
             d.valid = False
     elif word == DIMENSION:
         if not rest:
             diags.error_at(src, d.end, "dimension directive needs the number of dimensions "
-                                    "of the embedding geometry")
+                           "of the embedding geometry")
             d.valid = False
         elif not rest[0][0].isdigit() or int(rest[0][0]) < 1:
-            diags.error_at(src, rest[0][1], f"dimension must be a positive integer, not '{rest[0][0]}'")
+            diags.error_at(src, rest[0][1],
+                           f"dimension must be a positive integer, not '{rest[0][0]}'")
             d.valid = False
         elif len(rest) > 1:
-            diags.error_at(src, rest[1][1], f"unexpected '{rest[1][0]}' after 'dimension {rest[0][0]}'")
+            diags.error_at(src, rest[1][1],
+                           f"unexpected '{rest[1][0]}' after 'dimension {rest[0][0]}'")
             d.valid = False
         else:
             d.dimension = int(rest[0][0])
@@ -157,20 +159,20 @@ def _parse_layouts(d, tokens, src, diags):
         word, off = tokens[i]
         if word != "layout":
             diags.error_at(src, off, f"unknown clause '{word}' in olap directive "
-                                  "(expected 'layout NAME [AXIS...]')")
+                           "(expected 'layout NAME [AXIS...]')")
             d.valid = False
             return
         i += 1
         if i >= len(tokens) or tokens[i][0] in ("(", ")", ",", "layout"):
             diags.error_at(src, tokens[i][1] if i < len(tokens) else d.end,
-                 "'layout' needs a layout name (NearestNeighbor, NN, OneNeighborBackward "
-                 "or MinHeap)")
+                           "'layout' needs a layout name (NearestNeighbor, NN, OneNeighborBackward "
+                           "or MinHeap)")
             d.valid = False
             return
         name, noff = tokens[i]
         if name not in LAYOUTS:
             diags.error_at(src, noff, f"unknown layout '{name}' (expected NearestNeighbor, NN, "
-                                   "OneNeighborBackward or MinHeap)")
+                           "OneNeighborBackward or MinHeap)")
             d.valid = False
             return
         lay = Layout(LAYOUTS[name], name, [], noff)
@@ -186,7 +188,7 @@ def _parse_layouts(d, tokens, src, diags):
                 lay.axes.append((a, int(a), aoff))
             else:
                 diags.error_at(src, aoff, f"invalid axis '{a}' for layout {name} "
-                                       "(expected X, Y, Z, W or a number)")
+                               "(expected X, Y, Z, W or a number)")
                 d.valid = False
                 return
         d.layouts.append(lay)
@@ -202,7 +204,7 @@ def _check_dimension(directives, src, diags):
                 continue
             if dim_dir is not None:
                 diags.error_at(src, d.start, "duplicate dimension directive "
-                                          f"(first declared at line {dim_dir.line})")
+                               f"(first declared at line {dim_dir.line})")
                 continue
             dim_dir = d
             dim = d.dimension
@@ -211,21 +213,21 @@ def _check_dimension(directives, src, diags):
                 later = next((x for x in directives if x.kind == DIMENSION and x.valid), None)
                 if later is not None:
                     diags.error_at(src, later.start, "the dimension directive must come before the "
-                                                  f"first olap region with a layout (line {d.line})")
+                                   f"first olap region with a layout (line {d.line})")
                     dim_dir = later  # report once
                     dim = later.dimension
                 else:
                     diags.error_at(src, d.layouts[0].offset,
-                         "a layout needs the embedding geometry's dimension: add "
-                         "'#pragma bamboo dimension N' before the first olap region")
+                                   "a layout needs the embedding geometry's dimension: add "
+                                   "'#pragma bamboo dimension N' before the first olap region")
                     d.valid = False
                     continue
             for lay in d.layouts:
                 for text, idx, aoff in lay.axes:
                     if dim is not None and idx >= dim:
-                        diags.error_at(src, aoff, f"axis {text} of layout {lay.written} is outside the "
-                                               f"{dim}-dimensional embedding geometry "
-                                               f"(dimension {dim})")
+                        diags.error_at(src, aoff, f"axis {text} of layout {lay.written} is "
+                                       f"outside the {dim}-dimensional embedding geometry "
+                                       f"(dimension {dim})")
                         d.valid = False
     return dim
 
