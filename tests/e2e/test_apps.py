@@ -15,12 +15,16 @@ from harness import REPO, run_bamboo
 APPS = sorted(p.parent.name for p in (REPO / "apps").glob("*/check"))
 # The papers' applications (issue 4): each must be there, with its check.
 PAPERS_APPS = {"jacobi3d", "cannon", "cannon25d", "lu", "multigrid"}
+# The communication directives' demonstration (issue 14, seed 003): its check runs hand MPI
+# and the directive source lowered to each target, and Bamboo, like the others'.
+DIRECTIVE_APPS = {"commdir"}
 # One worker runs them all (pytest-xdist): they build in apps/NAME/build.
 pytestmark = pytest.mark.xdist_group("apps")
 
 
 def test_the_papers_applications_are_all_there():
     assert PAPERS_APPS <= set(APPS)
+    assert DIRECTIVE_APPS <= set(APPS)
 
 
 @pytest.mark.parametrize("name", APPS)
