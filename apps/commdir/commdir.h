@@ -47,13 +47,17 @@ static inline void commdir_start(int *argc, char ***argv, int *rank, int *size)
 #endif
 }
 
-/* shmem_finalize in the SHMEM build, then MPI_Finalize. */
+/* shmem_finalize in the SHMEM build, then MPI_Finalize unless that finalized MPI too (Open
+ * MPI's OpenSHMEM does: a second MPI_Finalize aborts the job). */
 static inline void commdir_finish(void)
 {
 #if COMMDIR_SHMEM
     shmem_finalize();
 #endif
-    MPI_Finalize();
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized)
+        MPI_Finalize();
 }
 
 /* splitmix64's finalizer: the generator of every value sent. */
