@@ -1,9 +1,11 @@
 """Which transfers complete together: a region's instances share its sync group (structure.py
 made them, place_sync), adjacent standalone instances with independent buffers share one;
 within a group, an instance whose buffers depend on an earlier one's completes the group
-first (two-sided) or is refused (one-sided); the windows each group opens."""
+first (two-sided) or is refused (one-sided); adjacent two-sided instances between the same
+peers travel as one message; the windows each group opens."""
 from __future__ import annotations
 
+from ..frontend.cx import CK
 from . import clauses as cl
 from .structure import Instance, Layout, SyncGroup, follows_directly
 
@@ -34,6 +36,8 @@ def plan_groups(src, layout: Layout, diags):
         g.targets = {i.target for i in g.instances}
         g.list_types = any(i.target == cl.TWO_SIDED and len(i.sbufs) > 1 for i in g.instances)
         _order_dependent(src, g, diags)
+        _fuse_messages(g)
+        g.list_types = g.list_types or any(i.fused for i in g.instances)
         _open_windows(g, g.standalone, g.standalone_windows)
     for r in layout.regions:
         _open_windows(r.group, r.instances, r.opens_windows)
@@ -59,6 +63,38 @@ def _order_dependent(src, g: SyncGroup, diags):
                            "synchronization; with a one-sided target that needs a collective "
                            "synchronization between them: put them in separate "
                            "comm_parameters regions")
+
+
+def _fuse_messages(g: SyncGroup):
+    """One message instead of several: a two-sided instance right after another, with no
+    computation between them, the same peers and conditions (as written: nothing runs between
+    them to change their values) and independent buffers goes in the first one's message."""
+    leader = None
+    for inst in g.instances:
+        previous = leader.fused[-1] if leader is not None and leader.fused else leader
+        if previous is not None and _fusable(previous, inst) and \
+                not any(_dependent(member, inst) for member in [leader] + leader.fused):
+            leader.fused.append(inst)
+            inst.fused_into = leader
+        else:
+            leader = inst if inst.target == cl.TWO_SIDED else None
+
+
+PEER_CLAUSES = ("sender", "receiver", "sendwhen", "receivewhen")
+
+
+def _fusable(a: Instance, b: Instance) -> bool:
+    def said(inst, name):
+        clause = inst.clause(name)
+        return clause.expr.text if clause else None
+    return a.target == b.target == cl.TWO_SIDED and not b.waits_for_earlier and \
+        _computes_nothing(a) and follows_directly(a.stmt, b.stmt) and \
+        all(said(a, name) == said(b, name) for name in PEER_CLAUSES)
+
+
+def _computes_nothing(inst: Instance) -> bool:
+    c = inst.stmt.cursor
+    return c.kind == CK.NULL_STMT or (c.kind == CK.COMPOUND_STMT and not list(c.get_children()))
 
 
 def _open_windows(g: SyncGroup, instances, opened: list):

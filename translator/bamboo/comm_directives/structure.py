@@ -87,6 +87,8 @@ class Instance:
     count: str = ""                                  # C expression
     group: SyncGroup | None = None
     waits_for_earlier: bool = False                  # completes the group's transfers first
+    fused: list = field(default_factory=list)        # instances whose buffers go in its message
+    fused_into: Instance | None = None               # the instance whose message carries its
 
     def clause(self, name):
         return self.clauses.get(name)

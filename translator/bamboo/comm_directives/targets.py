@@ -6,7 +6,8 @@ keeps the user's line numbers).  What the targets do:
 
 - MPI two-sided: the receiver posts ``MPI_Irecv``, the sender ``MPI_Isend`` (tag
   ``TAG_BASE`` + the instance's number, ``MPI_COMM_WORLD``); a group completes with one
-  ``MPI_Waitall``.  A list of buffers travels as one message of an MPI struct datatype.
+  ``MPI_Waitall``.  A list of buffers travels as one message of an MPI struct datatype, and
+  so do the buffers of adjacent instances between the same peers (groups.py fuses them).
 - MPI one-sided: every process opens, at its region's start, a window over each object the
   region's ``rbuf`` items lie in (``MPI_Win_create`` over ``MPI_COMM_WORLD``, then a fence);
   the sender puts (``MPI_Put``) at the displacement its ``rbuf`` expression has in that
@@ -74,6 +75,8 @@ class TwoSided:
         return text
 
     def post(self, inst, g, record_names: dict) -> str:
+        """The instance's receive and send; instances fused into it (groups.py) travel in the
+        same message, each buffer with its own instance's count."""
         n = g.number
         text = ""
         if inst.in_loop:
@@ -82,37 +85,45 @@ class TwoSided:
             text += f"if (bamboo_comm_posted_{n} + 2 > {room}) {{ {self.complete(g)}}} "
         if inst.waits_for_earlier:
             text += self.complete(g)
+        parts = [(inst, "bamboo_comm_count")]
+        for k, member in enumerate(inst.fused, 1):
+            parts.append((member, f"bamboo_comm_count_{k}"))
+            text += f"int bamboo_comm_count_{k} = (int){member.count}; "
+        records = {b.element.spelling: b.element for part, _ in parts
+                   for b in part.sbufs + part.rbufs if isinstance(b.element, Record)}
+        text += "".join(record_type_setup(e, record_names) for e in records.values())
         tag = TAG_BASE + inst.number
-        for side, buffers, when, peer, call in (
-                ("r", inst.rbufs, inst.clause("receivewhen"), inst.clause("sender"), "MPI_Irecv"),
-                ("s", inst.sbufs, inst.clause("sendwhen"), inst.clause("receiver"), "MPI_Isend")):
-            setup, address, count, dtype = self._message(buffers, side, g, record_names)
+        for side, when, peer, call in (("rbufs", "receivewhen", "sender", "MPI_Irecv"),
+                                       ("sbufs", "sendwhen", "receiver", "MPI_Isend")):
+            pieces = [(b, count) for part, count in parts for b in getattr(part, side)]
+            setup, address, count, dtype = self._message(pieces, g, record_names)
             request = f"&bamboo_comm_requests_{n}[bamboo_comm_posted_{n}++]"
-            body = f"{setup}{call}({address}, {count}, {dtype}, ({peer.expr.text}), {tag}, " \
-                   f"MPI_COMM_WORLD, {request}); "
-            text += f"if ({when.expr.text}) {{ {body}}} " if when else f"{{ {body}}} "
+            body = (f"{setup}{call}({address}, {count}, {dtype}, ({inst.clause(peer).expr.text}), "
+                    f"{tag}, MPI_COMM_WORLD, {request}); ")
+            condition = inst.clause(when)
+            text += f"if ({condition.expr.text}) {{ {body}}} " if condition else f"{{ {body}}} "
         return text
 
-    def _message(self, buffers, side, g, record_names):
-        """(set-up code, address, count, datatype) of the message a buffer list makes."""
-        setup = "".join(record_type_setup(b.element, record_names) for b in buffers)
-        if len(buffers) == 1:
-            b = buffers[0]
-            return setup, b.address, "bamboo_comm_count", element_type(b.element, record_names)
-        k = len(buffers)
+    def _message(self, pieces, g, record_names):
+        """(set-up code, address, count, datatype) of the message of ``pieces``, (buffer,
+        count) pairs: one buffer as it is, several as one struct datatype over them."""
+        if len(pieces) == 1:
+            b, count = pieces[0]
+            return "", b.address, count, element_type(b.element, record_names)
+        k = len(pieces)
         name = f"bamboo_comm_list_types_{g.number}[bamboo_comm_listed_{g.number}]"
-        types = ", ".join(element_type(b.element, record_names) for b in buffers)
-        setup += (f"MPI_Aint bamboo_comm_at[{k}]; int bamboo_comm_lengths[{k}]; "
-                  f"MPI_Datatype bamboo_comm_types[{k}] = {{{types}}}; ")
-        for j, b in enumerate(buffers):
-            setup += f"MPI_Get_address({b.address}, &bamboo_comm_at[{j}]); " \
-                     f"bamboo_comm_lengths[{j}] = bamboo_comm_count; "
+        types = ", ".join(element_type(b.element, record_names) for b, _ in pieces)
+        setup = (f"MPI_Aint bamboo_comm_at[{k}]; int bamboo_comm_lengths[{k}]; "
+                 f"MPI_Datatype bamboo_comm_types[{k}] = {{{types}}}; ")
+        for j, (b, count) in enumerate(pieces):
+            setup += (f"MPI_Get_address({b.address}, &bamboo_comm_at[{j}]); "
+                      f"bamboo_comm_lengths[{j}] = {count}; ")
         setup += (f"for (int bamboo_comm_k = {k} - 1; bamboo_comm_k >= 0; bamboo_comm_k--) "
                   "bamboo_comm_at[bamboo_comm_k] -= bamboo_comm_at[0]; "
                   f"MPI_Type_create_struct({k}, bamboo_comm_lengths, bamboo_comm_at, "
                   f"bamboo_comm_types, &{name}); MPI_Type_commit(&{name}); ")
         dtype = f"bamboo_comm_list_types_{g.number}[bamboo_comm_listed_{g.number}++]"
-        return setup, buffers[0].address, "1", dtype
+        return setup, pieces[0][0].address, "1", dtype
 
 
 class OneSided:

@@ -109,8 +109,11 @@ class Writer:
                 text += WRITERS[cl.SHMEM].region_start(None)
         if g.standalone and g.standalone[-1] is inst:
             end = self._complete(g)
-        text += f"int bamboo_comm_count = (int){inst.count}; "
-        text += writer.post(inst, g, names)
+        if inst.fused_into is None:
+            text += f"int bamboo_comm_count = (int){inst.count}; "
+            text += writer.post(inst, g, names)
+        else:
+            text += f"/* in the message of line {self._line(inst.fused_into)} */ "
         self.edits.append((inst.directive.start, inst.directive.end, 1,
                            f"{before}{text}/* comm_p2p */"))
         self.edits.append((inst.stmt.end, inst.stmt.end, 1, f" {end}}}"))
@@ -150,8 +153,13 @@ class Writer:
             how = (f"MPI_Irecv from sender({inst.clause('sender').expr.text})"
                    f"{_when(inst.clause('receivewhen'))}, MPI_Isend to {to}, "
                    f"tag {TAG_BASE + inst.number}")
-            if len(inst.sbufs) > 1:
+            if inst.fused:
+                lines = ", ".join(str(self._line(m)) for m in inst.fused)
+                how += f", one message with the buffers of the comm_p2p at line(s) {lines}"
+            elif len(inst.sbufs) > 1:
                 how += ", the list as one MPI struct datatype"
+            if inst.fused_into is not None:
+                how = f"travels in the message of the comm_p2p at line {self._line(inst.fused_into)}"
         elif inst.target == cl.ONE_SIDED:
             objects = ", ".join(sorted({r.variable.spelling for r in inst.rbufs}))
             how = f"MPI_Put to {to}, into windows over {objects}"

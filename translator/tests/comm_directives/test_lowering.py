@@ -337,3 +337,46 @@ void f(int rank) {
     assert res.text.count("MPI_Waitall") == 2
     assert "t.c:5: comm_p2p (MPI two-sided, standalone: completes with the comm_p2p at line 7)" in res.explanation
     assert "t.c:9: comm_p2p (MPI two-sided, standalone: completes after its computation)" in res.explanation
+
+
+def test_adjacent_two_sided_instances_between_the_same_peers_are_one_message(lower):
+    res = lower("""
+struct head { int n; double x; };
+static struct head h_in; static double v_in[8]; static int k_in[8];
+void f(int rank, struct head *h, double *v, int *k, int m) {
+#pragma comm_parameters sender(0) receiver(1) sendwhen(rank == 0) receivewhen(rank == 1)
+    {
+#pragma comm_p2p sbuf(*h) rbuf(h_in) count(1)
+        { }
+#pragma comm_p2p sbuf(v, k) rbuf(v_in, k_in) count(m)
+        { }
+#pragma comm_p2p sbuf(v) rbuf(v_in) count(2) receiver(2)
+        { }
+    }
+}
+""", explain=True)
+    assert res.ok, res.diagnostics
+    assert res.text.count("MPI_Isend(") == 2 and res.text.count("MPI_Irecv(") == 2
+    assert "int bamboo_comm_count_1 = (int)(m);" in res.text
+    assert "bamboo_comm_lengths[0] = bamboo_comm_count; " in res.text
+    assert "bamboo_comm_lengths[2] = bamboo_comm_count_1; " in res.text
+    assert "one message with the buffers of the comm_p2p at line(s) 10" in res.explanation
+    assert ("t.c:10: comm_p2p (MPI two-sided, region at line 6): v -> v_in (double), k -> k_in "
+            "(int), count (m): travels in the message of the comm_p2p at line 8") in res.explanation
+
+
+def test_computation_between_instances_keeps_their_messages_apart(lower):
+    res = lower("""
+static double a_in[4], b_in[4];
+void f(int rank, double *a, double *b) {
+#pragma comm_parameters sender(rank) receiver(rank)
+    {
+#pragma comm_p2p sbuf(a) rbuf(a_in) count(4)
+        b[0] = 1;
+#pragma comm_p2p sbuf(b) rbuf(b_in) count(4)
+        { }
+    }
+}
+""")
+    assert res.ok, res.diagnostics
+    assert res.text.count("MPI_Isend(") == 2
