@@ -230,6 +230,13 @@ def base_variable(cursor):
             return None, through
 
 
+def declared_at(src, cursor) -> int:
+    """Offset in the user's file of a cursor of the probe parse: the probe keeps every line,
+    and the columns of every line without a directive."""
+    start = cursor.extent.start
+    return src.offset(start.line, start.column)
+
+
 def is_static_storage(variable) -> bool:
     if variable.kind != CK.VAR_DECL:
         return False

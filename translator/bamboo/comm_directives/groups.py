@@ -6,8 +6,10 @@ peers travel as one message; the windows each group opens."""
 from __future__ import annotations
 
 from ..frontend.cx import CK
+from . import buffers as bf
 from . import clauses as cl
-from .structure import Instance, Layout, SyncGroup, follows_directly
+from .structure import (LOOP_KINDS, Instance, Layout, SyncGroup, follows_directly, leaves,
+                        statement_end)
 
 
 def plan_groups(src, layout: Layout, diags):
@@ -41,6 +43,7 @@ def plan_groups(src, layout: Layout, diags):
         _open_windows(g, g.standalone, g.standalone_windows)
     for r in layout.regions:
         _open_windows(r.group, r.instances, r.opens_windows)
+        _hoist_windows(src, layout, r)
     for inst in layout.instances:
         if inst.in_loop and inst.region is not None and inst.target == cl.TWO_SIDED \
                 and inst.region.clause("max_comm_iter") is None:
@@ -107,7 +110,29 @@ def _open_windows(g: SyncGroup, instances, opened: list):
             key = b.variable.hash
             if key not in g.windows:
                 g.windows[key] = f"bamboo_comm_window_{g.number}_{len(g.windows)}"
+                g.window_variables[key] = b.variable
                 opened.append((key, b.variable.spelling))
+
+
+def _hoist_windows(src, layout: Layout, r):
+    """Making a window is collective and costs far more than a fence: a region in a loop
+    opens its windows before the outermost loop around it (in its function) and frees them
+    after it, when every object is declared before that loop and nothing returns or jumps
+    out of it; each execution of the region still opens and closes its epoch with fences."""
+    g = r.group
+    if not r.opens_windows or len(g.regions) != 1 or g.completes_at_next is not None:
+        return
+    loop = next((c for c in r.stmt.ancestors if c.kind in LOOP_KINDS), None)
+    if loop is None or leaves(loop):
+        return
+    start, end = loop.extent.start.offset, statement_end(src, loop)
+    if any(i.stmt.end == end for i in layout.instances):
+        return   # the loop is an instance's computation: its closing brace goes there too
+    for key in g.windows:
+        variable = g.window_variables[key]
+        if not bf.is_static_storage(variable) and bf.declared_at(src, variable) >= start:
+            return
+    g.windows_around, g.windows_around_end = loop, end
 
 
 def _variables(buffers):

@@ -45,6 +45,11 @@ class SyncGroup:
     windows: dict = field(default_factory=dict)     # one-sided: object's key -> window name
     standalone: list = field(default_factory=list)  # adjacent comm_p2p outside regions
     standalone_windows: list = field(default_factory=list)   # (key, object name) they open
+    window_variables: dict = field(default_factory=dict)     # key -> the object's cursor
+    # one-sided: the loop around its region that its windows are opened before and freed
+    # after, once instead of at every execution of the region (groups.py)
+    windows_around: object = None
+    windows_around_end: int = 0
 
     @property
     def declared_before_first(self) -> bool:
@@ -186,14 +191,33 @@ def _statement_after(src, d: CommDirective, statements, diags) -> Statement | No
             and parent.kind not in LOOP_KINDS and parent.kind != CK.IF_STMT:
         diags.error_at(src, d.start, f"#pragma {d.kind} must stand before a statement")
         return None
+    fn = ancestors[0]
+    return Statement(cursor, i, statement_end(src, cursor), ancestors[1:], fn)
+
+
+def statement_end(src: SourceFile, cursor) -> int:
+    """Just past a statement: libclang's extent of an expression statement (or a do loop...)
+    stops before its ';'."""
     end = cursor.extent.end.offset
+    blank = src.blanked
     j = end
     while j < len(blank) and blank[j] in " \t\r\n":
         j += 1
     if j < len(blank) and blank[j] == ";" and src.text[end - 1:end] != "}":
         end = j + 1
-    fn = ancestors[0]
-    return Statement(cursor, i, end, ancestors[1:], fn)
+    return end
+
+
+def leaves(stmt_cursor) -> bool:
+    """Whether a return or goto may leave the statement (break and continue leave only the
+    statement's own loops or go to just after it)."""
+    start, end = stmt_cursor.extent.start.offset, stmt_cursor.extent.end.offset
+    for c in cx.walk_preorder(stmt_cursor):
+        if c.kind in (CK.RETURN_STMT, CK.INDIRECT_GOTO_STMT):
+            return True
+        if c.kind == CK.GOTO_STMT and not _label_inside(c, start, end):
+            return True
+    return False
 
 
 def _contains(outer: Statement, offset: int) -> bool:
@@ -264,7 +288,8 @@ def _check_jumps(src, stmt: Statement, what: str, skipped: str, diags, already=f
         word = None
         if k == CK.RETURN_STMT:
             word = "return"
-        elif k == CK.INDIRECT_GOTO_STMT or (k == CK.GOTO_STMT and not _label_inside(c, stmt)):
+        elif k == CK.INDIRECT_GOTO_STMT or \
+                (k == CK.GOTO_STMT and not _label_inside(c, stmt.start, stmt.end)):
             word = "goto"
         elif k == CK.BREAK_STMT and breakables == 0:
             word = "break"
@@ -281,9 +306,9 @@ def _check_jumps(src, stmt: Statement, what: str, skipped: str, diags, already=f
     return reported
 
 
-def _label_inside(goto, stmt: Statement) -> bool:
+def _label_inside(goto, start: int, end: int) -> bool:
     label = next((c.referenced for c in goto.get_children() if c.kind == CK.LABEL_REF), None)
-    return label is not None and stmt.start <= label.extent.start.offset < stmt.end
+    return label is not None and start <= label.extent.start.offset < end
 
 
 def _sync_groups(src, regions, diags) -> list[SyncGroup]:

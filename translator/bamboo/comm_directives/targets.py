@@ -126,27 +126,50 @@ class TwoSided:
         return setup, pieces[0][0].address, "1", dtype
 
 
+# The assertions the epochs allow: nothing is put before the opening fence of an epoch
+# (the window is new, or the last epoch closed), nothing after its closing one.
+OPENING_FENCE = "MPI_MODE_NOPRECEDE"
+CLOSING_FENCE = "MPI_MODE_NOSUCCEED"
+
+
 class OneSided:
     name = "MPI one-sided"
 
     def storage(self, g, capacity: str) -> str:
+        if g.windows_around is not None:
+            return ""   # declared around the loop (hoisted)
         return "".join(f"MPI_Win {w}; " for w in g.windows.values())
 
     def region_start(self, region) -> str:
-        return self.open_windows(region.group, region.opens_windows)
+        g = region.group
+        if g.windows_around is not None:
+            return "".join(f"MPI_Win_fence({OPENING_FENCE}, {g.windows[key]}); "
+                           for key, _ in region.opens_windows)
+        return self.open_windows(g, region.opens_windows)
 
     def open_windows(self, g, opened) -> str:
         """Every process exposes the object at once (MPI_Win_create is collective), then a
         fence opens the epoch."""
-        text = ""
-        for key, obj in opened:
-            w = g.windows[key]
-            text += (f"MPI_Win_create(&({obj}), (MPI_Aint)sizeof({obj}), 1, MPI_INFO_NULL, "
-                     f"MPI_COMM_WORLD, &{w}); MPI_Win_fence(0, {w}); ")
-        return text
+        return "".join(f"{self.create(g, key)}MPI_Win_fence({OPENING_FENCE}, "
+                       f"{g.windows[key]}); " for key, _ in opened)
+
+    def create(self, g, key) -> str:
+        obj = g.window_variables[key].spelling
+        return (f"MPI_Win_create(&({obj}), (MPI_Aint)sizeof({obj}), 1, MPI_INFO_NULL, "
+                f"MPI_COMM_WORLD, &{g.windows[key]}); ")
 
     def complete(self, g) -> str:
-        return "".join(f"MPI_Win_fence(0, {w}); MPI_Win_free(&{w}); " for w in g.windows.values())
+        text = "".join(f"MPI_Win_fence({CLOSING_FENCE}, {w}); " for w in g.windows.values())
+        return text if g.windows_around is not None else text + self.free(g)
+
+    def free(self, g) -> str:
+        return "".join(f"MPI_Win_free(&{w}); " for w in g.windows.values())
+
+    def around_loop(self, g) -> tuple[str, str]:
+        """What goes before and after the loop a group's windows are hoisted to."""
+        declare = "".join(f"MPI_Win {w}; " for w in g.windows.values())
+        make = "".join(self.create(g, key) for key in g.windows)
+        return f"{{ {declare}{make}", f" {self.free(g)}}}"
 
     def post(self, inst, g, record_names: dict) -> str:
         text = ""

@@ -82,19 +82,12 @@ def _check_window_objects(src, inst, diags):
                            "window covers a named object (an array, structure or variable), so "
                            "name one")
         elif not bf.is_static_storage(b.variable) and cx.loc_file(b.variable.location) == src.path \
-                and _declared_at(src, b.variable) >= region_start:
+                and bf.declared_at(src, b.variable) >= region_start:
             diags.error_at(src, b.expr.offset,
                            f"rbuf '{b.name}' with TARGET_COMM_MPI_1SIDE: "
                            f"'{b.variable.spelling}' is declared inside the comm_parameters "
                            "region, but its window opens where the region starts; declare it "
                            "before")
-
-
-def _declared_at(src, cursor) -> int:
-    """Offset in the user's file of a cursor of the probe parse: the probe keeps every line,
-    and the columns of every line without a directive."""
-    start = cursor.extent.start
-    return src.offset(start.line, start.column)
 
 
 def _check_symmetric(src, inst, tu, diags):

@@ -23,6 +23,12 @@ class Writer:
 
     def write(self) -> str:
         self._declare_record_types()
+        for g in self.layout.groups:
+            if g.windows_around is not None:
+                before, after = WRITERS[cl.ONE_SIDED].around_loop(g)
+                start = g.windows_around.extent.start.offset
+                self.edits.append((start, start, 0, before))
+                self.edits.append((g.windows_around_end, g.windows_around_end, 3, after))
         for r in self.layout.regions:
             self._region(r)
         for inst in self.layout.instances:
@@ -159,7 +165,8 @@ class Writer:
             elif len(inst.sbufs) > 1:
                 how += ", the list as one MPI struct datatype"
             if inst.fused_into is not None:
-                how = f"travels in the message of the comm_p2p at line {self._line(inst.fused_into)}"
+                how = ("travels in the message of the comm_p2p at line "
+                       f"{self._line(inst.fused_into)}")
         elif inst.target == cl.ONE_SIDED:
             objects = ", ".join(sorted({r.variable.spelling for r in inst.rbufs}))
             how = f"MPI_Put to {to}, into windows over {objects}"

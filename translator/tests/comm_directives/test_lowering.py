@@ -251,6 +251,8 @@ void f(int rank, int p) {
     assert res.ok, res.diagnostics
     assert "MPI_Win_create(&(local), (MPI_Aint)sizeof(local), 1" in res.text
     assert "(MPI_Aint)((char *)((&local.evec[p][0])) - (char *)&(local))" in res.text
+    assert "MPI_Win_fence(MPI_MODE_NOPRECEDE, bamboo_comm_window_0_0)" in res.text
+    assert "MPI_Win_fence(MPI_MODE_NOSUCCEED, bamboo_comm_window_0_0)" in res.text
     assert res.text.count("MPI_Win_fence") == 2 and "MPI_Win_free" in res.text
 
 
@@ -380,3 +382,39 @@ void f(int rank, double *a, double *b) {
 """)
     assert res.ok, res.diagnostics
     assert res.text.count("MPI_Isend(") == 2
+
+
+ONE_SIDED_IN_A_LOOP = """
+static double in[4];
+int f(int rank, int steps, double *out) {
+    for (int s = 0; s < steps; s++) {
+#pragma comm_parameters sender(rank) receiver(rank) count(4) target(TARGET_COMM_MPI_1SIDE)
+        {
+#pragma comm_p2p sbuf(out) rbuf(in)
+            { }
+        }
+        %s
+    }
+    return 0;
+}
+"""
+
+
+def test_one_sided_windows_are_made_once_around_the_loop(lower):
+    res = lower(ONE_SIDED_IN_A_LOOP % "")
+    assert res.ok, res.diagnostics
+    lines = res.text.splitlines()
+    loop = next(i for i, l in enumerate(lines) if "for (int s = 0" in l)
+    assert lines[loop].lstrip().startswith("{ MPI_Win bamboo_comm_window_0_0; MPI_Win_create(&(in)")
+    assert res.text.count("MPI_Win_create") == 1 and res.text.count("MPI_Win_free") == 1
+    after = "\n".join(lines[loop + 1:])
+    assert after.index("MPI_Win_fence(MPI_MODE_NOSUCCEED") < after.index("MPI_Win_free")
+
+
+def test_a_loop_that_may_return_keeps_windows_in_its_region(lower):
+    res = lower(ONE_SIDED_IN_A_LOOP % "if (s == 3) return 1;")
+    assert res.ok, res.diagnostics
+    lines = res.text.splitlines()
+    region = next(i for i, l in enumerate(lines) if "/* comm_parameters */" in l)
+    assert "MPI_Win_create(&(in)" in lines[region]
+    assert "MPI_Win_free" in "\n".join(lines[region:region + 6])
