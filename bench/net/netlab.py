@@ -259,6 +259,10 @@ def mpirun(args: list[str], nodes: int | None = None, launcher: str = "mpirun") 
            f"BAMBOO_LAB_NODES={nodes}", f"BAMBOO_LAB_PREFIX={PREFIX}"]
     mca = ["--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", SUBNET,
            "--mca", "oob_tcp_if_include", BRIDGE]
+    if launcher == "mpirun":
+        # One-sided MPI over these TCP-only BTLs: osc rdma cannot make a window (MPI_Win_create
+        # fails with MPI_ERR_WIN); osc pt2pt runs it over point-to-point messages.
+        mca += ["--mca", "osc", "pt2pt"]
     return (["ip", "netns", "exec", CONTROL] + env + [launcher] + mca + args[:program] +
             [str(IN_NODE)] + args[program:])
 
