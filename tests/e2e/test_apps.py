@@ -54,3 +54,24 @@ def test_lu_by_columns_keeps_each_pivot_search_inside_a_process():
         crossing[order] = sum(int(m[1]) for m in CROSSING_COLLECTIVES.findall(run.stderr))
     assert crossing["row"] > 250  # one reduction per pivot, 250 pivots
     assert crossing["column"] < crossing["row"] / 10
+
+
+@pytest.mark.parametrize("failing", ["basic", "bamboo", "olap", "nocomm"])
+def test_check_app_fails_when_a_variant_fails(failing, tmp_path):
+    """apps/common/check-app runs each variant in a subshell: a failure must still count."""
+    (tmp_path / "Makefile").write_text("all:\n\t@true\n")
+    (tmp_path / "build").mkdir()
+    lines = {"basic": "verification: x PASSED", "bamboo": "verification: x PASSED",
+             "olap": "verification: x PASSED",
+             "nocomm": "verification: x SKIPPED (communication off)"}
+    for variant, line in lines.items():
+        script = tmp_path / "build" / variant
+        body = "exit 3" if variant == failing else f"echo '{line}'"
+        script.write_text(f"#!/bin/sh\n{body}\n")
+        script.chmod(0o755)
+    done = subprocess.run([str(REPO / "apps" / "common" / "check-app"), "--ranks", "2"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env=os.environ)
+    assert done.returncode != 0, done.stdout
+    assert "all variants verified" not in done.stdout
+    assert f"FAIL: {tmp_path.name} {failing}" in done.stdout
