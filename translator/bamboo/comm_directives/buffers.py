@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ..diagnostics import Diagnostics
 from ..frontend import cx
+from ..frontend.load import report_parse_errors
 from ..frontend.cx import CK, TK
 from ..source import SourceFile
 from . import clauses as cl
@@ -102,20 +103,8 @@ def probe(src: SourceFile, layout: Layout, args, cxx: bool, diags: Diagnostics):
         pos = end
     out.add(src.text[pos:], pos, True)
     tu = cx.parse(src.path, args, unsaved_text=out.text)
-    failed = False
-    for d in tu.diagnostics:
-        if d.severity < 3:
-            continue
-        failed = True
-        loc = d.location
-        if loc.file is not None and cx.loc_file(loc) == src.path:
-            # an error in a clause's expression, at its place in the directive
-            line, col = src.line_col(out.original(loc.offset))
-            diags.error(src.display, line, col, d.spelling)
-        elif loc.file is not None:
-            diags.error(loc.file.name, loc.line, loc.column, d.spelling)
-        else:
-            diags.error(src.display, 0, 0, d.spelling)
+    # an error in a clause's expression shows at its place in the directive
+    failed = report_parse_errors(tu, src, diags, place=out.original)
     if failed:
         return None, tu
     wanted = {p: orig for p, orig in at.items()}

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostics
 from ..frontend import cx
+from ..frontend.load import report_parse_errors
 from ..source import SourceFile
 from . import buffers as bf
 from . import clauses as cl
@@ -41,7 +42,7 @@ def lower(src: SourceFile, args, cxx: bool, diags: Diagnostics) -> Lowered:
     # a directive's clauses continued on the next line without '\' are C errors there too:
     # the directive's error says what happened, clang's would not
     continued = {src.line_of(d.end) + 1 for d in directives if d.continued}
-    if _report_c_errors(src, tu, diags, continued):
+    if report_parse_errors(tu, src, diags, skipped_lines=continued):
         return Lowered(None, found=True)
     if not directives:
         return Lowered(src.text)
@@ -75,21 +76,3 @@ def _object_macros(tu) -> dict:
             if len(tokens) >= 2:
                 macros[c.spelling] = " ".join(tokens[1:])
     return macros
-
-
-def _report_c_errors(src, tu, diags, skipped_lines=()) -> bool:
-    failed = False
-    for d in tu.diagnostics:
-        if d.severity < 3:
-            continue
-        loc = d.location
-        if loc.file is not None and cx.loc_file(loc) == src.path and loc.line in skipped_lines:
-            continue
-        failed = True
-        if loc.file is None:
-            diags.error(src.display, 0, 0, d.spelling)
-        elif cx.loc_file(loc) == src.path:
-            diags.error(src.display, loc.line, loc.column, d.spelling)
-        else:
-            diags.error(loc.file.name, loc.line, loc.column, d.spelling)
-    return failed

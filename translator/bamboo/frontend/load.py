@@ -25,18 +25,7 @@ def load(path: str, compiler_args, diags: Diagnostics, display: str | None = Non
     tu = cx.parse(src.path, compiler_args, unsaved_text=text)
     prog = Program(src, tu, diags)
     prog.cxx = toolchain.is_cxx_source(src.path, compiler_args)
-    failed = False
-    for d in tu.diagnostics:
-        if d.severity < 3:
-            continue
-        failed = True
-        loc = d.location
-        if loc.file is None:
-            diags.error("", 0, 0, d.spelling)
-        else:
-            file = src.display if os.path.abspath(loc.file.name) == src.path else loc.file.name
-            diags.error(file, loc.line, loc.column, d.spelling)
-    if failed:
+    if report_parse_errors(tu, src, diags):
         return None
     _collect(prog)
     _collect_includes(prog)
@@ -49,6 +38,29 @@ def load(path: str, compiler_args, diags: Diagnostics, display: str | None = Non
     _check_replaced_libc_definitions(prog)
     _check_replaced_libc_variable_names(prog)
     return prog
+
+
+def report_parse_errors(tu, src: SourceFile, diags: Diagnostics, place=None,
+                        skipped_lines=()) -> bool:
+    """Reports the errors of libclang's parse of ``src``; True if there were any. ``place``
+    maps an offset of the text parsed back to ``src``, when that text was made from it;
+    errors on ``skipped_lines`` of ``src`` are left out (another error says what happened)."""
+    failed = False
+    for d in tu.diagnostics:
+        if d.severity < 3:
+            continue
+        loc = d.location
+        if loc.file is None:
+            diags.error("", 0, 0, d.spelling)
+        elif cx.loc_file(loc) == src.path:
+            line, col = src.line_col(place(loc.offset)) if place else (loc.line, loc.column)
+            if line in skipped_lines:
+                continue
+            diags.error(src.display, line, col, d.spelling)
+        else:
+            diags.error(loc.file.name, loc.line, loc.column, d.spelling)
+        failed = True
+    return failed
 
 
 def _collect(prog: Program):
