@@ -150,6 +150,28 @@ void send_from_task(WindowPart& window, int rank, const ByteBuffer& message, std
                                      ReceiverWait::never);
 }
 
+// A one-sided message to `target`, a member of another process: `header`, completed with
+// where the operation lands, the target's byte runs, and (but for a get) room for
+// `data_bytes` of data after them.
+ByteBuffer message_to(const WindowPart& window, const RmaTarget& target, RmaHeader& header, std::size_t data_bytes,
+                      std::size_t* bytes) {
+    header.offset = target.byte_offset(window);
+    std::vector<ByteRun> runs = byte_runs(target.type, target.layout, target.count);
+    header.run_count = runs.size();
+    header.data_bytes = data_bytes;
+    return one_sided_message(header, runs, bytes);
+}
+
+// A put or an accumulate to another process: the origin's data goes with it, and the target
+// counts it for the fence.
+void send_update(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target, RmaHeader header) {
+    std::size_t bytes = 0;
+    ByteBuffer message = message_to(window, target, header, origin.bytes(), &bytes);
+    pack(origin, data_of(message, header));
+    send_from_task(window, target.rank, message, bytes);
+    ++window.sent[static_cast<std::size_t>(target.rank)];
+}
+
 // From delivery (or a task letting go of a lock) to the task `dest_vrank` of another process.
 void send_later(const WindowPart& from, int dest_vrank, const ByteBuffer& message, std::size_t bytes) {
     Envelope envelope{from.rank, 0, one_sided_context(from.comm->context())};
@@ -243,16 +265,7 @@ void put(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target)
         copy(origin, target_buffer(window, target));
         return;
     }
-    RmaHeader header = header_of(RmaKind::put);
-    header.offset = target.byte_offset(window);
-    std::vector<ByteRun> runs = byte_runs(target.type, target.layout, target.count);
-    header.run_count = runs.size();
-    header.data_bytes = origin.bytes();
-    std::size_t bytes = 0;
-    ByteBuffer message = one_sided_message(header, runs, &bytes);
-    pack(origin, data_of(message, header));
-    send_from_task(window, target.rank, message, bytes);
-    ++window.sent[static_cast<std::size_t>(target.rank)];
+    send_update(window, origin, target, header_of(RmaKind::put));
 }
 
 void accumulate(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target, const Accumulation& how) {
@@ -268,17 +281,9 @@ void accumulate(WindowPart& window, const TypedBuffer& origin, const RmaTarget& 
         return;
     }
     RmaHeader header = header_of(RmaKind::accumulate);
-    header.offset = target.byte_offset(window);
     header.op = index_in(kOps, how.op);
     header.element = index_in(kElements, how.element);
-    std::vector<ByteRun> runs = byte_runs(target.type, target.layout, target.count);
-    header.run_count = runs.size();
-    header.data_bytes = origin.bytes();
-    std::size_t bytes = 0;
-    ByteBuffer message = one_sided_message(header, runs, &bytes);
-    pack(origin, data_of(message, header));
-    send_from_task(window, target.rank, message, bytes);
-    ++window.sent[static_cast<std::size_t>(target.rank)];
+    send_update(window, origin, target, header);
 }
 
 void get(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target) {
@@ -290,12 +295,8 @@ void get(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target)
     if (pending->held_type != MPI_DATATYPE_NULL) pending->origin.type = pending->held_type;
     RmaHeader header = header_of(RmaKind::get);
     header.token = pending->token();
-    header.offset = target.byte_offset(window);
-    std::vector<ByteRun> runs = byte_runs(target.type, target.layout, target.count);
-    header.run_count = runs.size();
-    header.data_bytes = origin.bytes();
     std::size_t bytes = 0;
-    ByteBuffer message = one_sided_message(header, runs, &bytes);
+    ByteBuffer message = message_to(window, target, header, origin.bytes(), &bytes);
     window.gets_pending.fetch_add(1, std::memory_order_relaxed);
     send_from_task(window, target.rank, message, bytes);
 }
