@@ -130,15 +130,18 @@ void compute_for(std::chrono::microseconds how_long) {
     }
 }
 
-// Worker 1 is 20 times slower. Each task first waits, without suspending, until both run,
-// so each has a worker of its own. The task on worker 0 binds first, to worker 0; the task
-// on worker 1 then binds to worker 0 too, which would finish two tasks sooner than worker 1
-// one. Its messages never keep it waiting (it never suspends), yet it must move at once.
+// Worker 1 is 1000 times slower: binding measures the workers' speed, and on a loaded
+// machine worker 0's stretches are preempted too. At 20 times, worker 1 was found the faster
+// in 2 of 30 runs beside five CPU hogs (none of 30 at 1000). Each task first waits, without
+// suspending, until both run, so each has a worker of its own. The task on worker 0 binds
+// first, to worker 0; the task on worker 1 then binds to worker 0 too, which would finish two
+// tasks sooner than worker 1 one. Its messages never keep it waiting (it never suspends), yet
+// it must move at once.
 TEST(SchedulerBinding, ATaskBoundToAnotherWorkerMovesAtOnce) {
     constexpr int kBindAfter = 2;
     std::atomic<int> running{0};
     std::vector<bool> home_after_binding(2, false);
-    TaskGroup group(2, {}, QueueKind::shared, 2, kBindAfter, {1, 20});
+    TaskGroup group(2, {}, QueueKind::shared, 2, kBindAfter, {1, 1000});
     for (int id = 0; id < 2; ++id) {
         group.add([&, id] {
             running.fetch_add(1);
