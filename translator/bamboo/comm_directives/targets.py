@@ -54,8 +54,13 @@ class TwoSided:
         """``capacity``: a number, or an expression of max_comm_iter (an array of that length:
         a VLA in C, an extension GCC and Clang accept in C++)."""
         n = g.number
-        length = capacity if capacity.isdigit() else f"bamboo_comm_capacity_{n}"
-        text = "" if capacity.isdigit() else f"int bamboo_comm_capacity_{n} = {capacity}; "
+        length = capacity
+        text = ""
+        if not capacity.isdigit():
+            # max_comm_iter may be 0 (or less): a VLA of length 0 is undefined, and a post
+            # needs room for 2 requests (the guard in post() then completes before each)
+            length = f"bamboo_comm_capacity_{n} > 2 ? bamboo_comm_capacity_{n} : 2"
+            text = f"int bamboo_comm_capacity_{n} = {capacity}; "
         text += f"MPI_Request bamboo_comm_requests_{n}[{length}]; int bamboo_comm_posted_{n} = 0; "
         if g.list_types:
             text += (f"MPI_Datatype bamboo_comm_list_types_{n}[{length}]; "
