@@ -1,6 +1,7 @@
 """The translation pipeline: one input file in, generated C (or diagnostics) out.
 
-comm directives lowered first, if the file has any (comm_directives/) -> load (frontend/) -> analyse (analysis/: summaries, helper companions, regions) -> check
+comm directives lowered first, if the file has any (comm_directives/) -> load (frontend/) ->
+analyse (analysis/: summaries, helper companions, regions) -> check
 every transformation (transforms/) -> if no error, apply each to one EditBuffer -> write
 the output (emit/), and the explanation if asked.
 """
@@ -48,17 +49,18 @@ def translate_file(path: str, compiler_args=(), display: str | None = None,
     error diagnostics (OSError for an unreadable file excepted)."""
     diags = Diagnostics()
     try:
-        lowered = lower_comm_directives(SourceFile(path, display=display or path),
-                                        list(compiler_args),
+        src = SourceFile(path, display=display or path)
+        lowered = lower_comm_directives(src, list(compiler_args),
                                         is_cxx_source(path, list(compiler_args)), diags)
         if lowered.text is None:
             return TranslationResult(None, diags.sorted())
         if comm_only:
             # the lowering keeps every line where it was: one #line names the user's file
             text = f'#line 1 "{display or path}"\n{lowered.text}'
-            return TranslationResult(text, diags.sorted(), lowered.explanation, set(lowered.targets))
+            return TranslationResult(text, diags.sorted(), lowered.explanation,
+                                     set(lowered.targets))
         if SHMEM in lowered.targets:
-            line, col = SourceFile(path, display=display or path).line_col(lowered.targets[SHMEM])
+            line, col = src.line_col(lowered.targets[SHMEM])
             diags.error(display or path, line, col, "TARGET_COMM_SHMEM cannot run on Bamboo tasks "
                         "(the runtime is MPI): lower the directives alone with `bamboo translate "
                         "--comm-only` or `bamboocc --bamboo-comm-only`, and build with oshcc")

@@ -323,7 +323,7 @@ def _sync_groups(src, regions, diags) -> list[SyncGroup]:
         current = r
         if current.placement == cl.END_ADJ_PARAM_REGIONS:
             while current.placement == cl.END_ADJ_PARAM_REGIONS:
-                following = _adjacent_region(current, by_position, src)
+                following = _adjacent_region(current, by_position)
                 if following is None:
                     break
                 group.regions.append(following)
@@ -355,7 +355,7 @@ def follows_directly(a: Statement, b: Statement) -> bool:
     return k + 1 < len(starts) and starts[k + 1] == b.start
 
 
-def _adjacent_region(r: Region, regions, src) -> Region | None:
+def _adjacent_region(r: Region, regions) -> Region | None:
     return next((o for o in regions if follows_directly(r.stmt, o.stmt)), None)
 
 
