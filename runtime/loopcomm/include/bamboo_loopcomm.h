@@ -1,0 +1,104 @@
+/* bamboo_loopcomm.h: the run-time half of Bamboo's loop communication optimization
+ * (seed 004): what `bamboocc` generates for an OpenSHMEM loop nest whose fine-grained remote
+ * accesses (shmem_TYPE_g/p, one-element shmem_TYPE_get/put) it proved it may hoist.
+ *
+ * The translator describes each remote reference of the nest as a linear memory access
+ * descriptor (LMAD): the element index  offset + sum_d stride[d] * t_d,  0 <= t_d < count[d],
+ * in elements of the remote array.  Dimension 0 is always the nest's outermost loop, the one
+ * the runtime may cut into strips; its count is the nest's trip count.  From the references
+ * the runtime removes redundant transfers, chooses the number of strips and, for each region,
+ * how to move it (one transfer over its whole span, strided transfers, or a pipeline of its
+ * contiguous pieces) from a LogGP-style model whose parameters `bench/loopcomm/train` measured
+ * on this machine (docs/loop-communication.md).
+ *
+ * Generated code, for a nest over i with one remote read of x on pe:
+ *
+ *     static bamboo_lc_site site = BAMBOO_LC_SITE("cg.c", 57, 3.0);
+ *     bamboo_lc_nest *n = bamboo_lc_begin(&site, trip);
+ *     int r0 = bamboo_lc_ref(n, BAMBOO_LC_GET, x, sizeof(double), pe, off, 1, strides, counts);
+ *     long strips = bamboo_lc_plan(n);
+ *     long o0; const double *b0 = bamboo_lc_buffer(n, r0, &o0);
+ *     for (long k = 0; k < strips; k++) {
+ *         bamboo_lc_advance(n, k);
+ *         for (i = lo + bamboo_lc_strip_first(n, k) * step;
+ *              i < lo + bamboo_lc_strip_first(n, k + 1) * step; i += step)
+ *             ... b0[(index of x) - o0] ...
+ *     }
+ *     bamboo_lc_end(n);
+ *
+ * Environment (read once):
+ *   BAMBOO_LOOPCOMM_PROFILE  the model's parameters (default: the machine's profile file,
+ *                            $XDG_CONFIG_HOME or ~/.config, bamboo/loopcomm/<hostname>.profile);
+ *                            without one, safe defaults, said once on stderr by PE 0
+ *   BAMBOO_LC_STRIPS=N       force N strips (clamped to the trip count) instead of the model's
+ *   BAMBOO_LC_KIND=K         force the transfer kind: span, strided or pieces (where it applies)
+ *   BAMBOO_LC_REPORT=1       at exit, PE 0 prints each site's plan and the analysis overhead
+ */
+#ifndef BAMBOO_LOOPCOMM_H
+#define BAMBOO_LOOPCOMM_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BAMBOO_LC_MAX_DIMS 4
+
+enum bamboo_lc_direction { BAMBOO_LC_GET = 0, BAMBOO_LC_PUT = 1 };
+
+/* One optimized loop nest of the program text; a zero-initialized static in the generated
+ * code.  The runtime keeps the site's cached plan, its measured computation time and its
+ * counters behind `state`. */
+typedef struct bamboo_lc_site {
+    const char *file;
+    int line;
+    /* the translator's count of arithmetic operations and local memory references per
+     * iteration of the nest's innermost loop: the computation estimate of a first
+     * execution, before the runtime has measured the nest */
+    double ops_per_iteration;
+    void *state;
+} bamboo_lc_site;
+
+#define BAMBOO_LC_SITE(file, line, ops) { (file), (line), (ops), 0 }
+
+typedef struct bamboo_lc_nest bamboo_lc_nest;
+
+/* An execution of the nest whose outermost loop runs `trip` iterations (>= 0). */
+bamboo_lc_nest *bamboo_lc_begin(bamboo_lc_site *site, long trip);
+
+/* One remote reference: elements of `remote` (a symmetric address, the array's first
+ * element) on PE `pe`, each `elem_size` bytes, at the LMAD (offset, stride[0..dims),
+ * count[0..dims)); count[0] is the trip count.  Strides may be zero or negative.  Returns the
+ * reference's number for bamboo_lc_buffer.  A PUT reference must not overlap another
+ * reference of the nest to the same array and PE (the translator refuses such nests). */
+int bamboo_lc_ref(bamboo_lc_nest *nest, int direction, const void *remote, size_t elem_size,
+                  int pe, long offset, int dims, const long *stride, const long *count);
+
+/* Analyses the references and chooses the plan (cached per site while the references keep
+ * their shape); returns the number of strips, >= 1 when trip > 0, 0 when trip == 0. */
+long bamboo_lc_plan(bamboo_lc_nest *nest);
+
+/* The local buffer of a reference: element e of the remote array is at buffer[e - *origin]
+ * for every e the reference's LMAD covers.  GET buffers hold the remote values of strip k
+ * once bamboo_lc_advance(nest, k) returns; PUT buffers are written by the nest and sent
+ * strip by strip.  References of one array and PE may share a buffer. */
+void *bamboo_lc_buffer(bamboo_lc_nest *nest, int ref, long *origin);
+
+/* The first outermost-loop iteration (counted from 0) of strip k, 0 <= k <= strips;
+ * bamboo_lc_strip_first(nest, strips) is the trip count. */
+long bamboo_lc_strip_first(const bamboo_lc_nest *nest, long k);
+
+/* Before strip k computes: the GET data of strip k has arrived (strip k+1's is on its way),
+ * and the PUT data of strip k-1 is on its way. */
+void bamboo_lc_advance(bamboo_lc_nest *nest, long k);
+
+/* After the last strip: every PUT issued and complete (as shmem_quiet completes it), the
+ * buffers given back. */
+void bamboo_lc_end(bamboo_lc_nest *nest);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
