@@ -114,7 +114,7 @@ def probe(src: SourceFile, layout: Layout, args, cxx: bool, diags: Diagnostics):
             inner_start = c.extent.start.offset + 1
             if inner_start in wanted and wanted[inner_start] not in found \
                     and cx.loc_file(c.location) == src.path:
-                found[wanted[inner_start]] = _unwrap(next(iter(c.get_children())))
+                found[wanted[inner_start]] = unwrap(next(iter(c.get_children())))
     return found, tu
 
 
@@ -125,7 +125,7 @@ def _probes(exprs: list[Expr], opening: str):
     return texts
 
 
-def _unwrap(c, kinds=(CK.UNEXPOSED_EXPR,)):
+def unwrap(c, kinds=(CK.UNEXPOSED_EXPR,)):
     """The expression inside implicit conversions (libclang's unexposed expressions) and,
     with more ``kinds``, inside parentheses and casts."""
     while c.kind in kinds:
@@ -181,7 +181,7 @@ def buffer_of(src, clause_name: str, e: Expr, cursor, cxx: bool, diags) -> Buffe
 
 
 def _is_lvalue(c) -> bool:
-    c = _unwrap(c, (CK.PAREN_EXPR, CK.UNEXPOSED_EXPR))
+    c = unwrap(c, (CK.PAREN_EXPR, CK.UNEXPOSED_EXPR))
     if c.kind in (CK.DECL_REF_EXPR, CK.MEMBER_REF_EXPR, CK.ARRAY_SUBSCRIPT_EXPR):
         return True
     return c.kind == CK.UNARY_OPERATOR and cx.unary_op(c) == "*"
@@ -205,7 +205,7 @@ def base_variable(cursor):
                 return None, through
             c = children[0]
         elif k in (CK.ARRAY_SUBSCRIPT_EXPR, CK.MEMBER_REF_EXPR) and children:
-            base = _unwrap(children[0])   # an array's decay is not a pointer's
+            base = unwrap(children[0])   # an array's decay is not a pointer's
             if base.type.get_canonical().kind == TK.POINTER:
                 through = True
             c = base
@@ -252,7 +252,7 @@ def from_shmem_allocator(tu, variable) -> str | None:
                     return f"'{variable.spelling}' is initialized otherwise than by shmem_malloc"
         elif c.kind == CK.BINARY_OPERATOR and cx.binary_op(c) == "=":
             lhs, rhs = list(c.get_children())
-            lhs = _unwrap(lhs)
+            lhs = unwrap(lhs)
             if lhs.kind == CK.DECL_REF_EXPR and lhs.referenced == variable:
                 sources += 1
                 if not _calls_allocator(rhs):
@@ -266,7 +266,7 @@ def from_shmem_allocator(tu, variable) -> str | None:
 
 
 def _calls_allocator(c) -> bool:
-    c = _unwrap(c, (CK.CSTYLE_CAST_EXPR, CK.PAREN_EXPR, CK.UNEXPOSED_EXPR))
+    c = unwrap(c, (CK.CSTYLE_CAST_EXPR, CK.PAREN_EXPR, CK.UNEXPOSED_EXPR))
     return c.kind == CK.CALL_EXPR and c.spelling in SHMEM_ALLOCATORS
 
 
