@@ -1,12 +1,15 @@
 """The translation pipeline: one input file in, generated C (or diagnostics) out.
 
-comm directives lowered first, if the file has any (comm_directives/) -> load (frontend/) ->
+comm directives lowered first, if the file has any (comm_directives/) -> for a plain MPI or
+OpenSHMEM output (--comm-only, or a source that includes shmem.h and not mpi.h), the loop
+communication optimization (loop_comm/), and that is all; for Bamboo tasks: load (frontend/) ->
 analyse (analysis/: summaries, helper companions, regions) -> check
 every transformation (transforms/) -> if no error, apply each to one EditBuffer -> write
 the output (emit/), and the explanation if asked.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .analysis.companions import analyse_helpers
@@ -18,6 +21,9 @@ from .diagnostics import Diagnostics
 from .emit.edits import EditBuffer
 from .emit.explain import explain as explain_text
 from .frontend.load import load
+from .loop_comm import HEADER as LOOP_RUNTIME_HEADER
+from .loop_comm import is_shmem_program
+from .loop_comm import optimize as optimize_loops
 from .source import SourceFile
 from .toolchain import is_cxx_source
 from .transforms.companions import AddHelperCompanions
@@ -34,6 +40,8 @@ class TranslationResult:
     diagnostics: list = field(default_factory=list)
     explanation: str = ""
     targets: set = field(default_factory=set)   # of its comm directives
+    shmem_program: bool = False     # an OpenSHMEM program: built with oshcc, not as tasks
+    loop_runtime: bool = False      # it has optimized loops: link runtime/loopcomm
 
     @property
     def ok(self) -> bool:
@@ -41,9 +49,11 @@ class TranslationResult:
 
 
 def translate_file(path: str, compiler_args=(), display: str | None = None,
-                   explain: bool = False, comm_only: bool = False) -> TranslationResult:
-    """Translate one annotated MPI C file for the Bamboo runtime; with ``comm_only``, only
-    lower its comm directives (the result is a plain MPI or SHMEM program).
+                   explain: bool = False, comm_only: bool = False,
+                   loop_opt: bool = True) -> TranslationResult:
+    """Translate one annotated MPI C file for the Bamboo runtime; with ``comm_only``, or for
+    an OpenSHMEM program, only lower its comm directives and optimize its loops with remote
+    accesses (unless not ``loop_opt``): the result is a plain MPI or OpenSHMEM program.
 
     Never raises for a problem in the input or in the translator itself: both come back as
     error diagnostics (OSError for an unreadable file excepted)."""
@@ -54,11 +64,9 @@ def translate_file(path: str, compiler_args=(), display: str | None = None,
                                         is_cxx_source(path, list(compiler_args)), diags)
         if lowered.text is None:
             return TranslationResult(None, diags.sorted())
-        if comm_only:
-            # the lowering keeps every line where it was: one #line names the user's file
-            text = f'#line 1 "{display or path}"\n{lowered.text}'
-            return TranslationResult(text, diags.sorted(), lowered.explanation,
-                                     set(lowered.targets))
+        shmem_program = is_shmem_program(src.text) and not _includes_mpi(src.text)
+        if comm_only or shmem_program:
+            return _plain_program(src, lowered, compiler_args, loop_opt, shmem_program, diags)
         if SHMEM in lowered.targets:
             line, col = src.line_col(lowered.targets[SHMEM])
             diags.error(display or path, line, col, "TARGET_COMM_SHMEM cannot run on Bamboo tasks "
@@ -76,6 +84,26 @@ def translate_file(path: str, compiler_args=(), display: str | None = None,
         diags.error(display or path, 0, 0, f"internal error in the Bamboo translator: {e!r}; "
                     "please report it with this file")
         return TranslationResult(None, diags.sorted())
+
+
+def _includes_mpi(text: str) -> bool:
+    return re.search(r'^[ \t]*#[ \t]*include[ \t]*[<"]mpi\.h[>"]', text, re.M) is not None
+
+
+def _plain_program(src: SourceFile, lowered, compiler_args, loop_opt: bool,
+                   shmem_program: bool, diags: Diagnostics) -> TranslationResult:
+    text, explanation, nests = lowered.text, lowered.explanation, 0
+    if loop_opt:
+        optimized = optimize_loops(SourceFile(src.path, text, src.display), compiler_args, diags)
+        if optimized.text is None:
+            return TranslationResult(None, diags.sorted())
+        text, nests = optimized.text, optimized.nests
+        explanation += optimized.explanation
+    # both steps keep every line where it was: one #line names the user's file
+    header = LOOP_RUNTIME_HEADER if nests else ""
+    text = f'{header}#line 1 "{src.display}"\n{text}'
+    return TranslationResult(text, diags.sorted(), explanation, set(lowered.targets),
+                             shmem_program, nests > 0)
 
 
 def _translate(path, compiler_args, display, explain, diags, text) -> TranslationResult:

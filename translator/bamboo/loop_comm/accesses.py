@@ -1,0 +1,79 @@
+"""The fine-grained remote accesses the optimizer can move: ``shmem_TYPE_g(addr, pe)``,
+``shmem_TYPE_p(addr, value, pe)``, and the one-element ``shmem_TYPE_get(dest, addr, 1, pe)``
+and ``shmem_TYPE_put(addr, src, 1, pe)``."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..comm_directives.buffers import unwrap
+from ..frontend import cx
+
+CK = cx.CK
+
+GET = "get"
+PUT = "put"
+
+# OpenSHMEM 1.4's standard RMA types: the TYPENAME of shmem_TYPENAME_g and its C type.
+SHMEM_TYPES = {
+    "float": "float", "double": "double", "longdouble": "long double", "char": "char",
+    "schar": "signed char", "short": "short", "int": "int", "long": "long",
+    "longlong": "long long", "uchar": "unsigned char", "ushort": "unsigned short",
+    "uint": "unsigned int", "ulong": "unsigned long", "ulonglong": "unsigned long long",
+    "int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
+    "uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t",
+    "size": "size_t", "ptrdiff": "ptrdiff_t",
+}
+_NAME = re.compile(r"shmem_(\w+?)_(g|p|get|put)$")
+
+
+@dataclass
+class RemoteAccess:
+    call: object          # the CALL_EXPR cursor
+    direction: str        # GET or PUT
+    ctype: str            # the element's C type
+    address: object       # cursor of the remote address argument
+    pe: object            # cursor of the PE argument
+    local: object | None  # value (p), source (put) or destination (get) argument
+    form: str             # g, p, get or put
+
+    @property
+    def name(self) -> str:
+        return self.call.spelling
+
+
+def shmem_call_name(call) -> str | None:
+    """The name of a call to an OpenSHMEM routine, else None."""
+    name = call.spelling
+    return name if name.startswith("shmem_") else None
+
+
+def remote_access(call) -> RemoteAccess | str | None:
+    """The access a call makes, a reason why the optimizer cannot move it (a str), or None
+    when the call is no fine-grained SHMEM access."""
+    m = _NAME.match(call.spelling)
+    if not m or m.group(1) not in SHMEM_TYPES:
+        return None
+    typename, form = m.groups()
+    args = list(call.get_arguments())
+    ctype = SHMEM_TYPES[typename]
+    if form == "g" and len(args) == 2:
+        return RemoteAccess(call, GET, ctype, args[0], args[1], None, form)
+    if form == "p" and len(args) == 3:
+        return RemoteAccess(call, PUT, ctype, args[0], args[2], args[1], form)
+    if form in ("get", "put") and len(args) == 4:
+        count = unwrap(args[2], (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR))
+        if count.kind != CK.INTEGER_LITERAL or _literal(count) != 1:
+            return f"{call.spelling} moves a block of elements, not one"
+        if form == "get":
+            return RemoteAccess(call, GET, ctype, args[1], args[3], args[0], form)
+        return RemoteAccess(call, PUT, ctype, args[0], args[3], args[1], form)
+    return None
+
+
+def _literal(c) -> int | None:
+    tokens = [t.spelling for t in c.get_tokens()]
+    try:
+        return int(tokens[0].rstrip("uUlL"), 0) if len(tokens) == 1 else None
+    except ValueError:
+        return None

@@ -1,0 +1,351 @@
+"""Which loop nests may have their remote accesses hoisted, and why the others may not.
+
+A nest qualifies when every remote access in it is one the optimizer moves (accesses.py), in
+canonical loops (loops.py) whose bounds the nest does not change, at an address affine in
+those loops' variables on a PE the nest does not change (affine.py), and executed in every
+iteration (no if, while, switch, ?:, && or ||, continue or break around it); when the nest
+calls nothing that could communicate or synchronize, leaves only through its end, and
+neither writes an array it reads remotely from a loop nor makes two remote writes to one.
+
+A nest that reads or writes locally an array it also accesses remotely conflicts with its
+own transfers only when the PE is its own: that is checked at run time, and such a nest
+falls back to its fine-grained accesses (seed 004 sec. 5: "the runtime analysis is allowed
+to fail").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..comm_directives.buffers import base_variable, unwrap
+from ..comm_directives.structure import leaves
+from ..frontend import cx
+from ..source import SourceFile
+from . import affine as af
+from .accesses import GET, PUT, RemoteAccess, remote_access
+from .loops import CanonicalLoop, canonical_loop
+
+CK = cx.CK
+MAX_DIMS = 4   # BAMBOO_LC_MAX_DIMS
+# Functions a nest may call: they neither communicate nor touch memory the nest accesses.
+PURE = {
+    "sqrt", "sqrtf", "fabs", "fabsf", "abs", "labs", "exp", "expf", "log", "logf", "log2",
+    "log10", "pow", "powf", "sin", "sinf", "cos", "cosf", "tan", "atan", "atan2", "floor",
+    "ceil", "fmin", "fmax", "fma", "round", "trunc", "cbrt", "hypot", "copysign", "erf",
+}
+_CONDITIONAL = {CK.IF_STMT: "an if", CK.WHILE_STMT: "a while loop", CK.DO_STMT: "a do loop",
+                CK.SWITCH_STMT: "a switch", CK.CONDITIONAL_OPERATOR: "a ?: expression",
+                CK.CASE_STMT: "a case", CK.DEFAULT_STMT: "a default"}
+_CHAR_TYPES = {"char", "signed char", "unsigned char"}
+
+
+@dataclass
+class Reference:
+    access: RemoteAccess
+    address: af.RemoteAddress
+    loops: list             # CanonicalLoop, the nest's root first, to the access's innermost
+    local_conflict: bool = False   # the nest accesses the array locally too
+
+
+@dataclass
+class Nest:
+    root: CanonicalLoop
+    references: list
+    ops_per_iteration: int
+    loops: list = field(default_factory=list)   # every loop of a reference, root first
+
+
+@dataclass
+class Refusal:
+    loop: object            # the FOR_STMT left as written
+    reason: str
+
+
+def plan(src: SourceFile, body) -> tuple[list[Nest], list[Refusal]]:
+    """The nests of a function body to optimize, outermost first, and the loops with remote
+    accesses left as written."""
+    nests, refusals = [], []
+    pending = [body]
+    while pending:
+        c = pending.pop()
+        if c.kind == CK.FOR_STMT and _has_remote_access(c):
+            outcome = _nest(src, c)
+            if isinstance(outcome, Nest):
+                nests.append(outcome)
+                continue
+            refusals.append(Refusal(c, outcome))
+        pending.extend(reversed(list(c.get_children())))
+    return nests, refusals
+
+
+def _has_remote_access(c) -> bool:
+    """Whether a loop makes remote accesses, movable or not."""
+    return any(x.kind == CK.CALL_EXPR and remote_access(x) is not None
+               for x in cx.walk_preorder(c))
+
+
+def _nest(src: SourceFile, root) -> Nest | str:
+    loop = canonical_loop(src, root)
+    if isinstance(loop, str):
+        return f"the loop is not a counted loop: {loop}"
+    if leaves(root):
+        return "a return or goto may leave the loop"
+    parents = _parents(root)
+    accesses = []
+    for c in cx.walk_preorder(root):
+        if c.kind != CK.CALL_EXPR:
+            continue
+        found = remote_access(c)
+        if isinstance(found, str):
+            return f"{found} (line {c.location.line})"
+        if found is not None:
+            accesses.append(found)
+        elif c.spelling not in PURE and not _inside_access(c, parents):
+            what = "a SHMEM call the optimizer does not move" if c.spelling.startswith(
+                "shmem_") else "a function that may communicate or synchronize"
+            return f"it calls {c.spelling}() at line {c.location.line}, {what}"
+    ctx = _effects(root, accesses, parents)
+    refs = []
+    for a in accesses:
+        ref = _reference(src, loop, a, parents, ctx)
+        if isinstance(ref, str):
+            return f"{a.name} at line {a.call.location.line}: {ref}"
+        refs.append(ref)
+    problem = _dependences(refs, root, ctx, parents)
+    if problem:
+        return problem
+    loops = []
+    for r in refs:
+        for lp in r.loops:
+            if all(lp.cursor.hash != x.cursor.hash for x in loops):
+                loops.append(lp)
+    return Nest(loop, refs, _ops(refs[0].loops[-1].body), loops)
+
+
+def _parents(root) -> dict:
+    parents = {}
+    for c in cx.walk_preorder(root):
+        for child in c.get_children():
+            parents[child.hash] = c
+    return parents
+
+
+def _inside_access(c, parents) -> bool:
+    p = parents.get(c.hash)
+    while p is not None:
+        if p.kind == CK.CALL_EXPR and isinstance(remote_access(p), RemoteAccess):
+            return True
+        p = parents.get(p.hash)
+    return False
+
+
+def _effects(root, accesses, parents) -> af.Context:
+    """What the nest writes, outside its remote accesses' addresses."""
+    assigned, contents, pointer_stores = {}, set(), set()
+    access_calls = {a.call.hash for a in accesses}
+
+    def store(lhs):
+        variable, through = base_variable(lhs)
+        if variable is None or through:
+            pointer_stores.add(_type_name(lhs))
+        elif unwrap(lhs, (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR)).kind == CK.DECL_REF_EXPR:
+            assigned[variable.hash] = variable.spelling
+        else:
+            contents.add(variable.hash)
+
+    pending = [root]
+    while pending:
+        c = pending.pop()
+        if c.hash in access_calls:
+            a = next(x for x in accesses if x.call.hash == c.hash)
+            if a.form == "get":   # the destination of a one-element get is written
+                store(_pointee(a.local))
+            walked = [a.pe] if a.form == "get" else [a.pe, a.local]
+            pending.extend(x for x in walked if x is not None)
+            continue
+        k = c.kind
+        children = list(c.get_children())
+        if k == CK.BINARY_OPERATOR and cx.binary_op(c) == "=" or \
+                k == CK.COMPOUND_ASSIGNMENT_OPERATOR:
+            store(children[0])
+        elif k == CK.UNARY_OPERATOR and cx.unary_op(c) in ("++", "--", "post++", "post--"):
+            store(children[0])
+        elif k == CK.UNARY_OPERATOR and cx.unary_op(c) == "&":
+            variable, _ = base_variable(children[0])
+            if variable is not None:
+                assigned[variable.hash] = variable.spelling   # may be written through it
+        elif k == CK.VAR_DECL:
+            assigned[c.hash] = c.spelling
+        pending.extend(children)
+    return af.Context({}, assigned, contents, pointer_stores)
+
+
+def _pointee(c):
+    """The lvalue an address names: ``&v`` -> v, ``p`` -> *p."""
+    u = unwrap(c, (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR, CK.CSTYLE_CAST_EXPR))
+    if u.kind == CK.UNARY_OPERATOR and cx.unary_op(u) == "&":
+        return list(u.get_children())[0]
+    return u
+
+
+def _type_name(c) -> str:
+    t = c.type.get_canonical()
+    return t.spelling.replace("const ", "").replace("volatile ", "") if t.spelling else "*"
+
+
+def _reference(src, root: CanonicalLoop, a: RemoteAccess, parents, ctx) -> Reference | str:
+    loops = [root]
+    inner = []
+    node, child = parents.get(a.call.hash), a.call
+    while node is not None and node.hash != root.cursor.hash:
+        if node.kind in _CONDITIONAL:
+            return f"it runs only when {_CONDITIONAL[node.kind]} lets it (line " \
+                   f"{node.location.line})"
+        if node.kind == CK.BINARY_OPERATOR and cx.binary_op(node) in ("&&", "||"):
+            return f"it runs only when '{cx.binary_op(node)}' lets it"
+        if node.kind == CK.FOR_STMT:
+            lp = canonical_loop(src, node)
+            if isinstance(lp, str):
+                return f"the loop at line {node.location.line} is not a counted loop: {lp}"
+            if child.hash != lp.body.hash:
+                return f"it is in the header of the loop at line {node.location.line}"
+            inner.insert(0, lp)
+        child, node = node, parents.get(node.hash)
+    if child.hash != root.body.hash:
+        return "it is in the loop's header"
+    loops += inner
+    if len(loops) > MAX_DIMS:
+        return f"it is {len(loops)} loops deep; the optimizer handles {MAX_DIMS}"
+    problem = _skipping_jumps(loops, parents)
+    if problem:
+        return problem
+    loop_vars = {lp.var.hash: lp.var.spelling for lp in loops}
+    for lp in loops:
+        if lp.var.hash in ctx.assigned and _written_in(lp.body, lp.var):
+            return f"the loop variable '{lp.var.spelling}' is changed in the loop's body"
+    nest_ctx = af.Context(loop_vars, _without(ctx.assigned, loop_vars), ctx.contents,
+                          ctx.pointer_stores)
+    bound_ctx = af.Context({}, ctx.assigned, ctx.contents, ctx.pointer_stores)
+    for lp in loops:
+        for what, expr in (("start", lp.lo), ("bound", lp.end)):
+            try:
+                af.degree(expr, bound_ctx)
+            except af.NotAffine as why:
+                return (f"the {what} of the loop over '{lp.var.spelling}' (line "
+                        f"{lp.cursor.location.line}) changes inside the nest: {why}")
+    try:
+        address = af.remote_address(a.address)
+        if address.variable.hash in ctx.assigned:
+            raise af.NotAffine(f"'{address.name}' changes inside the loop")
+        for s in address.subscripts:
+            af.degree(s, nest_ctx)
+    except af.NotAffine as why:
+        return f"its address is not affine in the loop variables: {why}"
+    try:
+        if af.degree(a.pe, nest_ctx) != af.INVARIANT:
+            raise af.NotAffine("it follows a loop variable")
+    except af.NotAffine as why:
+        return f"its PE changes inside the loop: {why}"
+    if _macro_expanded(src, a.call):
+        return "it is written by a macro; the optimizer rewrites only accesses written out"
+    return Reference(a, address, loops)
+
+
+def _without(d: dict, keys: dict) -> dict:
+    return {k: v for k, v in d.items() if k not in keys}
+
+
+def _written_in(body, var) -> bool:
+    for c in cx.walk_preorder(body):
+        k = c.kind
+        children = list(c.get_children())
+        if (k == CK.BINARY_OPERATOR and cx.binary_op(c) == "=") or \
+                k == CK.COMPOUND_ASSIGNMENT_OPERATOR or \
+                (k == CK.UNARY_OPERATOR and cx.unary_op(c) in ("++", "--", "post++", "post--",
+                                                              "&")):
+            target = unwrap(children[0], (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR))
+            if target.kind == CK.DECL_REF_EXPR and target.referenced is not None and \
+                    target.referenced.hash == var.hash:
+                return True
+    return False
+
+
+def _skipping_jumps(loops: list[CanonicalLoop], parents) -> str | None:
+    """A continue or break of one of the reference's loops may skip it in some iterations."""
+    targets = {lp.cursor.hash for lp in loops}
+    for c in cx.walk_preorder(loops[0].cursor):
+        if c.kind not in (CK.CONTINUE_STMT, CK.BREAK_STMT):
+            continue
+        p = parents.get(c.hash)
+        while p is not None and p.kind not in (CK.FOR_STMT, CK.WHILE_STMT, CK.DO_STMT) and \
+                not (c.kind == CK.BREAK_STMT and p.kind == CK.SWITCH_STMT):
+            p = parents.get(p.hash)
+        if p is not None and p.hash in targets:
+            word = "continue" if c.kind == CK.CONTINUE_STMT else "break"
+            return f"a {word} at line {c.location.line} may skip it"
+    return None
+
+
+def _macro_expanded(src: SourceFile, call) -> bool:
+    start = call.extent.start.offset
+    return not src.text.startswith(call.spelling, start)
+
+
+def _dependences(refs: list[Reference], root, ctx: af.Context, parents) -> str | None:
+    by_array = {}
+    for r in refs:
+        by_array.setdefault(r.address.variable.hash, []).append(r)
+    local_reads = _local_reads(root, refs, parents)
+    for same in by_array.values():
+        name = same[0].address.name
+        puts = [r for r in same if r.access.direction == PUT]
+        if puts and len(puts) < len(same):
+            return f"it reads and writes '{name}' remotely in one loop nest"
+        if len(puts) > 1:
+            return (f"it writes '{name}' remotely from {len(puts)} places in one loop nest; "
+                    "their order would be lost")
+        var = same[0].address.variable
+        element = same[0].access.ctype
+        aliased = any(_may_alias(t, element) for t in ctx.pointer_stores)
+        written = var.hash in ctx.contents or aliased
+        read = var.hash in local_reads or (puts and any(
+            _may_alias(t, element) for t in local_reads.get("*", ())))
+        if written or (puts and read):
+            for r in same:
+                r.local_conflict = True
+    return None
+
+
+def _may_alias(stored: str, element: str) -> bool:
+    return stored in ("*", element) or stored in _CHAR_TYPES
+
+
+def _local_reads(root, refs, parents) -> dict:
+    """Hashes of the variables the nest reads locally (outside remote addresses), and
+    under "*" the element types it reads through pointers."""
+    skip = {r.access.address.hash for r in refs}
+    reads = {"*": set()}
+    pending = [root]
+    while pending:
+        c = pending.pop()
+        if c.hash in skip:
+            continue
+        if c.kind == CK.DECL_REF_EXPR and c.referenced is not None:
+            reads[c.referenced.hash] = True
+        if c.kind == CK.ARRAY_SUBSCRIPT_EXPR or (c.kind == CK.UNARY_OPERATOR and
+                                                 cx.unary_op(c) == "*"):
+            _, through = base_variable(c)
+            if through:
+                reads["*"].add(_type_name(c))
+        pending.extend(c.get_children())
+    return reads
+
+
+def _ops(body) -> int:
+    """Arithmetic operations and memory references in the innermost loop's body: the
+    computation estimate the run time starts from."""
+    n = 0
+    for c in cx.walk_preorder(body):
+        if c.kind in (CK.BINARY_OPERATOR, CK.COMPOUND_ASSIGNMENT_OPERATOR,
+                      CK.ARRAY_SUBSCRIPT_EXPR):
+            n += 1
+    return max(n, 1)

@@ -1,0 +1,107 @@
+"""The loop communication pipeline: parse the (comm-directive-lowered) text, find the nests
+whose remote accesses may be hoisted in every function (nests.py), write them (writer.py),
+and say what happened to each loop with remote accesses (--explain)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..diagnostics import Diagnostics
+from ..frontend import cx
+from ..frontend.load import report_parse_errors
+from ..source import SourceFile
+from .accesses import GET
+from .nests import Nest, plan
+from .writer import NestWriter
+
+CK = cx.CK
+HEADER = '#include "bamboo_loopcomm.h"\n'
+_SHMEM_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:mpp/)?shmem\.h[>"]', re.M)
+
+
+def is_shmem_program(text: str) -> bool:
+    """An OpenSHMEM source: it includes shmem.h."""
+    return bool(_SHMEM_INCLUDE.search(text))
+
+
+@dataclass
+class LoopOptimization:
+    text: str | None        # None after errors
+    explanation: str = ""
+    nests: int = 0          # optimized: the program needs the run-time library
+
+
+def optimize(src: SourceFile, args, diags: Diagnostics) -> LoopOptimization:
+    """``src``'s text with its provable loop nests optimized, line for line."""
+    if "shmem_" not in src.text:
+        return LoopOptimization(src.text)
+    tu = cx.parse(src.path, list(args), unsaved_text=src.text)
+    if report_parse_errors(tu, src, diags):
+        return LoopOptimization(None)
+    edits, notes, count = [], [], 0
+    for fn in _function_bodies(tu, src.path):
+        nests, refusals = plan(src, fn)
+        for nest in nests:
+            edits += NestWriter(src, nest, count).edits()
+            notes.append((nest.root.cursor.extent.start.offset, _optimized(src, nest)))
+            count += 1
+        for r in refusals:
+            at = r.loop.extent.start.offset
+            notes.append((at, f"{_where(src, at)}: loop over "
+                              f"'{_loop_name(r.loop)}' left as written: {r.reason}\n"))
+    text = _apply(src.text, edits)
+    explanation = "".join(n for _, n in sorted(notes, key=lambda x: x[0]))
+    return LoopOptimization(text, explanation, count)
+
+
+def _function_bodies(tu, path: str):
+    pending = list(tu.cursor.get_children())
+    while pending:
+        c = pending.pop(0)
+        if c.location.file is None or cx.loc_file(c.location) != path:
+            continue
+        if c.kind in cx.FUNCTION_KINDS and c.is_definition():
+            body = [x for x in c.get_children() if x.kind == CK.COMPOUND_STMT]
+            if body:
+                yield body[0]
+        elif c.kind in cx.SCOPE_KINDS:
+            pending.extend(c.get_children())
+
+
+def _apply(text: str, edits: list) -> str:
+    out, pos = [], 0
+    for start, end, new in sorted(edits, key=lambda e: (e[0], e[1])):
+        out += [text[pos:start], new, "\n" * text.count("\n", start, end)]
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _where(src: SourceFile, offset: int) -> str:
+    line, col = src.line_col(offset)
+    return f"{src.display}:{line}:{col}"
+
+
+def _loop_name(loop) -> str:
+    for c in cx.walk_preorder(loop):
+        if c.kind == CK.VAR_DECL or c.kind == CK.DECL_REF_EXPR:
+            return c.spelling
+    return "?"
+
+
+def _optimized(src: SourceFile, nest: Nest) -> str:
+    root = nest.root
+    lines = [f"{_where(src, root.cursor.extent.start.offset)}: loop over '{root.var.spelling}': "
+             f"remote accesses hoisted and strip-mined (strips and transfer kind chosen at run "
+             f"time)"]
+    for r in nest.references:
+        a = r.access
+        loops = ", ".join(lp.var.spelling for lp in r.loops)
+        verb = "gets" if a.direction == GET else "puts"
+        pe = " ".join(src.no_comments[a.pe.extent.start.offset:a.pe.extent.end.offset].split())
+        lines.append(f"  line {a.call.location.line}: {a.name} {verb} '{r.address.name}' on PE "
+                     f"{pe}: {len(r.loops)}-D region over {loops}")
+        if r.local_conflict:
+            lines.append(f"    the loop also accesses '{r.address.name}' locally: when PE {pe}"
+                         " is this PE, it keeps its fine-grained accesses (checked at run time)")
+    return "\n".join(lines) + "\n"

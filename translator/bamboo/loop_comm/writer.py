@@ -1,0 +1,191 @@
+"""The code of an optimized nest, written over the user's loop on the user's lines: set-up and
+the strip loop on the line of its `for`, each remote access replaced in place by its element
+of the run time's buffer, the end of the strip loop after the loop's last line.
+
+    { static bamboo_lc_site site = ...;            /* the plan is cached per site */
+      bounds and trip counts of the nest's loops, evaluated once;
+      [fine = the PE of a conflicting reference is this PE;]
+      if (!fine) { begin; one bamboo_lc_ref per access; strips = plan; buffers; }
+      for (k = 0; k < strips; k++) {
+          advance(k);                              /* strip k here, k+1 on its way */
+          for (j = lo + first(k) * step; j < lo + first(k + 1) * step; j += step)
+              BODY                                 /* ...b[(&x[j] - base) - origin]... */
+      } end; }
+
+The run time gets each reference's LMAD from the user's own address evaluated at the corners
+of the iteration space (the loop variables declared anew in a block, so that macros in the
+address expand as written): the offset at the first iteration, and one stride per loop.
+"""
+from __future__ import annotations
+
+from ..comm_directives.structure import statement_end
+from ..source import SourceFile
+from .accesses import GET
+from .nests import Nest, Reference
+
+
+def c_string(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class NestWriter:
+    """The edits (start, end, text) that optimize one nest, number ``n`` of the file; the
+    texts are single lines, and whoever applies them keeps the lines they replace."""
+
+    def __init__(self, src: SourceFile, nest: Nest, n: int):
+        self.src = src
+        self.nest = nest
+        self.n = n
+        self.dim = {lp.cursor.hash: d for d, lp in enumerate(nest.loops)}
+        self.conflicts = [r for r in nest.references if r.local_conflict]
+
+    def name(self, what: str, ref: int | None = None) -> str:
+        return f"bamboo_lc_{what}_{self.n}" + ("" if ref is None else f"_{ref}")
+
+    def edits(self) -> list:
+        root = self.nest.root
+        start = root.cursor.extent.start.offset
+        end = statement_end(self.src, root.cursor)
+        out = [(start, root.header_end, self._opening())]
+        out += self._accesses()
+        out.append((end, end, f" }} if ({self.name('nest')}) "
+                              f"bamboo_lc_end({self.name('nest')}); }}"))
+        return out
+
+    # -- set-up ---------------------------------------------------------------------------
+
+    def _opening(self) -> str:
+        nest, src = self.nest, self.src
+        root = nest.root
+        line = src.line_of(root.cursor.extent.start.offset)
+        parts = [f"{{ static bamboo_lc_site {self.name('site')} = BAMBOO_LC_SITE("
+                 f"{c_string(src.display)}, {line}, {nest.ops_per_iteration});"]
+        for d, lp in enumerate(nest.loops):
+            lo = self.name("lo", d)
+            parts.append(f"const long {lo} = (long)({self._text(lp.lo)}), {self.name('trip', d)}"
+                         f" = {lp.trip(lo, self._text(lp.end))};")
+        fine = " || ".join(f"({self._text(r.access.pe)}) == shmem_my_pe()"
+                           for r in self.conflicts)
+        parts.append(f"const int {self.name('fine')} = {fine or '0'};")
+        nest_name = self.name("nest")
+        parts.append(f"bamboo_lc_nest *{nest_name} = 0; long {self.name('strips')} = "
+                     f"{self.name('trip', 0)} > 0;")
+        for i, r in enumerate(nest.references):
+            t = r.access.ctype
+            parts.append(f"{t} *{self.name('b', i)} = 0; long {self.name('o', i)} = 0; "
+                         f"const {t} *{self.name('base', i)} = (const {t} *)({r.address.name});")
+        parts.append(f"if (!{self.name('fine')}) {{ {nest_name} = bamboo_lc_begin(&"
+                     f"{self.name('site')}, {self.name('trip', 0)});")
+        parts += [self._reference(i, r) for i, r in enumerate(nest.references)]
+        parts.append(f"{self.name('strips')} = bamboo_lc_plan({nest_name});")
+        for i, r in enumerate(nest.references):
+            parts.append(f"{self.name('b', i)} = ({r.access.ctype} *)bamboo_lc_buffer("
+                         f"{nest_name}, {self.name('r', i)}, &{self.name('o', i)});")
+        parts.append("}")
+        var = root.var.spelling
+        if not root.declared:
+            parts.append(f"{var} = ({root.var.type.spelling}){self.name('lo', 0)};")
+        k = self.name("k")
+        first, last = self.name("first"), self.name("last")
+        parts.append(f"for (long {k} = 0; {k} < {self.name('strips')}; {k}++) {{ "
+                     f"const long {first} = {nest_name} ? (bamboo_lc_advance({nest_name}, {k}), "
+                     f"bamboo_lc_strip_first({nest_name}, {k})) : 0; "
+                     f"const long {last} = {nest_name} ? bamboo_lc_strip_first({nest_name}, "
+                     f"{k} + 1) : {self.name('trip', 0)};")
+        declare = f"{root.var.type.spelling} " if root.declared else ""
+        lo, step = self.name("lo", 0), root.step
+        parts.append(f"for ({declare}{var} = {lo} + {first} * {step}; {var} < {lo} + {last} * "
+                     f"{step}; {var} += {step})")
+        return " ".join(parts)
+
+    def _reference(self, i: int, r: Reference) -> str:
+        dims = len(r.loops)
+        off, stride, count = self.name("off", i), self.name("stride", i), self.name("count", i)
+        counts = ", ".join(self.name("trip", self.dim[lp.cursor.hash]) for lp in r.loops)
+        text = [f"int {self.name('r', i)}; {{ long {off}, {stride}[{dims}], "
+                f"{count}[{dims}] = {{ {counts} }};"]
+        text.append(f"{{ {self._corner(r, None)} {off} = (long)({self._address(r)} - "
+                    f"{self.name('base', i)}); }}")
+        for d in range(dims):
+            text.append(f"{{ {self._corner(r, d)} {stride}[{d}] = (long)({self._address(r)} - "
+                        f"{self.name('base', i)}) - {off}; }}")
+        direction = "BAMBOO_LC_GET" if r.access.direction == GET else "BAMBOO_LC_PUT"
+        text.append(f"{self.name('r', i)} = bamboo_lc_ref({self.name('nest')}, {direction}, "
+                    f"{self.name('base', i)}, sizeof({r.access.ctype}), "
+                    f"{self._text(r.access.pe)}, {off}, {dims}, {stride}, {count}); }}")
+        return " ".join(text)
+
+    def _corner(self, r: Reference, moved: int | None) -> str:
+        """The loop variables declared at the first iteration, one of them (``moved``) at its
+        second."""
+        decls = []
+        for d, lp in enumerate(r.loops):
+            value = self.name("lo", self.dim[lp.cursor.hash])
+            if d == moved:
+                value += f" + {lp.step}"
+            decls.append(f"{lp.var.type.spelling} {lp.var.spelling} = "
+                         f"({lp.var.type.spelling}){value}; (void){lp.var.spelling};")
+        return " ".join(decls)
+
+    # -- the body --------------------------------------------------------------------------
+
+    def _accesses(self) -> list:
+        calls = {r.access.call.hash: (i, r) for i, r in enumerate(self.nest.references)}
+        top = [r for r in self.nest.references
+               if not any(_within(r.access.call, o.access.call) for o in self.nest.references
+                          if o is not r)]
+        out = []
+        for r in top:
+            c = r.access.call
+            out.append((c.extent.start.offset, c.extent.end.offset, self._replacement(calls, r)))
+        return out
+
+    def _replacement(self, calls: dict, r: Reference) -> str:
+        i = next(n for n, x in calls.values() if x is r)
+        a = r.access
+        element = (f"{self.name('b', i)}[(long)({self._address(r)} - {self.name('base', i)}) - "
+                   f"{self.name('o', i)}]")
+        if a.form == "g":
+            bulk = element
+        elif a.form == "p":
+            bulk = f"(void)({element} = ({self._rewritten(calls, a.local)}))"
+        elif a.form == "get":
+            bulk = f"(void)(*({self._rewritten(calls, a.local)}) = {element})"
+        else:
+            bulk = f"(void)({element} = *({self._rewritten(calls, a.local)}))"
+        if not r.local_conflict:
+            return f"({bulk})"
+        fine = self._rewritten(calls, a.call)
+        return f"({self.name('fine')} ? {fine} : {bulk})"
+
+    def _rewritten(self, calls: dict, cursor) -> str:
+        """The text of an expression with the accesses inside it replaced, on one line."""
+        start, end = cursor.extent.start.offset, cursor.extent.end.offset
+        inner = sorted((x for x in self.nest.references if _within(x.access.call, cursor)),
+                       key=lambda x: x.access.call.extent.start.offset)
+        out, pos = [], start
+        for x in inner:
+            c = x.access.call
+            if c.extent.start.offset < pos:
+                continue   # inside an access already replaced
+            out.append(self._span(pos, c.extent.start.offset))
+            out.append(self._replacement(calls, x))
+            pos = c.extent.end.offset
+        out.append(self._span(pos, end))
+        return "".join(out)
+
+    def _address(self, r: Reference) -> str:
+        return f"({self._text(r.access.address)})"
+
+    def _text(self, cursor) -> str:
+        return self._span(cursor.extent.start.offset, cursor.extent.end.offset)
+
+    def _span(self, start: int, end: int) -> str:
+        """The user's text without its comments, on one line (the caller keeps the lines)."""
+        return " ".join(self.src.no_comments[start:end].split("\n"))
+
+
+def _within(inner, outer) -> bool:
+    a, b = inner.extent.start.offset, inner.extent.end.offset
+    return outer.extent.start.offset <= a and b <= outer.extent.end.offset and \
+        (a, b) != (outer.extent.start.offset, outer.extent.end.offset)

@@ -1,0 +1,244 @@
+"""Loop communication (bamboo/loop_comm): which loops the optimizer hoists and why it leaves the
+others as written (legal and illegal hoists, aliasing, unknown bounds), what the generated code
+contains, that it compiles, and that every line stays where it was. Programs run against their
+fine-grained originals in tests/e2e/test_loop_comm.py."""
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from bamboo.translate import translate_file
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+HEADER = ("#include <shmem.h>\n"
+          "#define N 64\n"
+          "double x[N], y[N], z[8][N];\n"
+          "long lx[N];\n"
+          "int col[N];\n"
+          "double f(double);\n")
+
+
+@pytest.fixture
+def opt(tmp_path):
+    """opt(body, *args) -> TranslationResult of `bamboo translate --explain` on a function
+    with the given body (parameters: int n, int pe, int me, double *q)."""
+    def run(body, *args, loop_opt=True, head=HEADER):
+        path = tmp_path / "t.c"
+        path.write_text(head + "void k(int n, int pe, int me, double *q, int *iq)\n{\n" + body
+                        + "\n}\n")
+        old = os.getcwd()
+        os.chdir(tmp_path)
+        try:
+            return translate_file("t.c", list(args), display="t.c", explain=True,
+                                  loop_opt=loop_opt)
+        finally:
+            os.chdir(old)
+    return run
+
+
+def optimized(res) -> int:
+    return res.explanation.count("remote accesses hoisted")
+
+
+def left(res) -> list[str]:
+    return re.findall(r"left as written: (.*)", res.explanation)
+
+
+# -- legal hoists ------------------------------------------------------------------------------
+
+def test_a_contiguous_gather_is_hoisted_and_strip_mined(opt):
+    res = opt("double s = 0;\nfor (int j = 0; j < n; j++)\n    s += shmem_double_g(&x[j], pe);\n"
+              "q[0] = s;")
+    assert res.ok and res.loop_runtime and res.shmem_program
+    assert optimized(res) == 1 and "1-D region over j" in res.explanation
+    assert "shmem_double_g" not in res.text.split("k(int n")[1]
+    assert "bamboo_lc_advance" in res.text and "bamboo_lc_plan" in res.text
+
+
+def test_the_pe_loop_is_refused_and_the_inner_loop_hoisted(opt):
+    res = opt("for (int b = 0; b < n; b++)\n  for (int j = 0; j < N; j++)\n"
+              "    q[j] += shmem_double_g(&x[j], b);")
+    assert optimized(res) == 1
+    assert left(res) == ["shmem_double_g at line 11: its PE changes inside the loop: it follows "
+                         "a loop variable"]
+
+
+def test_a_two_dimensional_region_and_its_strides_come_from_the_users_address(opt):
+    res = opt("for (int r = 0; r < 8; r++)\n  for (int c = 0; c < n; c += 2)\n"
+              "    q[r * N + c] = shmem_double_g(&z[r][c + 1], pe);")
+    assert optimized(res) == 1 and "2-D region over r, c" in res.explanation
+    # the offset and one stride per loop: the address evaluated with the variables moved
+    assert "int r = (int)bamboo_lc_lo_0_0 + 1;" in res.text
+    assert "int c = (int)bamboo_lc_lo_0_1 + 2;" in res.text
+
+
+def test_stencil_references_are_handed_over_together(opt):
+    res = opt("for (int j = 1; j < n - 1; j++)\n"
+              "  q[j] = shmem_double_g(&x[j - 1], pe) + shmem_double_g(&x[j + 1], pe);")
+    assert optimized(res) == 1
+    assert res.text.count("bamboo_lc_ref(") == 2
+
+
+def test_one_element_get_and_put_are_moved_too(opt):
+    res = opt("for (int j = 0; j < n; j++) {\n  double v;\n  shmem_double_get(&v, &x[j], 1, pe);\n"
+              "  shmem_double_put(&y[j], &v, 1, pe);\n}")
+    assert optimized(res) == 1, res.explanation
+    assert "shmem_double_get(" not in res.text.split("k(int n")[1]
+
+
+def test_inner_loops_without_remote_accesses_may_be_anything(opt):
+    """CG's column loop: the nonzeros of column j, through an index array, under an if."""
+    res = opt("for (int j = 0; j < n; j++) {\n  double pj = shmem_double_g(&x[j], pe);\n"
+              "  for (int k = col[j]; k < col[j + 1]; k++) if (k > 0) q[k] += pj * y[k];\n}")
+    assert optimized(res) == 1, res.explanation
+
+
+def test_a_put_from_a_local_plane_checks_at_run_time_whether_the_pe_is_its_own(opt):
+    """MG's ghost plane: read z locally, write z remotely."""
+    res = opt("for (int r = 0; r < 4; r++)\n  for (int c = 0; c < N; c++)\n"
+              "    shmem_double_p(&z[r][c], z[r + 4][c], pe);")
+    assert optimized(res) == 1
+    assert "(pe) == shmem_my_pe()" in res.text
+    assert "keeps its fine-grained accesses" in res.explanation
+
+
+def test_a_store_through_a_pointer_of_the_element_type_may_alias(opt):
+    res = opt("for (int j = 0; j < n; j++)\n  q[j] = shmem_double_g(&x[j], pe);")
+    assert "shmem_my_pe()" in res.text
+    res = opt("for (int j = 0; j < n; j++)\n  iq[j] = (int)shmem_double_g(&x[j], pe);")
+    assert "shmem_my_pe()" not in res.text     # an int store cannot alias a double
+
+
+def test_a_local_write_of_the_remote_array_conflicts_only_on_its_own_pe(opt):
+    res = opt("for (int j = 0; j < n; j++)\n  x[j] = 2 * shmem_double_g(&x[j], pe);")
+    assert optimized(res) == 1 and "shmem_my_pe()" in res.text
+
+
+# -- illegal hoists and unknown bounds ----------------------------------------------------------
+
+@pytest.mark.parametrize("body, reason", [
+    ("for (int j = 0; j < n; j++) q[j] = shmem_double_g(&x[col[j]], pe);",
+     "an indirect index"),
+    ("for (int j = 0; j < n; j++) q[j] = shmem_double_g(&x[j * j], pe);",
+     "it multiplies loop variables together"),
+    ("for (int j = 0; j < n; j++) q[j] = shmem_double_g(&x[j / 2], pe);",
+     "'/' of a loop variable is not affine"),
+    ("for (int j = 0; j < n; j++) if (j > 2) q[j] = shmem_double_g(&x[j], pe);",
+     "it runs only when an if lets it"),
+    ("for (int j = 0; j < n; j++) q[j] = j > 2 && shmem_double_g(&x[j], pe) > 0;",
+     "it runs only when '&&' lets it"),
+    ("for (int j = 0; j < n; j++) { q[j] = shmem_double_g(&x[j], pe); shmem_barrier_all(); }",
+     "it calls shmem_barrier_all() at line 9, a SHMEM call the optimizer does not move"),
+    ("for (int j = 0; j < n; j++) q[j] = f(shmem_double_g(&x[j], pe));",
+     "it calls f() at line 9, a function that may communicate or synchronize"),
+    ("for (int j = 0; j < n; j++) shmem_double_get(q, &x[j], 4, pe);",
+     "shmem_double_get moves a block of elements, not one"),
+    ("for (int j = 0; j < n; j++) { q[j] = shmem_double_g(&x[j], pe); n--; }",
+     "changes inside the nest"),
+    ("for (int j = 0; j < n; j++) { q[j] = shmem_double_g(&x[j], pe); if (q[j] < 0) break; }",
+     "a break at line 9 may skip it"),
+    ("for (int j = 0; j < n; j++) { if (q[j] < 0) continue; q[j] = shmem_double_g(&x[j], pe); }",
+     "a continue at line 9 may skip it"),
+    ("for (int j = 0; j < n; j++) { q[j] = shmem_double_g(&x[j], pe); if (q[j] < 0) return; }",
+     "a return or goto may leave the loop"),
+    ("for (int j = 0; j < n; j++) { q[j] = shmem_double_g(&x[j], pe); j++; }",
+     "the loop variable 'j' is changed in the loop's body"),
+    ("for (int j = n; j > 0; j--) q[j] = shmem_double_g(&x[j], pe);",
+     "its condition is not 'j < bound' or 'j <= bound'"),
+    ("for (int j = 0; j < n; j++) q[j] = shmem_double_g(&x[j], pe + j);",
+     "its PE changes inside the loop"),
+    ("for (int j = 0; j < n; j++) { q[j] = shmem_double_g(&x[j], pe);"
+     " shmem_double_p(&x[j], 1.0, pe); }",
+     "it reads and writes 'x' remotely in one loop nest"),
+    ("for (int j = 0; j < n; j++) { shmem_double_p(&y[j], 1.0, pe);"
+     " shmem_double_p(&y[j + 1], 2.0, pe); }",
+     "it writes 'y' remotely from 2 places in one loop nest; their order would be lost"),
+    ("for (int j = 0; j < n; j++) q[j] = shmem_double_g(&x[j], me++);",
+     "its PE changes inside the loop"),
+])
+def test_loops_the_optimizer_cannot_prove_are_left_as_written_and_explained(opt, body, reason):
+    res = opt(body)
+    assert res.ok, res.diagnostics
+    assert optimized(res) == 0 and not res.loop_runtime
+    reasons = left(res)
+    assert len(reasons) == 1 and reason in reasons[0], reasons
+    assert "bamboo_lc" not in res.text
+
+
+def test_a_triangular_nest_is_refused_and_its_inner_loop_hoisted(opt):
+    res = opt("for (int i = 0; i < 8; i++)\n  for (int j = i; j < N; j++)\n"
+              "    q[j] += shmem_double_g(&x[j], pe);")
+    assert optimized(res) == 1 and "1-D region over j" in res.explanation
+    assert left(res) == ["shmem_double_g at line 11: the start of the loop over 'j' (line 10) "
+                         "changes inside the nest: 'i' changes inside the loop"]
+
+
+def test_an_access_written_by_a_macro_is_left_alone(opt):
+    res = opt("for (int j = 0; j < n; j++) q[j] = GET(j);",
+              head=HEADER + "#define GET(i) shmem_double_g(&x[i], pe)\n")
+    assert optimized(res) == 0 and "written by a macro" in left(res)[0]
+
+
+def test_a_macro_in_the_address_is_evaluated_as_written(opt):
+    res = opt("for (int j = 0; j < n; j++) q[j] = shmem_double_g(&x[AT(j)], pe);",
+              head=HEADER + "#define AT(i) ((i) + 1)\n")
+    assert optimized(res) == 1 and "&x[AT(j)]" in res.text
+
+
+# -- switches, and what is not an OpenSHMEM program --------------------------------------------
+
+def test_no_loop_opt_leaves_the_program_as_written(opt):
+    res = opt("for (int j = 0; j < n; j++) q[j] = shmem_double_g(&x[j], pe);", loop_opt=False)
+    assert res.ok and not res.loop_runtime and res.shmem_program
+    assert "bamboo_lc" not in res.text and res.explanation == ""
+
+
+def test_a_program_with_mpi_too_is_no_openshmem_program(opt):
+    res = opt("for (int j = 0; j < n; j++) q[j] = shmem_double_g(&x[j], pe);",
+              head="#include <mpi.h>\n" + HEADER)
+    assert not res.shmem_program
+
+
+def test_every_line_stays_where_it_was(opt):
+    body = ("double s = 0;\n"
+            "for (int j = 0;\n     j < n;\n     j++) {\n"
+            "  s += shmem_double_g(&x[j],\n      pe); /* a comment */\n"
+            "  q[j] = s; // another\n"
+            "}\n"
+            "q[0] = s;")
+    res = opt(body)
+    assert optimized(res) == 1
+    source = (HEADER + "void k(int n, int pe, int me, double *q, int *iq)\n{\n" + body +
+              "\n}\n").split("\n")
+    out = res.text.split("\n")
+    assert out[0] == '#include "bamboo_loopcomm.h"' and out[1] == '#line 1 "t.c"'
+    out = out[2:]
+    assert len(out) == len(source)
+    loop = source.index("for (int j = 0;")
+    assert "bamboo_lc_advance" in out[loop] and out[loop + 1:loop + 3] == ["", " {"]
+    assert "bamboo_lc_b_0_0" in out[loop + 3] and out[loop + 4] == "; /* a comment */"
+    for same in range(loop + 5, len(source)):
+        assert out[same].startswith(source[same]), same
+
+
+OSHCC = shutil.which("oshcc")
+
+
+@pytest.mark.skipif(OSHCC is None, reason="oshcc not installed (scripts/setup installs it)")
+def test_generated_code_compiles_without_warnings(opt, tmp_path):
+    res = opt("double s = 0;\n"
+              "for (int b = 0; b < n; b++) for (int j = 0; j < N; j++) s += shmem_double_g(&x[j], b);\n"
+              "for (int r = 0; r < 4; r++) for (int c = 0; c < N; c++)\n"
+              "  shmem_double_p(&z[r][c], z[r + 4][c], pe);\n"
+              "int j;\nfor (j = 1; j <= n; j += 3) {\n"
+              "  long v; shmem_long_get(&v, lx + j, 1, pe); q[j] = v + shmem_double_g(&x[j - 1], me);\n}\n"
+              "q[0] = s + j; iq[0] = 0;")
+    assert optimized(res) == 3, res.explanation
+    out = tmp_path / "out.c"
+    out.write_text(res.text)
+    cc = subprocess.run([OSHCC, "-c", "-Wall", "-Wextra", "-Werror",
+                         f"-I{REPO}/runtime/loopcomm/include", str(out), "-o",
+                         str(tmp_path / "out.o")], capture_output=True, text=True)
+    assert cc.returncode == 0, cc.stderr
