@@ -1,7 +1,9 @@
 """Command line: ``python3 -m bamboo translate FILE.c [-o OUT.c] [--explain] [--comm-only] [flags]``.
 
 ``--comm-only`` lowers the comm directives alone: the output is a plain MPI (or SHMEM)
-program for mpicc (oshcc), not a Bamboo task program.
+program for mpicc (oshcc), not a Bamboo task program.  So is the output for an OpenSHMEM
+program (it includes shmem.h, not mpi.h), whose loops with fine-grained remote accesses are
+also optimized, unless ``--no-loop-opt``; ``--explain`` says what happened to each such loop.
 
 Compiler flags (-I, -D, -U, -std=, -include, -isystem, -iquote, -idirafter) are passed to
 libclang.  Without -o the generated C goes to stdout; with --explain the explanation goes to
@@ -15,6 +17,7 @@ from .source import ENCODING
 from .translate import translate_file
 
 USAGE = ("usage: python3 -m bamboo translate FILE.c [-o OUT.c] [--explain] [--comm-only] "
+         "[--no-loop-opt] "
          "[-I DIR] [-D NAME[=VAL]] [-U NAME] [-std=STD] [-include FILE] [-isystem DIR] "
          "[-iquote DIR]")
 
@@ -29,6 +32,7 @@ def parse_args(argv):
     out = None
     explain = False
     comm_only = False
+    loop_opt = True
     files = []
     flags = []
     i = 1
@@ -44,6 +48,8 @@ def parse_args(argv):
             explain = True
         elif a == "--comm-only":
             comm_only = True
+        elif a == "--no-loop-opt":
+            loop_opt = False
         elif a in _WITH_ARG:
             if i + 1 >= len(argv):
                 raise SystemExit(f"bamboo: error: {a} needs an argument")
@@ -60,7 +66,7 @@ def parse_args(argv):
         i += 1
     if len(files) != 1:
         raise SystemExit(f"bamboo: error: expected one input file\n{USAGE}")
-    return files[0], out, explain, comm_only, flags
+    return files[0], out, explain, comm_only, loop_opt, flags
 
 
 def main(argv=None) -> int:
@@ -69,9 +75,10 @@ def main(argv=None) -> int:
     if parsed is None:
         print(USAGE)
         return 0
-    path, out, explain, comm_only, flags = parsed
+    path, out, explain, comm_only, loop_opt, flags = parsed
     try:
-        res = translate_file(path, flags, display=path, explain=explain, comm_only=comm_only)
+        res = translate_file(path, flags, display=path, explain=explain, comm_only=comm_only,
+                             loop_opt=loop_opt)
     except OSError as e:
         print(f"bamboo: error: {e}", file=sys.stderr)
         return 1

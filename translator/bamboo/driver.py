@@ -27,6 +27,9 @@ from .translate import translate_file
 
 REPO = Path(__file__).resolve().parents[2]
 RUNTIME_INCLUDE = REPO / "runtime" / "include"
+# The loop communication run time (runtime/loopcomm), for OpenSHMEM programs with optimized loops.
+LOOPCOMM_INCLUDE = REPO / "runtime" / "loopcomm" / "include"
+LOOPCOMM_LIBDIR = REPO / "build" / "loopcomm"
 # The built runtime to link; BAMBOO_RUNTIME_LIBDIR picks another build (e.g. the MPICH one).
 RUNTIME_LIBDIR = Path(os.environ.get("BAMBOO_RUNTIME_LIBDIR") or REPO / "build" / "runtime").resolve()
 # The program's main() is the runtime's: asked for by name, so that it comes out of the
@@ -64,10 +67,15 @@ Compiles and links MPI C and C++ programs as Bamboo task programs. Accepts the o
 of mpicc; every .c file, and every C++ file (.cpp, .cc, .cxx, .C, ..., or after -x c++),
 is translated first (see `bamboo translate --explain FILE.c`).
 
+An OpenSHMEM program (a source that includes shmem.h and not mpi.h) is built with oshcc:
+its comm directives are lowered and its loops of fine-grained remote accesses optimized
+(vectorized and strip-mined; see `bamboo translate --explain FILE.c`), no Bamboo tasks.
+
 bamboocc's own options:
   --bamboo-comm-only  lower the comm directives (#pragma comm_parameters, comm_p2p) and
                       build a plain MPI program with mpicc, or an OpenSHMEM one with
                       oshcc when a directive targets TARGET_COMM_SHMEM; no Bamboo tasks
+  --no-loop-opt       leave loops with remote accesses as written
   --bamboo-keep       keep the translated sources and print where they are
   --bamboo-help       this text
 Environment:
@@ -91,6 +99,7 @@ class Command:
     links: bool = True
     keep: bool = False
     comm_only: bool = False
+    loop_opt: bool = True
     preprocess_only: bool = False  # -E, -M, -MM: the user's sources as they are
     dependency_file: str | None = None  # -MF
 
@@ -107,6 +116,10 @@ def parse_command(argv: list[str]) -> Command:
             continue
         if arg == "--bamboo-comm-only":
             cmd.comm_only = True
+            i += 1
+            continue
+        if arg == "--no-loop-opt":
+            cmd.loop_opt = False
             i += 1
             continue
         if arg in OPTIONS_WITH_VALUE and i + 1 < len(argv):
@@ -150,10 +163,22 @@ def compiler(cmd: Command, shmem: bool = False) -> str:
     return os.environ.get("BAMBOO_MPICC", "mpicc")
 
 
-def build_command(cmd: Command, translated: dict[int, Path], shmem: bool = False) -> list[str]:
-    """The MPI compiler invocation: the user's arguments with translated sources."""
-    if cmd.comm_only:
-        out = [compiler(cmd, shmem)]
+@dataclass
+class Built:
+    """What the translations need from the build."""
+    shmem: bool = False          # oshcc: an OpenSHMEM program, or a SHMEM comm directive
+    plain: bool = False          # no Bamboo tasks: --bamboo-comm-only or an OpenSHMEM program
+    loop_runtime: bool = False   # optimized loops: runtime/loopcomm
+
+
+def build_command(cmd: Command, translated: dict[int, Path], built: Built | None = None) -> list[str]:
+    """The MPI (or OpenSHMEM) compiler invocation: the user's arguments with translated
+    sources."""
+    built = built or Built(plain=cmd.comm_only)
+    if built.plain:
+        out = [compiler(cmd, built.shmem)]
+        if built.loop_runtime:
+            out.append(f"-I{LOOPCOMM_INCLUDE}")
     else:
         out = [compiler(cmd), *COMPILE_FLAGS, *runtime_build_flags(), f"-I{RUNTIME_INCLUDE}"]
     for index, arg in enumerate(cmd.args):
@@ -167,8 +192,10 @@ def build_command(cmd: Command, translated: dict[int, Path], shmem: bool = False
                 out.append(str(translated[index]))
         else:
             out.append(arg)
-    if cmd.links and not cmd.comm_only:
+    if cmd.links and not built.plain:
         out += [f"-L{RUNTIME_LIBDIR}"] + RUNTIME_LIBS
+    if cmd.links and built.loop_runtime:
+        out += [f"-L{LOOPCOMM_LIBDIR}", "-lbamboo_loopcomm"]
     return out
 
 
@@ -183,10 +210,10 @@ def is_link_probe(text: str) -> bool:
     return bool(LINK_PROBE.search(text)) and "mpi.h" not in text
 
 
-def translate_sources(cmd: Command, workdir: Path, targets: set | None = None) -> dict[int, Path] | None:
+def translate_sources(cmd: Command, workdir: Path, built: Built | None = None) -> dict[int, Path] | None:
     """Translates every source into workdir, but autoconf's link probes, which are compiled
-    as they are; None if any translation failed. ``targets`` collects the comm directives'
-    targets (with --bamboo-comm-only)."""
+    as they are; None if any translation failed. ``built`` collects what the translations
+    need from the build."""
     translated: dict[int, Path] = {}
     failed = False
     for n, index in enumerate(cmd.sources):
@@ -199,9 +226,11 @@ def translate_sources(cmd: Command, workdir: Path, targets: set | None = None) -
             continue
         language = "c++" if index in cmd.cxx_sources else "c"
         result = translate_file(str(source), [*cmd.parse_args, "-x", language],
-                                comm_only=cmd.comm_only)
-        if targets is not None and result.ok:
-            targets.update(result.targets)
+                                comm_only=cmd.comm_only, loop_opt=cmd.loop_opt)
+        if built is not None and result.ok:
+            built.shmem |= result.shmem_program or "TARGET_COMM_SHMEM" in result.targets
+            built.plain |= result.shmem_program
+            built.loop_runtime |= result.loop_runtime
         for diagnostic in result.diagnostics:
             print(diagnostic, file=sys.stderr)
         if not result.ok:
@@ -245,17 +274,20 @@ def main(argv: list[str] | None = None) -> int:
         # What the preprocessor makes of the user's own sources (configure's CPP probes, -M
         # dependencies); `--bamboo-keep` shows the translation.
         return subprocess.call([compiler(cmd), *cmd.args])
-    if cmd.links and not cmd.comm_only and not (RUNTIME_LIBDIR / "libbamboo.a").is_file():
-        print(f"bamboocc: error: the runtime library is not built ({RUNTIME_LIBDIR}/libbamboo.a); "
-              "run `make` in the Bamboo checkout", file=sys.stderr)
-        return 1
     workdir = Path(tempfile.mkdtemp(prefix="bamboocc-"))
     try:
-        targets: set = set()
-        translated = translate_sources(cmd, workdir, targets)
+        built = Built(plain=cmd.comm_only)
+        translated = translate_sources(cmd, workdir, built)
         if translated is None:
             return 1
-        status = subprocess.call(build_command(cmd, translated, "TARGET_COMM_SHMEM" in targets))
+        for needed, library in ((cmd.links and not built.plain, RUNTIME_LIBDIR / "libbamboo.a"),
+                                (cmd.links and built.loop_runtime,
+                                 LOOPCOMM_LIBDIR / "libbamboo_loopcomm.a")):
+            if needed and not library.is_file():
+                print(f"bamboocc: error: the runtime library is not built ({library}); run "
+                      "`make` in the Bamboo checkout", file=sys.stderr)
+                return 1
+        status = subprocess.call(build_command(cmd, translated, built))
         if status == 0:
             fix_dependency_files(cmd, translated)
         if cmd.keep:
