@@ -1,7 +1,9 @@
 """Fuzzing: mutants of the project's annotated sources never break the translator.
 
 The sources are the files with ``#pragma bamboo`` or comm directives among apps/*/*.c,
-tests/e2e/programs/*.c, tests/e2e/comm_directives/*.c and translator/tests/data/*.c.  Each mutant takes one to three mutations: a line deleted,
+tests/e2e/programs/*.c, tests/e2e/comm_directives/*.c and translator/tests/data/*.c, and the
+OpenSHMEM programs with loops of remote accesses in tests/e2e/loop_comm/*.c (compiled with
+oshcc against bamboo_loopcomm.h).  Each mutant takes one to three mutations: a line deleted,
 duplicated or swapped with the next, a few lines copied elsewhere, a directive dropped,
 duplicated, moved, replaced or inserted, a brace, parenthesis or semicolon deleted, two
 tokens swapped, an identifier replaced by another of the file, a jump, label, static, brace
@@ -32,6 +34,7 @@ import sys
 import pytest
 
 from conftest import HAVE_MPICC, REPO, RUNTIME_INCLUDE, TRANSLATOR
+from bamboo.loop_comm import is_shmem_program
 
 pytestmark = pytest.mark.skipif(not HAVE_MPICC, reason="mpicc not found")
 
@@ -42,7 +45,9 @@ _ANNOTATED = re.compile(r"#pragma (bamboo|comm_parameters|comm_p2p)\b")
 SOURCES = sorted(p for pattern in ("apps/*/*.c", "tests/e2e/programs/*.c",
                                    "tests/e2e/comm_directives/*.c", "translator/tests/data/*.c")
                  for p in glob.glob(os.path.join(REPO, pattern))
-                 if _ANNOTATED.search(open(p, encoding="latin-1").read()))
+                 if _ANNOTATED.search(open(p, encoding="latin-1").read())) + \
+    sorted(glob.glob(os.path.join(REPO, "tests/e2e/loop_comm/*.c")))
+LOOPCOMM_INCLUDE = os.path.join(REPO, "runtime", "loopcomm", "include")
 
 DIRECTIVES = ["#pragma bamboo " + d for d in (
     "olap", "send", "receive", "olap layout NN X", "dimension 2", "dimension 0", "priority 1",
@@ -58,6 +63,7 @@ DIRECTIVES = ["#pragma bamboo " + d for d in (
 # Statements and lines that reach the translator's checks (jumps, labels, statics, nesting).
 SNIPPETS = ["goto fuzz_label;", "fuzz_label: ;", "break;", "continue;", "return 0;", "return;",
             "{", "}", "static int fuzz_count; fuzz_count++;", "MPI_Barrier(MPI_COMM_WORLD);",
+            "shmem_barrier_all();", "if (me) continue;", "n++;",
             "if (fuzz_flag)", "else", "do {", "} while (0);", "switch (fuzz_flag) {", "case 1:",
             "default:", "#if 0", "#endif", "#define FUZZ_MACRO(x) (x)", "int fuzz_flag = 0;"]
 
@@ -240,7 +246,12 @@ def make_mutant(text, rng):
 # -- the test ---------------------------------------------------------------------------------
 
 def _compiles(path, args):
-    r = subprocess.run(["mpicc", "-fsyntax-only", f"-I{RUNTIME_INCLUDE}"] + args + [path],
+    text = open(path, encoding="latin-1").read()
+    if is_shmem_program(text) and not re.search(r"#\s*include\s*<mpi\.h>", text):
+        compiler = ["oshcc", f"-I{LOOPCOMM_INCLUDE}"]
+    else:
+        compiler = ["mpicc", f"-I{RUNTIME_INCLUDE}"]
+    r = subprocess.run(compiler + ["-fsyntax-only"] + args + [path],
                        capture_output=True, text=True, errors="replace",
                        env=dict(os.environ, LC_ALL="C"))
     return r.returncode == 0, r.stderr

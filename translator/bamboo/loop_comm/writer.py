@@ -104,28 +104,28 @@ class NestWriter:
         counts = ", ".join(self.name("trip", self.dim[lp.cursor.hash]) for lp in r.loops)
         text = [f"int {self.name('r', i)}; {{ long {off}, {stride}[{dims}], "
                 f"{count}[{dims}] = {{ {counts} }};"]
-        text.append(f"{{ {self._corner(r, None)} {off} = (long)({self._address(r)} - "
-                    f"{self.name('base', i)}); }}")
+        text.append(self._corner(r, None, f"{off} = (long)({self._address(r)} - "
+                                          f"{self.name('base', i)});"))
         for d in range(dims):
-            text.append(f"{{ {self._corner(r, d)} {stride}[{d}] = (long)({self._address(r)} - "
-                        f"{self.name('base', i)}) - {off}; }}")
+            text.append(self._corner(r, d, f"{stride}[{d}] = (long)({self._address(r)} - "
+                                           f"{self.name('base', i)}) - {off};"))
         direction = "BAMBOO_LC_GET" if r.access.direction == GET else "BAMBOO_LC_PUT"
         text.append(f"{self.name('r', i)} = bamboo_lc_ref({self.name('nest')}, {direction}, "
                     f"{self.name('base', i)}, sizeof({r.access.ctype}), "
                     f"{self._text(r.access.pe)}, {off}, {dims}, {stride}, {count}); }}")
         return " ".join(text)
 
-    def _corner(self, r: Reference, moved: int | None) -> str:
-        """The loop variables declared at the first iteration, one of them (``moved``) at its
-        second."""
-        decls = []
+    def _corner(self, r: Reference, moved: int | None, statement: str) -> str:
+        """``statement`` with the loop variables declared at the first iteration, one of them
+        (``moved``) at its second; a block each, as loops of one name shadow each other."""
+        opened = []
         for d, lp in enumerate(r.loops):
             value = self.name("lo", self.dim[lp.cursor.hash])
             if d == moved:
                 value += f" + {lp.step}"
-            decls.append(f"{lp.var.type.spelling} {lp.var.spelling} = "
-                         f"({lp.var.type.spelling}){value}; (void){lp.var.spelling};")
-        return " ".join(decls)
+            t, v = lp.var.type.spelling, lp.var.spelling
+            opened.append(f"{{ {t} {v} = ({t}){value}; (void){v};")
+        return " ".join(opened) + f" {statement} " + "}" * len(opened)
 
     # -- the body --------------------------------------------------------------------------
 

@@ -234,8 +234,10 @@ def test_generated_code_compiles_without_warnings(opt, tmp_path):
               "  shmem_double_p(&z[r][c], z[r + 4][c], pe);\n"
               "int j;\nfor (j = 1; j <= n; j += 3) {\n"
               "  long v; shmem_long_get(&v, lx + j, 1, pe); q[j] = v + shmem_double_g(&x[j - 1], me);\n}\n"
+              "for (int i = 0; i < 2; i++) for (int i = 0; i < N; i++)\n"
+              "  q[i] += shmem_double_g(&x[i], pe);   /* loops of one name (a fuzzer's find) */\n"
               "q[0] = s + j; iq[0] = 0;")
-    assert optimized(res) == 3, res.explanation
+    assert optimized(res) == 4, res.explanation
     out = tmp_path / "out.c"
     out.write_text(res.text)
     cc = subprocess.run([OSHCC, "-c", "-Wall", "-Wextra", "-Werror",
