@@ -88,6 +88,13 @@ int main(void)
     }
     printf("pe %d integers %ld %d\n", me, sl, si);
 
+    /* a loop that writes the array it reads remotely (the upper half of the next PE's x into
+     * my lower half) and reads another array on this PE: on one PE, fine-grained */
+    shmem_barrier_all();
+    for (int i = 0; i < n / 2; i++)
+        x[i] = shmem_double_g(&x[i + n / 2], next) + shmem_long_g(&lx[i], me) * 0.5;
+    printf("pe %d own %.1f\n", me, checksum(x, N));
+
     /* no iteration at all */
     int none = 0;
     for (j = 5; j < none; j++)

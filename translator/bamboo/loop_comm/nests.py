@@ -43,7 +43,7 @@ class Reference:
     access: RemoteAccess
     address: af.RemoteAddress
     loops: list             # CanonicalLoop, the nest's root first, to the access's innermost
-    local_conflict: bool = False   # the nest accesses the array locally too
+    local_conflict: str = ""   # how the nest accesses the array locally too, if it does
 
 
 @dataclass
@@ -305,13 +305,19 @@ def _dependences(refs: list[Reference], root, ctx: af.Context, parents) -> str |
                     "their order would be lost")
         var = same[0].address.variable
         element = same[0].access.ctype
-        aliased = any(_may_alias(t, element) for t in ctx.pointer_stores)
-        written = var.hash in ctx.contents or aliased
-        read = var.hash in local_reads or (puts and any(
-            _may_alias(t, element) for t in local_reads.get("*", ())))
-        if written or (puts and read):
-            for r in same:
-                r.local_conflict = True
+        stored = [t for t in sorted(ctx.pointer_stores) if _may_alias(t, element)]
+        loaded = [t for t in sorted(local_reads["*"]) if _may_alias(t, element)]
+        conflict = ""
+        if var.hash in ctx.contents:
+            conflict = f"it writes '{name}' locally"
+        elif stored:
+            conflict = f"it stores through a pointer to {stored[0]}, which may point into '{name}'"
+        elif puts and var.hash in local_reads:
+            conflict = f"it reads '{name}' locally"
+        elif puts and loaded:
+            conflict = f"it reads through a pointer to {loaded[0]}, which may point into '{name}'"
+        for r in same:
+            r.local_conflict = conflict
     return None
 
 

@@ -102,6 +102,6 @@ def _optimized(src: SourceFile, nest: Nest) -> str:
         lines.append(f"  line {a.call.location.line}: {a.name} {verb} '{r.address.name}' on PE "
                      f"{pe}: {len(r.loops)}-D region over {loops}")
         if r.local_conflict:
-            lines.append(f"    the loop also accesses '{r.address.name}' locally: when PE {pe}"
-                         " is this PE, it keeps its fine-grained accesses (checked at run time)")
+            lines.append(f"    {r.local_conflict}: when PE {pe} is this PE, the loop keeps its "
+                         "fine-grained accesses (checked at run time)")
     return "\n".join(lines) + "\n"

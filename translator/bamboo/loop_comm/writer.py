@@ -38,6 +38,9 @@ class NestWriter:
         self.n = n
         self.dim = {lp.cursor.hash: d for d, lp in enumerate(nest.loops)}
         self.conflicts = [r for r in nest.references if r.local_conflict]
+        # one PE for every access: when it is this PE, the accesses are local ones
+        self.one_pe = len({" ".join(self._text(r.access.pe).split())
+                           for r in nest.references}) == 1
 
     def name(self, what: str, ref: int | None = None) -> str:
         return f"bamboo_lc_{what}_{self.n}" + ("" if ref is None else f"_{ref}")
@@ -141,22 +144,31 @@ class NestWriter:
         return out
 
     def _replacement(self, calls: dict, r: Reference) -> str:
+        """An access as an element of its buffer; in a nest that falls back to fine-grained
+        accesses when a PE is its own, the access as written, or, when the nest has one PE,
+        as the local load or store it then is."""
         i = next(n for n, x in calls.values() if x is r)
-        a = r.access
         element = (f"{self.name('b', i)}[(long)({self._address(r)} - {self.name('base', i)}) - "
                    f"{self.name('o', i)}]")
-        if a.form == "g":
-            bulk = element
-        elif a.form == "p":
-            bulk = f"(void)({element} = ({self._rewritten(calls, a.local)}))"
-        elif a.form == "get":
-            bulk = f"(void)(*({self._rewritten(calls, a.local)}) = {element})"
-        else:
-            bulk = f"(void)({element} = *({self._rewritten(calls, a.local)}))"
-        if not r.local_conflict:
+        bulk = self._access(calls, r.access, element)
+        if not self.conflicts:
             return f"({bulk})"
-        fine = self._rewritten(calls, a.call)
+        if self.one_pe:
+            fine = self._access(calls, r.access, f"*{self._address(r)}")
+        else:
+            fine = self._rewritten(calls, r.access.call)
         return f"({self.name('fine')} ? {fine} : {bulk})"
+
+    def _access(self, calls: dict, a, element: str) -> str:
+        """What the access does, with ``element`` the remote element's lvalue."""
+        if a.form == "g":
+            return element
+        local = self._rewritten(calls, a.local)
+        if a.form == "p":
+            return f"(void)({element} = ({local}))"
+        if a.form == "get":
+            return f"(void)(*({local}) = {element})"
+        return f"(void)({element} = *({local}))"
 
     def _rewritten(self, calls: dict, cursor) -> str:
         """The text of an expression with the accesses inside it replaced, on one line."""

@@ -107,6 +107,7 @@ def test_a_put_from_a_local_plane_checks_at_run_time_whether_the_pe_is_its_own(o
 def test_a_store_through_a_pointer_of_the_element_type_may_alias(opt):
     res = opt("for (int j = 0; j < n; j++)\n  q[j] = shmem_double_g(&x[j], pe);")
     assert "shmem_my_pe()" in res.text
+    assert "it stores through a pointer to double, which may point into 'x'" in res.explanation
     res = opt("for (int j = 0; j < n; j++)\n  iq[j] = (int)shmem_double_g(&x[j], pe);")
     assert "shmem_my_pe()" not in res.text     # an int store cannot alias a double
 
@@ -114,6 +115,20 @@ def test_a_store_through_a_pointer_of_the_element_type_may_alias(opt):
 def test_a_local_write_of_the_remote_array_conflicts_only_on_its_own_pe(opt):
     res = opt("for (int j = 0; j < n; j++)\n  x[j] = 2 * shmem_double_g(&x[j], pe);")
     assert optimized(res) == 1 and "shmem_my_pe()" in res.text
+
+
+def test_with_one_pe_the_fallback_accesses_local_memory(opt):
+    res = opt("for (int j = 0; j < n; j++)\n  x[j] = 2 * shmem_double_g(&x[j + 1], pe);")
+    assert "(bamboo_lc_fine_0 ? *(&x[j + 1]) : " in res.text
+
+
+def test_with_several_pes_the_fallback_keeps_every_access_as_written(opt):
+    """A nest whose fallback is set by one reference falls back for all of them."""
+    res = opt("for (int j = 0; j < n / 2; j++)\n"
+              "  x[j] = shmem_double_g(&x[j + n / 2], pe) + shmem_long_g(&lx[j], me);")
+    assert "(pe) == shmem_my_pe()" in res.text and "(me) == shmem_my_pe()" not in res.text
+    assert "(bamboo_lc_fine_0 ? shmem_double_g(&x[j + n / 2], pe) : " in res.text
+    assert "(bamboo_lc_fine_0 ? shmem_long_g(&lx[j], me) : " in res.text
 
 
 # -- illegal hoists and unknown bounds ----------------------------------------------------------
