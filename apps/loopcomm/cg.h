@@ -23,6 +23,7 @@
 
 typedef struct cg_problem {
     long n, nzr, iterations;
+    lc_world *world;   /* lc_init's */
     int me, npes;
     long first, rows;   /* this PE's block */
     long max_block;     /* the largest block: the size of the symmetric vector */
@@ -130,8 +131,9 @@ static void cg_compress(const cg_problem *pr, long lo, long hi, const double *d,
     *val = b.val;
 }
 
-static void cg_setup(cg_problem *pr, int argc, char **argv)
+static void cg_setup(cg_problem *pr, lc_world *world, int argc, char **argv)
 {
+    pr->world = world;
     pr->n = lc_arg(argc, argv, 1, 131072, CG_USAGE);
     pr->iterations = lc_arg(argc, argv, 2, 25, CG_USAGE);
     pr->nzr = lc_arg(argc, argv, 3, 8, CG_USAGE);
@@ -207,19 +209,19 @@ static int cg_main(cg_problem *pr, double *p, void (*matvec)(const cg_problem *,
     double *q = lc_malloc(rows * sizeof(double));
     for (long i = 0; i < rows; i++)
         r[i] = p[i] = pr->rhs[i];
-    double rho = lc_sum(cg_local_dot(r, r, rows));   /* ends in a barrier: p is everywhere */
+    double rho = lc_sum(pr->world, cg_local_dot(r, r, rows));   /* ends in a barrier: p is everywhere */
     double rnorm0 = sqrt(rho);
 
     double start = lc_now();
     for (long it = 0; it < pr->iterations; it++) {
         matvec(pr, q);
         /* the reduction's barriers: every PE has read p before anyone changes it */
-        double alpha = rho / lc_sum(cg_local_dot(p, q, rows));
+        double alpha = rho / lc_sum(pr->world, cg_local_dot(p, q, rows));
         for (long i = 0; i < rows; i++) {
             x[i] += alpha * p[i];
             r[i] -= alpha * q[i];
         }
-        double rho_new = lc_sum(cg_local_dot(r, r, rows));
+        double rho_new = lc_sum(pr->world, cg_local_dot(r, r, rows));
         double beta = rho_new / rho;
         rho = rho_new;
         for (long i = 0; i < rows; i++)
@@ -234,7 +236,7 @@ static int cg_main(cg_problem *pr, double *p, void (*matvec)(const cg_problem *,
         xmax = fmax(xmax, fabs(xs[i]));
     for (long i = 0; i < rows; i++)
         err = fmax(err, fabs(x[i] - xs[pr->first + i]));
-    err = lc_max(err) / xmax;
+    err = lc_max(pr->world, err) / xmax;
     /* the residual falls by orders of magnitude: compared relative to the first one */
     double rnorm = sqrt(rho), rerr = fabs(rnorm - serial_rnorm) / rnorm0;
     int ok = err <= 1e-9 && rerr <= 1e-9 && isfinite(rnorm);

@@ -29,9 +29,9 @@ static void cg_matvec(const cg_problem *pr, double *q)
 
 int main(int argc, char **argv)
 {
-    lc_init();
+    lc_world *world = lc_init();
     cg_problem pr;
-    cg_setup(&pr, argc, argv);
+    cg_setup(&pr, world, argc, argv);
     p = shmem_malloc(pr.max_block * sizeof(double));
     if (!p)
         lc_refuse("symmetric heap exhausted");

@@ -91,47 +91,57 @@ static inline void *lc_shmalloc(size_t bytes)
     return p;
 }
 
-/* Reductions over all PEs (collectives). Each call ends in a barrier, so that the next may
- * reuse the work arrays. */
-static long lc_psync[SHMEM_REDUCE_SYNC_SIZE];
-static double lc_dwork[SHMEM_REDUCE_MIN_WRKDATA_SIZE > 8 ? SHMEM_REDUCE_MIN_WRKDATA_SIZE : 8];
-static long lc_lwork[SHMEM_REDUCE_MIN_WRKDATA_SIZE > 8 ? SHMEM_REDUCE_MIN_WRKDATA_SIZE : 8];
-static double lc_dsrc, lc_ddst;
-static long lc_lsrc, lc_ldst;
+/* Reductions over all PEs (collectives), on symmetric work arrays that lc_init allocates
+ * (no static storage here: a header that a translator may not rewrite keeps none). Each call
+ * ends in a barrier, so that the next may reuse the arrays. */
+typedef struct lc_world {
+    long psync[SHMEM_REDUCE_SYNC_SIZE];
+    double dwork[SHMEM_REDUCE_MIN_WRKDATA_SIZE > 8 ? SHMEM_REDUCE_MIN_WRKDATA_SIZE : 8];
+    long lwork[SHMEM_REDUCE_MIN_WRKDATA_SIZE > 8 ? SHMEM_REDUCE_MIN_WRKDATA_SIZE : 8];
+    double dsrc, ddst;
+    long lsrc, ldst;
+} lc_world;
 
-static inline void lc_init(void)
+/* shmem_init, and the reductions' work arrays (symmetric). */
+static inline lc_world *lc_init(void)
 {
     shmem_init();
+    lc_world *w = shmem_malloc(sizeof(lc_world));
+    if (!w) {
+        fprintf(stderr, "PE %d: symmetric heap exhausted\n", shmem_my_pe());
+        exit(3);
+    }
     for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
-        lc_psync[i] = SHMEM_SYNC_VALUE;
+        w->psync[i] = SHMEM_SYNC_VALUE;
     shmem_barrier_all();
+    return w;
 }
 
-static inline double lc_sum(double value)
+static inline double lc_sum(lc_world *w, double value)
 {
-    lc_dsrc = value;
+    w->dsrc = value;
     shmem_barrier_all();
-    shmem_double_sum_to_all(&lc_ddst, &lc_dsrc, 1, 0, 0, shmem_n_pes(), lc_dwork, lc_psync);
+    shmem_double_sum_to_all(&w->ddst, &w->dsrc, 1, 0, 0, shmem_n_pes(), w->dwork, w->psync);
     shmem_barrier_all();
-    return lc_ddst;
+    return w->ddst;
 }
 
-static inline double lc_max(double value)
+static inline double lc_max(lc_world *w, double value)
 {
-    lc_dsrc = value;
+    w->dsrc = value;
     shmem_barrier_all();
-    shmem_double_max_to_all(&lc_ddst, &lc_dsrc, 1, 0, 0, shmem_n_pes(), lc_dwork, lc_psync);
+    shmem_double_max_to_all(&w->ddst, &w->dsrc, 1, 0, 0, shmem_n_pes(), w->dwork, w->psync);
     shmem_barrier_all();
-    return lc_ddst;
+    return w->ddst;
 }
 
-static inline long lc_lmax(long value)
+static inline long lc_lmax(lc_world *w, long value)
 {
-    lc_lsrc = value;
+    w->lsrc = value;
     shmem_barrier_all();
-    shmem_long_max_to_all(&lc_ldst, &lc_lsrc, 1, 0, 0, shmem_n_pes(), lc_lwork, lc_psync);
+    shmem_long_max_to_all(&w->ldst, &w->lsrc, 1, 0, 0, shmem_n_pes(), w->lwork, w->psync);
     shmem_barrier_all();
-    return lc_ldst;
+    return w->ldst;
 }
 
 static inline double lc_now(void)

@@ -22,6 +22,7 @@
 
 typedef struct mg_problem {
     long nx, ny, nz, iterations;
+    lc_world *world;   /* lc_init's */
     int me, npes;
     long nyl;      /* planes per PE */
     double *f;     /* this PE's right-hand side, nz × nyl × nx */
@@ -39,8 +40,9 @@ static inline double mg_f(const mg_problem *pr, long k, long y, long i)
     return lc_uniform(7, (uint64_t)((k * pr->ny + y) * pr->nx + i));
 }
 
-static void mg_setup(mg_problem *pr, int argc, char **argv)
+static void mg_setup(mg_problem *pr, lc_world *world, int argc, char **argv)
 {
+    pr->world = world;
     pr->nx = lc_arg(argc, argv, 1, 128, MG_USAGE);
     pr->ny = lc_arg(argc, argv, 2, 64, MG_USAGE);
     pr->nz = lc_arg(argc, argv, 3, 128, MG_USAGE);
@@ -126,8 +128,8 @@ static int mg_main(mg_problem *pr, double *u, void (*exchange)(const mg_problem 
         err = umax > 0.0 ? err / umax : (err > 0.0 ? 1.0 : 0.0);
         free(us), free(fs), free(ns), free(got);
     }
-    err = lc_max(err);   /* PE 0's, on every PE */
-    umax = lc_max(umax);
+    err = lc_max(pr->world, err);   /* PE 0's, on every PE */
+    umax = lc_max(pr->world, umax);
     int ok = err <= 1e-12 && umax > 0.0;
     char problem[96], check[128];
     snprintf(problem, sizeof problem, "nx=%ld ny=%ld nz=%ld", nx, ny, nz);

@@ -20,9 +20,9 @@ static void mg_exchange(const mg_problem *pr)
 
 int main(int argc, char **argv)
 {
-    lc_init();
+    lc_world *world = lc_init();
     mg_problem pr;
-    mg_setup(&pr, argc, argv);
+    mg_setup(&pr, world, argc, argv);
     u = shmem_malloc(mg_local_size(&pr) * sizeof(double));
     if (!u)
         lc_refuse("symmetric heap exhausted");
