@@ -1,5 +1,7 @@
 /* CG, fine-grained: the sparse product reads every element of the distributed vector p where
  * it needs it, with shmem_double_g (cg.h has the problem, the iterations and the check). */
+#include <shmem.h>
+
 #include "cg.h"
 
 static double *p;   /* symmetric: this PE's block of the search direction */

@@ -1,6 +1,8 @@
 /* CG, hand-vectorized (seed 004's baseline): before the product loop over a source PE's
  * columns, one blocking shmem_double_get brings that PE's whole block of p (cg.h has the
  * problem, the iterations and the check). */
+#include <shmem.h>
+
 #include "cg.h"
 
 static double *p;     /* symmetric: this PE's block of the search direction */

@@ -1,5 +1,7 @@
 /* FT, fine-grained: the transpose reads every element from its owner with shmem_double_g
  * (ft.h has the problem, the transforms and the check). */
+#include <shmem.h>
+
 #include "ft.h"
 
 static double *a;   /* symmetric: this PE's m rows of the N × N array */

@@ -1,6 +1,8 @@
 /* FT, hand-vectorized (seed 004's baseline): the transpose brings each source PE's block row
  * by row, one blocking shmem_double_get of m contiguous elements a row, then transposes it
  * locally (ft.h has the problem, the transforms and the check). */
+#include <shmem.h>
+
 #include "ft.h"
 
 static double *a;     /* symmetric: this PE's m rows of the N × N array */

@@ -1,5 +1,7 @@
 /* IS, fine-grained: each PE fetches its keys from every PE one by one with shmem_int_g
  * (is.h has the problem, the bucketing, the sort and the check). */
+#include <shmem.h>
+
 #include "is.h"
 
 /* symmetric: this PE's keys by destination PE, and where each destination's bucket is */

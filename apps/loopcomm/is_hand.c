@@ -1,5 +1,7 @@
 /* IS, hand-vectorized (seed 004's baseline): each PE fetches its bucket from every PE with
  * one blocking shmem_int_get (is.h has the problem, the bucketing, the sort and the check). */
+#include <shmem.h>
+
 #include "is.h"
 
 /* symmetric: this PE's keys by destination PE, and where each destination's bucket is */

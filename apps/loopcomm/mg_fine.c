@@ -1,6 +1,8 @@
 /* MG, fine-grained: the ghost-plane exchange puts the boundary planes into the neighbours'
  * ghost planes element by element with shmem_double_p (mg.h has the problem, the sweeps and
  * the check). */
+#include <shmem.h>
+
 #include "mg.h"
 
 static double *u;   /* symmetric: nz × (nyl+2) × nx, ghost planes j = 0 and nyl+1 */

@@ -1,6 +1,8 @@
 /* MG, hand-vectorized (seed 004's baseline): the ghost-plane exchange puts each row of nx
  * contiguous doubles of a boundary plane with one blocking shmem_double_put (mg.h has the
  * problem, the sweeps and the check). */
+#include <shmem.h>
+
 #include "mg.h"
 
 static double *u;   /* symmetric: nz × (nyl+2) × nx, ghost planes j = 0 and nyl+1 */
