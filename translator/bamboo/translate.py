@@ -18,7 +18,7 @@ from .analysis.summaries import summarize
 from .comm_directives import lower as lower_comm_directives
 from .comm_directives.clauses import SHMEM
 from .diagnostics import Diagnostics
-from .emit.edits import EditBuffer
+from .emit.edits import UTF8_BOM, EditBuffer
 from .emit.explain import explain as explain_text
 from .frontend.load import load
 from .loop_comm import HEADER as LOOP_RUNTIME_HEADER
@@ -99,9 +99,10 @@ def _plain_program(src: SourceFile, lowered, compiler_args, loop_opt: bool,
             return TranslationResult(None, diags.sorted())
         text, nests = optimized.text, optimized.nests
         explanation += optimized.explanation
-    # both steps keep every line where it was: one #line names the user's file
+    # both steps keep every line where it was: one #line names the user's file; a byte order
+    # mark, no longer at the start of the file, would be a stray character there
     header = LOOP_RUNTIME_HEADER if nests else ""
-    text = f'{header}#line 1 "{src.display}"\n{text}'
+    text = f'{header}#line 1 "{src.display}"\n{text.removeprefix(UTF8_BOM)}'
     return TranslationResult(text, diags.sorted(), explanation, set(lowered.targets),
                              shmem_program, nests > 0)
 

@@ -27,7 +27,7 @@ def opt(tmp_path):
     def run(body, *args, loop_opt=True, head=HEADER):
         path = tmp_path / "t.c"
         path.write_text(head + "void k(int n, int pe, int me, double *q, int *iq)\n{\n" + body
-                        + "\n}\n")
+                        + "\n}\n", encoding="latin-1")
         old = os.getcwd()
         os.chdir(tmp_path)
         try:
@@ -236,6 +236,13 @@ def test_every_line_stays_where_it_was(opt):
     assert "bamboo_lc_b_0_0" in out[loop + 3] and out[loop + 4] == "; /* a comment */"
     for same in range(loop + 5, len(source)):
         assert out[same].startswith(source[same]), same
+
+
+def test_a_byte_order_mark_does_not_end_up_after_the_header(opt):
+    """A fuzzer's find: the mark stays at the file's start, where the compiler takes it."""
+    res = opt("for (int j = 0; j < n; j++) q[j] = shmem_double_g(&x[j], pe);",
+              head="\xef\xbb\xbf" + HEADER)
+    assert res.ok and "\xef\xbb\xbf" not in res.text and optimized(res) == 1
 
 
 OSHCC = shutil.which("oshcc")
