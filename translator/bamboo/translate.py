@@ -87,7 +87,8 @@ def translate_file(path: str, compiler_args=(), display: str | None = None,
 
 
 def _includes_mpi(text: str) -> bool:
-    return re.search(r'^[ \t]*#[ \t]*include[ \t]*[<"]mpi\.h[>"]', text, re.M) is not None
+    return re.search(r'^(?:\xef\xbb\xbf)?[ \t]*#[ \t]*include[ \t]*[<"]mpi\.h[>"]', text,
+                     re.M) is not None
 
 
 def _plain_program(src: SourceFile, lowered, compiler_args, loop_opt: bool,

@@ -16,7 +16,9 @@ from .writer import NestWriter
 
 CK = cx.CK
 HEADER = '#include "bamboo_loopcomm.h"\n'
-_SHMEM_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:mpp/)?shmem\.h[>"]', re.M)
+# (a byte order mark may start the file)
+_SHMEM_INCLUDE = re.compile(r'^(?:\xef\xbb\xbf)?[ \t]*#[ \t]*include[ \t]*[<"](?:mpp/)?shmem\.h[>"]',
+                            re.M)
 
 
 def is_shmem_program(text: str) -> bool:
