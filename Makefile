@@ -1,5 +1,5 @@
 # Bamboo: `make demo` (set up, build, run the 2D Jacobi example) and `make test`.
-.PHONY: all setup build runtime demo test test-translator test-runtime test-e2e test-mpich test-sanitize bench clean
+.PHONY: all setup build runtime loopcomm demo test test-translator test-runtime test-e2e test-mpich test-sanitize bench clean
 
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
@@ -15,13 +15,31 @@ all: build
 setup:
 	@scripts/setup
 
-build: setup runtime
+build: setup runtime loopcomm
 
 # Quiet unless something goes wrong (CMAKE_RULE_MESSAGES: no per-file progress lines).
 runtime:
 	@echo "building the runtime ($(RUNTIME_BUILD))"
 	@cmake -S runtime -B $(RUNTIME_BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_RULE_MESSAGES=OFF >/dev/null
 	@cmake --build $(RUNTIME_BUILD) -j$(JOBS) -- --no-print-directory -s | sed '/Built target/d'
+
+# Loop communication's run-time library (seed 004; docs/loop-communication.md): C11 over
+# OpenSHMEM, so oshcc. Rebuilt when a source or header changes.
+LOOPCOMM := runtime/loopcomm
+LOOPCOMM_BUILD := $(BUILD)/loopcomm
+LOOPCOMM_SRC := $(wildcard $(LOOPCOMM)/src/*.c)
+LOOPCOMM_OBJ := $(patsubst $(LOOPCOMM)/src/%.c,$(LOOPCOMM_BUILD)/%.o,$(LOOPCOMM_SRC))
+LOOPCOMM_CFLAGS := -std=c11 -O2 -Wall -Wextra -I$(LOOPCOMM)/include -I$(LOOPCOMM)/src
+
+loopcomm: setup $(LOOPCOMM_BUILD)/libbamboo_loopcomm.a
+
+$(LOOPCOMM_BUILD)/libbamboo_loopcomm.a: $(LOOPCOMM_OBJ)
+	@echo "building the loop communication runtime ($@)"
+	@ar rcs $@ $^
+
+$(LOOPCOMM_BUILD)/%.o: $(LOOPCOMM)/src/%.c $(wildcard $(LOOPCOMM)/src/*.h) $(LOOPCOMM)/include/bamboo_loopcomm.h
+	@mkdir -p $(LOOPCOMM_BUILD)
+	@oshcc $(LOOPCOMM_CFLAGS) -c $< -o $@
 
 demo: build
 	@apps/jacobi2d/demo

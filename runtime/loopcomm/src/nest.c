@@ -1,0 +1,405 @@
+/* nest.c: the API of bamboo_loopcomm.h: an execution of a nest from begin to end.
+ *
+ * Schedules (seed 004 Fig. 3): GETs follow schedule A, strip k+1 on its way while strip k
+ * computes; PUTs are pipelined behind the computation, strip k-1 put while strip k computes.
+ * advance(k) therefore: quiet (strip k's GETs, strip k-2's PUTs), issue strip k+1's GETs,
+ * issue strip k-1's PUTs, in that order so that the PUTs are not made synchronous by the
+ * quiet of the same call. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "profile.h"
+#include "state.h"
+#include "transfer.h"
+
+lc_settings lc_config;
+lc_site_state *lc_sites;
+static lc_site_state **lc_sites_tail = &lc_sites;
+
+static double now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) {
+        fprintf(stderr, "bamboo_lc: out of memory (%zu bytes)\n", n);
+        exit(1);
+    }
+    return q;
+}
+
+static void fail(const char *what)
+{
+    if (lc_config.my_pe == 0)
+        fprintf(stderr, "bamboo_lc: error: %s\n", what);
+    exit(1);
+}
+
+/* Reads the environment and the profile, once: the same values on every PE, so every PE
+ * fails alike on a bad one (PE 0 says why). */
+static void configure(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    lc_config.my_pe = lc_xfer_my_pe();
+    char msg[1200];
+    const char *v = getenv("BAMBOO_LC_STRIPS");
+    if (v && *v) {
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (*end || n < 1) {
+            snprintf(msg, sizeof msg, "BAMBOO_LC_STRIPS=%s: expected a whole number >= 1", v);
+            fail(msg);
+        }
+        lc_config.forced_strips = n;
+    }
+    lc_config.forced_kind = LC_KIND_MODEL;
+    v = getenv("BAMBOO_LC_KIND");
+    if (v && *v) {
+        for (int k = 0; k < LC_NKINDS; k++)
+            if (strcmp(v, lc_kind_names[k]) == 0)
+                lc_config.forced_kind = k;
+        if (lc_config.forced_kind == LC_KIND_MODEL) {
+            snprintf(msg, sizeof msg, "BAMBOO_LC_KIND=%s: expected span, strided or pieces", v);
+            fail(msg);
+        }
+    }
+    v = getenv("BAMBOO_LC_REPORT");
+    if (v && *v) {
+        if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0) {
+            snprintf(msg, sizeof msg, "BAMBOO_LC_REPORT=%s: expected 0 or 1", v);
+            fail(msg);
+        }
+        lc_config.report = v[0] == '1';
+    }
+    lc_params_defaults(&lc_config.params);
+    char path[1024], err[1100];
+    if (lc_profile_path(path, sizeof path) != 0)
+        fail("the loop communication profile's path is too long");
+    int status = lc_profile_read(path, &lc_config.params, err, sizeof err);
+    if (status == LC_PROFILE_BAD) {
+        snprintf(msg, sizeof msg, "loop communication profile: %s", err);
+        fail(msg);
+    }
+    if (status == LC_PROFILE_MISSING && lc_config.my_pe == 0)
+        fprintf(stderr, "bamboo_lc: no loop communication profile %s; using defaults "
+                        "(run bench/loopcomm/train to measure this machine)\n", path);
+    if (lc_config.report)
+        lc_report_register();
+}
+
+static lc_site_state *site_state(bamboo_lc_site *site)
+{
+    if (!site->state) {
+        lc_site_state *st = calloc(1, sizeof *st);
+        if (!st)
+            fail("out of memory");
+        st->site = site;
+        *lc_sites_tail = st;
+        lc_sites_tail = &st->next;
+        site->state = st;
+    }
+    return site->state;
+}
+
+bamboo_lc_nest *bamboo_lc_begin(bamboo_lc_site *site, long trip)
+{
+    double t0 = now_us();
+    configure();
+    lc_site_state *st = site_state(site);
+    bamboo_lc_nest *n = st->free_nests;
+    if (n) {
+        st->free_nests = n->next_free;
+    } else {
+        n = calloc(1, sizeof *n);
+        if (!n)
+            fail("out of memory");
+    }
+    n->st = st;
+    n->trip = trip > 0 ? trip : 0;
+    n->nrefs = 0;
+    n->groups = NULL;
+    n->ngroups = 0;
+    n->strips = 0;
+    n->gets_issued = 0;
+    n->outstanding = 0;
+    n->kinds_recorded = 0;
+    n->compute_us = 0;
+    n->computing = 0;
+    n->began = t0;
+    st->executions++;
+    st->analysis_us += now_us() - t0;
+    return n;
+}
+
+int bamboo_lc_ref(bamboo_lc_nest *n, int direction, const void *remote, size_t elem_size,
+                  int pe, long offset, int dims, const long *stride, const long *count)
+{
+    double t0 = now_us();
+    if (dims < 0 || dims > BAMBOO_LC_MAX_DIMS || (direction != BAMBOO_LC_GET && direction != BAMBOO_LC_PUT) ||
+        elem_size == 0) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "%s:%d: bamboo_lc_ref: bad reference (direction %d, %d dims, element size %zu)",
+                 n->st->site->file, n->st->site->line, direction, dims, elem_size);
+        fail(msg);
+    }
+    if (n->nrefs == n->ref_cap) {
+        n->ref_cap = n->ref_cap ? 2 * n->ref_cap : 4;
+        n->refs = xrealloc(n->refs, (size_t)n->ref_cap * sizeof *n->refs);
+    }
+    lc_ref *r = &n->refs[n->nrefs];
+    memset(r, 0, sizeof *r);
+    r->direction = direction;
+    r->remote = remote;
+    r->elem_size = elem_size;
+    r->pe = pe;
+    r->offset = offset;
+    r->dims = dims;
+    for (int d = 0; d < dims; d++) {
+        r->stride[d] = stride[d];
+        r->count[d] = count[d];
+    }
+    n->st->analysis_us += now_us() - t0;
+    return n->nrefs++;
+}
+
+/* The shape a plan depends on: per reference its direction, element size, dims, strides
+ * and counts, which group it is in and its offset relative to its group's first reference
+ * (the union of x[i-1], x[i], x[i+1] depends on those), and the trip count.  Not the
+ * absolute offsets, PEs or addresses. */
+static size_t signature(const bamboo_lc_nest *n, long *out)
+{
+    size_t k = 0;
+    if (out) out[k] = n->trip;
+    k++;
+    for (int i = 0; i < n->nrefs; i++) {
+        const lc_ref *r = &n->refs[i];
+        const lc_ref *first = &n->refs[n->groups[r->group].refs[0]];
+        long words[4] = {r->direction, (long)r->elem_size, r->group, r->offset - first->offset};
+        for (int w = 0; w < 4; w++, k++)
+            if (out) out[k] = words[w];
+        if (out) out[k] = r->dims;
+        k++;
+        for (int d = 0; d < r->dims; d++, k += 2)
+            if (out) {
+                out[k] = r->stride[d];
+                out[k + 1] = r->count[d];
+            }
+    }
+    return k;
+}
+
+static double compute_estimate(const bamboo_lc_nest *n)
+{
+    const lc_site_state *st = n->st;
+    if (st->measured_executions > 0 && st->compute_iterations > 0)
+        return st->compute_us / st->compute_iterations * (double)n->trip;
+    double iterations = (double)n->trip;
+    if (n->nrefs > 0) {
+        double product = 1;
+        for (int d = 0; d < n->refs[0].dims; d++)
+            product *= (double)(n->refs[0].count[d] > 0 ? n->refs[0].count[d] : 0);
+        if (product > iterations)
+            iterations = product;
+    }
+    return st->site->ops_per_iteration * iterations * lc_config.params.t_op_ns * 1e-3;
+}
+
+static void take_buffer(lc_site_state *st, lc_buffer *b, size_t size)
+{
+    int best = -1;  /* the smallest that fits, else the largest (grown) */
+    for (int i = 0; i < st->nfree; i++) {
+        size_t have = st->free_buffers[i].size;
+        if (best < 0) {
+            best = i;
+            continue;
+        }
+        size_t was = st->free_buffers[best].size;
+        if (was >= size ? (have >= size && have < was) : have > was)
+            best = i;
+    }
+    lc_buffer got = {NULL, 0};
+    if (best >= 0) {
+        got = st->free_buffers[best];
+        st->free_buffers[best] = st->free_buffers[--st->nfree];
+    }
+    if (got.size < size) {
+        free(got.p);
+        got.p = malloc(size ? size : 1);
+        if (!got.p)
+            fail("out of memory for a loop communication buffer");
+        got.size = size;
+    }
+    *b = got;
+}
+
+static void give_buffer(lc_site_state *st, lc_buffer b)
+{
+    if (!b.p)
+        return;
+    if (st->nfree == st->free_cap) {
+        st->free_cap = st->free_cap ? 2 * st->free_cap : 4;
+        st->free_buffers = xrealloc(st->free_buffers, (size_t)st->free_cap * sizeof *st->free_buffers);
+    }
+    st->free_buffers[st->nfree++] = b;
+}
+
+long bamboo_lc_plan(bamboo_lc_nest *n)
+{
+    double t0 = now_us();
+    lc_site_state *st = n->st;
+    n->ngroups = lc_groups_build(n->refs, n->nrefs, n->trip, &n->groups);
+    if (n->ngroups > n->buffer_cap) {
+        n->buffers = xrealloc(n->buffers, (size_t)n->ngroups * sizeof *n->buffers);
+        n->buffer_cap = n->ngroups;
+    }
+    for (int g = 0; g < n->ngroups; g++) {
+        const lc_group *grp = &n->groups[g];
+        size_t size = grp->lo <= grp->hi ? (size_t)(grp->hi - grp->lo + 1) * grp->elem_size : 0;
+        take_buffer(st, &n->buffers[g], size);
+    }
+    st->refs = n->nrefs;
+    if (n->trip == 0) {
+        n->strips = 0;
+    } else {
+        size_t ns = signature(n, NULL);
+        long *sig = xrealloc(NULL, ns * sizeof *sig);
+        signature(n, sig);
+        int same = st->have_plan && ns == st->nsignature && memcmp(sig, st->signature, ns * sizeof *sig) == 0;
+        int replan = st->measured_executions > 0 && !st->replanned_after_measure;
+        if (!same || replan) {
+            st->strips = lc_choose_strips(&lc_config.params, n->refs, n->nrefs, n->groups, n->ngroups,
+                                          n->trip, compute_estimate(n), lc_config.forced_strips,
+                                          lc_config.forced_kind, &st->fallback);
+            st->have_plan = 1;
+            st->replanned_after_measure = st->measured_executions > 0;
+            free(st->signature);
+            st->signature = sig;
+            st->nsignature = ns;
+        } else {
+            free(sig);
+        }
+        n->strips = st->strips;
+    }
+    st->analysis_us += now_us() - t0;
+    return n->strips;
+}
+
+void *bamboo_lc_buffer(bamboo_lc_nest *n, int ref, long *origin)
+{
+    static long nothing;
+    if (ref < 0 || ref >= n->nrefs || !n->groups) {
+        *origin = 0;
+        return &nothing;
+    }
+    int g = n->refs[ref].group;
+    *origin = n->groups[g].lo <= n->groups[g].hi ? n->groups[g].lo : 0;
+    return n->buffers[g].p ? n->buffers[g].p : (void *)&nothing;
+}
+
+long bamboo_lc_strip_first(const bamboo_lc_nest *n, long k)
+{
+    return lc_strip_first(n->trip, n->strips, k);
+}
+
+/* Issues strip k of every group of direction dir; records, for the report, the kinds of the
+ * first strip of each direction that moves anything in this execution. */
+static void issue(bamboo_lc_nest *n, int dir, long k)
+{
+    lc_site_state *st = n->st;
+    long first = lc_strip_first(n->trip, n->strips, k), last = lc_strip_first(n->trip, n->strips, k + 1);
+    int record = !(n->kinds_recorded & (1 << dir)), recorded = 0;
+    for (int g = 0; g < n->ngroups; g++) {
+        lc_group *grp = &n->groups[g];
+        if (grp->direction != dir)
+            continue;
+        lc_strip_set scratch;
+        const lc_strip_set *s = lc_group_next_strip(n->refs, grp, first, last, &scratch);
+        for (int i = 0; i < s->n; i++) {
+            int put = dir == BAMBOO_LC_PUT;
+            enum lc_kind kind = lc_choose_kind(&lc_config.params, &s->r[i], grp->elem_size, put,
+                                               lc_config.forced_kind, NULL, NULL);
+            if (lc_config.forced_kind != LC_KIND_MODEL && kind != lc_config.forced_kind)
+                st->fallback |= LC_FB_KIND_IGNORED;
+            st->bytes += lc_xfer_region(put, &s->r[i], kind, n->buffers[g].p, grp->lo, grp->remote,
+                                        grp->elem_size, grp->pe);
+            n->outstanding = 1;
+            if (record) {
+                size_t used = n->kinds_recorded ? strlen(st->kinds) : 0;  /* 0: a new execution */
+                if (used + 10 < sizeof st->kinds)
+                    snprintf(st->kinds + used, sizeof st->kinds - used, "%s%s", used ? "," : "", lc_kind_names[kind]);
+                n->kinds_recorded |= 4;
+                recorded = 1;
+            }
+        }
+        if (s == &scratch)
+            lc_strip_set_free(&scratch);
+    }
+    if (recorded)
+        n->kinds_recorded |= 1 << dir;
+}
+
+static void stop_computing(bamboo_lc_nest *n)
+{
+    if (n->computing) {
+        n->compute_us += now_us() - n->compute_from;
+        n->computing = 0;
+    }
+}
+
+void bamboo_lc_advance(bamboo_lc_nest *n, long k)
+{
+    stop_computing(n);
+    if (k < 0 || k >= n->strips)
+        return;
+    if (k == 0 && n->gets_issued == 0) {
+        issue(n, BAMBOO_LC_GET, 0);
+        n->gets_issued = 1;
+    }
+    if (n->outstanding) {
+        lc_xfer_quiet();
+        n->outstanding = 0;
+    }
+    if (k + 1 < n->strips && n->gets_issued == k + 1) {
+        issue(n, BAMBOO_LC_GET, k + 1);
+        n->gets_issued = k + 2;
+    }
+    if (k >= 1)
+        issue(n, BAMBOO_LC_PUT, k - 1);
+    n->computing = 1;
+    n->compute_from = now_us();
+}
+
+void bamboo_lc_end(bamboo_lc_nest *n)
+{
+    stop_computing(n);
+    lc_site_state *st = n->st;
+    if (n->strips > 0)
+        issue(n, BAMBOO_LC_PUT, n->strips - 1);
+    if (n->outstanding) {
+        lc_xfer_quiet();
+        n->outstanding = 0;
+    }
+    if (n->trip > 0 && n->strips > 0) {
+        st->compute_us += n->compute_us;
+        st->compute_iterations += (double)n->trip;
+        st->measured_executions++;
+    }
+    for (int g = 0; g < n->ngroups; g++)
+        give_buffer(st, n->buffers[g]);
+    lc_groups_free(n->groups, n->ngroups);
+    n->groups = NULL;
+    n->ngroups = 0;
+    n->next_free = st->free_nests;
+    st->free_nests = n;
+}

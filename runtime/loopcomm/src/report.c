@@ -1,0 +1,34 @@
+/* report.c: BAMBOO_LC_REPORT=1, one line per site at exit from PE 0, in the form other tools
+ * parse:
+ *   bamboo_lc site=FILE:LINE executions=N strips=S kind=K refs=R bytes=B analysis_us=A fallback=F
+ * S, K, R and F are the last execution's; K lists each region's kind of its first strip;
+ * B counts every byte this PE moved for the site (span holes included); A is the time spent
+ * in bamboo_lc_begin, _ref and _plan, all executions. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "state.h"
+
+static void report(void)
+{
+    if (lc_config.my_pe != 0)
+        return;
+    for (lc_site_state *s = lc_sites; s; s = s->next) {
+        char fallback[64];
+        lc_fallback_text(s->fallback, fallback, sizeof fallback);
+        fprintf(stderr, "bamboo_lc site=%s:%d executions=%ld strips=%ld kind=%s refs=%d bytes=%.0f "
+                        "analysis_us=%.3f fallback=%s\n",
+                s->site->file ? s->site->file : "?", s->site->line, s->executions, s->strips,
+                s->kinds[0] ? s->kinds : "none", s->refs, s->bytes, s->analysis_us, fallback);
+    }
+    fflush(stderr);
+}
+
+void lc_report_register(void)
+{
+    static int done;
+    if (!done) {
+        done = 1;
+        atexit(report);
+    }
+}

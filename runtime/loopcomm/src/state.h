@@ -1,0 +1,74 @@
+/* state.h: what the runtime keeps per site and per execution (shared by nest.c and report.c). */
+#ifndef BAMBOO_LC_STATE_H
+#define BAMBOO_LC_STATE_H
+
+#include <stddef.h>
+
+#include "bamboo_loopcomm.h"
+#include "model.h"
+#include "plan.h"
+
+typedef struct lc_buffer {
+    void *p;
+    size_t size;
+} lc_buffer;
+
+typedef struct lc_site_state {
+    bamboo_lc_site *site;
+    struct lc_site_state *next;   /* every site, in first-execution order, for the report */
+    /* the cached plan and the shape it was made for */
+    long *signature;
+    size_t nsignature;
+    int have_plan;
+    long strips;
+    int fallback;
+    /* measured computation: time between advance() returns and the next advance/end */
+    double compute_us;
+    double compute_iterations;
+    int measured_executions;
+    int replanned_after_measure;
+    /* the report's counters */
+    long executions;
+    int refs;
+    double bytes;
+    double analysis_us;
+    char kinds[256];
+    /* buffers and nests of finished executions, reused (buffers only grow) */
+    lc_buffer *free_buffers;
+    int nfree, free_cap;
+    struct bamboo_lc_nest *free_nests;
+} lc_site_state;
+
+struct bamboo_lc_nest {
+    lc_site_state *st;
+    long trip;
+    lc_ref *refs;
+    int nrefs, ref_cap;
+    lc_group *groups;
+    int ngroups;
+    lc_buffer *buffers;     /* one per group */
+    int buffer_cap;
+    long strips;
+    long gets_issued;       /* GET strips issued so far */
+    int outstanding;        /* nonblocking transfers not yet quieted */
+    int kinds_recorded;
+    double began, compute_from, compute_us;
+    int computing;
+    struct bamboo_lc_nest *next_free;
+};
+
+/* runtime-wide settings, read once (nest.c) */
+typedef struct lc_settings {
+    lc_params params;
+    long forced_strips;         /* 0: the model's */
+    enum lc_kind forced_kind;   /* LC_KIND_MODEL: the model's */
+    int report;
+    int my_pe;
+} lc_settings;
+
+extern lc_settings lc_config;
+extern lc_site_state *lc_sites;
+
+void lc_report_register(void); /* atexit, once */
+
+#endif

@@ -1,0 +1,92 @@
+/* transfer.c: the SHMEM calls of each transfer kind (transfer.h). */
+#include "transfer.h"
+
+#include <shmem.h>
+#include <stdint.h>
+
+typedef struct move {
+    int put;
+    char *buf;
+    const char *remote;
+    long origin;
+    size_t elem;
+    int pe;
+    double bytes;
+} move;
+
+static void contiguous(long start, long len, void *ctx)
+{
+    move *m = ctx;
+    size_t bytes = (size_t)len * m->elem;
+    char *local = m->buf + (start - m->origin) * (long)m->elem;
+    char *far = (char *)(uintptr_t)(m->remote + start * (long)m->elem);
+    if (m->put)
+        shmem_putmem_nbi(far, local, bytes, m->pe);
+    else
+        shmem_getmem_nbi(local, far, bytes, m->pe);
+    m->bytes += (double)bytes;
+}
+
+/* `nelems` elements from element `start` on, `stride` apart, on both sides (the buffer
+ * mirrors the remote array). */
+static void strided(const move *m, long start, long stride, long nelems)
+{
+    char *local = m->buf + (start - m->origin) * (long)m->elem;
+    void *far = (void *)(uintptr_t)(m->remote + start * (long)m->elem);
+    ptrdiff_t s = (ptrdiff_t)stride;
+    size_t n = (size_t)nelems;
+    switch (m->elem) {
+    case 4:
+        if (m->put) shmem_iput32(far, local, s, s, n, m->pe);
+        else shmem_iget32(local, far, s, s, n, m->pe);
+        break;
+    case 8:
+        if (m->put) shmem_iput64(far, local, s, s, n, m->pe);
+        else shmem_iget64(local, far, s, s, n, m->pe);
+        break;
+    default: /* 16: lc_kind_applies allows no other size */
+        if (m->put) shmem_iput128(far, local, s, s, n, m->pe);
+        else shmem_iget128(local, far, s, s, n, m->pe);
+        break;
+    }
+}
+
+double lc_xfer_region(int put, const lc_region *r, enum lc_kind kind, void *buf, long origin,
+                      const void *remote, size_t elem_size, int pe)
+{
+    move m = {put, buf, remote, origin, elem_size, pe, 0};
+    if (lc_region_empty(r))
+        return 0;
+    if (!lc_kind_applies(kind, r, elem_size, put))
+        kind = LC_KIND_PIECES;
+    long lo = lc_region_lo(r), hi = lc_region_hi(r);
+    if (kind == LC_KIND_SPAN) {
+        contiguous(lo, hi - lo + 1, &m);
+    } else if (kind == LC_KIND_PIECES) {
+        lc_region_each_run(r, lo, hi, contiguous, &m);
+    } else if (r->dims == 0) {
+        strided(&m, r->offset, 1, r->run);
+        m.bytes = (double)r->run * (double)elem_size;
+    } else {
+        /* one call per position in the run and per index of the dims above the first */
+        long t[LC_RDIMS] = {0};
+        for (;;) {
+            long base = r->offset;
+            for (int d = 1; d < r->dims; d++)
+                base += r->stride[d] * t[d];
+            for (long p = 0; p < r->run; p++)
+                strided(&m, base + p, r->stride[0], r->count[0]);
+            int d = 1;
+            while (d < r->dims && ++t[d] == r->count[d])
+                t[d++] = 0;
+            if (d >= r->dims)
+                break;
+        }
+        m.bytes = (double)lc_region_elements(r) * (double)elem_size;
+    }
+    return m.bytes;
+}
+
+void lc_xfer_quiet(void) { shmem_quiet(); }
+
+int lc_xfer_my_pe(void) { return shmem_my_pe(); }
