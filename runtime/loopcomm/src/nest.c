@@ -40,6 +40,8 @@ static void fail(const char *what)
 {
     if (lc_config.my_pe == 0)
         fprintf(stderr, "bamboo_lc: error: %s\n", what);
+    fflush(stderr);
+    lc_xfer_abort(1);
     exit(1);
 }
 
