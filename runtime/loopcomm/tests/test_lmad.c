@@ -202,14 +202,15 @@ static void test_dedupe_across_strips(void)
     CHECK(lc_put_may_overlap(&rows, 5));
 }
 
-/* Random LMADs (strides -3..3, including zero): the region of every strip holds exactly the
+/* Random LMADs (strides -9..9, including zero): the region of every strip holds exactly the
  * elements its LMAD touches, and a group's strips, deduped, move every needed element by the
  * strip that needs it and none twice. */
+#define NM 400
 static void test_random(void)
 {
     srand(4);
     int exact = 1, covered = 1, twice = 0;
-    for (int iter = 0; iter < 3000; iter++) {
+    for (int iter = 0; iter < 5000; iter++) {
         int nrefs = 1 + rand() % 3;
         lc_ref refs[3];
         long trip = 1 + rand() % 9;
@@ -218,11 +219,11 @@ static void test_random(void)
             refs[i].direction = BAMBOO_LC_GET;
             refs[i].remote = (void *)0x10;
             refs[i].elem_size = 8;
-            refs[i].offset = 60 + rand() % 7 - 3;
+            refs[i].offset = 200 + rand() % 7 - 3;
             refs[i].dims = 1 + rand() % 3;
             refs[i].count[0] = trip;
             for (int d = 0; d < refs[i].dims; d++) {
-                refs[i].stride[d] = rand() % 7 - 3;
+                refs[i].stride[d] = rand() % 19 - 9;
                 if (d > 0)
                     refs[i].count[d] = 1 + rand() % 4;
             }
@@ -230,14 +231,14 @@ static void test_random(void)
         long strips = 1 + rand() % (int)trip;
         lc_group *g;
         int ng = lc_groups_build(refs, nrefs, trip, &g);
-        long fetched[2 + 200] = {0, 200};
+        long fetched[2 + NM] = {0, NM};
         for (long k = 0; k < strips; k++) {
             long first = lc_strip_first(trip, strips, k), last = lc_strip_first(trip, strips, k + 1);
-            long need[2 + 200] = {0, 200};
+            long need[2 + NM] = {0, NM};
             for (int i = 0; i < nrefs; i++) {
                 lc_region r = lmad(refs[i].offset, refs[i].dims, refs[i].stride, refs[i].count, first, last);
-                long got[2 + 200] = {0, 200}, brute[200] = {0};
-                lc_region_each_run(&r, 0, 199, mark, got);
+                long got[2 + NM] = {0, NM}, brute[NM] = {0};
+                lc_region_each_run(&r, 0, NM - 1, mark, got);
                 long t[4] = {0};
                 for (t[0] = first; t[0] < last; t[0]++)
                     for (t[1] = 0; t[1] < (refs[i].dims > 1 ? refs[i].count[1] : 1); t[1]++)
@@ -248,16 +249,16 @@ static void test_random(void)
                             brute[e] = 1;
                             need[2 + e] = 1;
                         }
-                for (int e = 0; e < 200; e++)
+                for (int e = 0; e < NM; e++)
                     exact &= (got[2 + e] > 0) == brute[e];
                 lc_region_free(&r);
             }
             lc_strip_set scratch;
             const lc_strip_set *s = lc_group_next_strip(refs, &g[0], first, last, &scratch);
-            long now[2 + 200] = {0, 200};
+            long now[2 + NM] = {0, NM};
             for (int i = 0; i < s->n; i++)
-                lc_region_each_run(&s->r[i], 0, 199, mark, now);
-            for (int e = 0; e < 200; e++) {
+                lc_region_each_run(&s->r[i], 0, NM - 1, mark, now);
+            for (int e = 0; e < NM; e++) {
                 if (now[2 + e] && fetched[2 + e])
                     twice++;
                 fetched[2 + e] += now[2 + e] > 0;
