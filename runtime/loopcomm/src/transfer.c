@@ -116,8 +116,9 @@ double lc_xfer_region(int put, const lc_region *r, enum lc_kind kind, void *buf,
  * whole batch stayed unwritten even 0.1 s later, until the next blocking get progressed it;
  * putmem_nbi data was missing after quiet and a barrier in some runs too
  * (docs/loop-communication.md, "SHMEM on this machine").  So after the quiet, one blocking
- * one-byte get from every PE this runtime moved data with since the last one: with it, 0
- * failures in 80 runs of the end-to-end test, against 25 in 80 without. */
+ * one-byte get from every PE this runtime moved data with since the last one.  End-to-end
+ * test runs failing: 19 of 48 with the quiet alone, 6 of 32 with the get after GETs only
+ * (all of them PUT cases), 0 of 80 with it after both. */
 void lc_xfer_quiet(void)
 {
     shmem_quiet();
