@@ -9,8 +9,8 @@ const char *const lc_kind_names[LC_NKINDS] = {"span", "strided", "pieces"};
  * replaces them with this machine's figures. */
 void lc_params_defaults(lc_params *p)
 {
-    const lc_loggp get = {2.0, 2.0, 0.0005, 0.0}, nbi = {0.5, 0.5, 0.0005, 2.0},
-                   iget = {3.0, 3.0, 0.002, 0.0}, iput = {1.0, 1.0, 0.002, 2.0};
+    const lc_loggp get = {2.0, 2.0, 0.0005, 0.0, 0.0}, nbi = {0.5, 0.5, 0.0005, 2.0, 0.0},
+                   iget = {3.0, 3.0, 0.002, 0.0, 0.0}, iput = {1.0, 1.0, 0.002, 2.0, 0.0};
     p->prim[LC_GET] = get;
     p->prim[LC_GET_NBI] = nbi;
     p->prim[LC_PUT_NBI] = nbi;
@@ -29,8 +29,10 @@ double lc_prim_cost(const lc_params *p, enum lc_prim prim, long n, double bytes,
         return 0;
     }
     double t = m->L + m->o + (double)(n - 1) * m->g + m->G * bytes;
-    if (cpu)
-        *cpu = blocking(prim) ? t : (double)n * m->o;
+    if (cpu) {
+        double issue = (double)n * m->o + m->Gcpu * bytes;
+        *cpu = blocking(prim) || issue > t ? t : issue;
+    }
     return t;
 }
 

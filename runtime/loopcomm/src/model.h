@@ -15,6 +15,9 @@
  * time at zero bytes, g = o and L = 0. */
 typedef struct lc_loggp {
     double o, g, G, L;
+    double Gcpu; /* CPU time per byte at issue: 0 when the network moves the data on its own;
+                  * about G when a "nonblocking" transfer copies synchronously (UCX over
+                  * shared memory here), so that its cost cannot overlap computation */
 } lc_loggp;
 
 enum lc_prim { LC_GET, LC_GET_NBI, LC_PUT_NBI, LC_IGET, LC_IPUT, LC_NPRIMS };
@@ -31,8 +34,9 @@ extern const char *const lc_kind_names[LC_NKINDS];  /* span, strided, pieces */
 void lc_params_defaults(lc_params *p);
 
 /* The cost of n operations of primitive p moving `bytes` in all:  L + o + (n-1) g + G bytes
- * (n >= 1).  `cpu` gets the part the CPU spends issuing (n o for a nonblocking primitive, all
- * of it for a blocking one); the rest can overlap with computation. */
+ * (n >= 1).  `cpu` gets the part the CPU spends issuing (n o + Gcpu bytes, at most the
+ * whole, for a nonblocking primitive; all of it for a blocking one); the rest can overlap
+ * with computation. */
 double lc_prim_cost(const lc_params *p, enum lc_prim prim, long n, double bytes, double *cpu);
 
 /* Does kind k apply to region r of elements of elem_size bytes, in direction put?  Span: GET

@@ -32,19 +32,19 @@ static double *field(lc_params *p, const char *key)
     if (strcmp(key, "t_op") == 0)
         return &p->t_op_ns;
     const char *dot = strrchr(key, '.');
-    if (!dot || dot[1] == 0 || dot[2] != 0)
+    if (!dot)
         return NULL;
     for (int i = 0; i < LC_NPRIMS; i++) {
         size_t len = strlen(lc_prim_names[i]);
         if ((size_t)(dot - key) != len || strncmp(key, lc_prim_names[i], len) != 0)
             continue;
-        switch (dot[1]) {
-        case 'o': return &p->prim[i].o;
-        case 'g': return &p->prim[i].g;
-        case 'G': return &p->prim[i].G;
-        case 'L': return &p->prim[i].L;
-        default: return NULL;
-        }
+        const char *f = dot + 1;
+        if (strcmp(f, "o") == 0) return &p->prim[i].o;
+        if (strcmp(f, "g") == 0) return &p->prim[i].g;
+        if (strcmp(f, "G") == 0) return &p->prim[i].G;
+        if (strcmp(f, "L") == 0) return &p->prim[i].L;
+        if (strcmp(f, "Gcpu") == 0) return &p->prim[i].Gcpu;
+        return NULL;
     }
     return NULL;
 }

@@ -5,8 +5,10 @@
  * one keeps its default; an unknown key or a value that is not a finite number >= 0 is an
  * error, so that a typo is never silently a default):
  *
- *   PRIM.o PRIM.g PRIM.G PRIM.L   for PRIM in get (blocking shmem_getmem), get_nbi
- *                                 (shmem_getmem_nbi + shmem_quiet), put_nbi, iget, iput
+ *   PRIM.o PRIM.g PRIM.G PRIM.L PRIM.Gcpu
+ *                                 for PRIM in get (blocking shmem_getmem), get_nbi
+ *                                 (shmem_getmem_nbi + completion), put_nbi, iget, iput;
+ *                                 model.h says what each parameter means
  *   t_op                          nanoseconds per arithmetic operation or local reference
  *   network nodes host created fit_residual
  *                                 descriptive (what the trainer measured on, when, and its

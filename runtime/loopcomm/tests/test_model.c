@@ -70,6 +70,12 @@ static void test_kinds(void)
     CHECK(t == 3.0 + 0.2 + 9 * 0.3 + 0.4 && cpu == 10 * 0.2);
     t = lc_prim_cost(&p, LC_IGET, 3, 0, &cpu);
     CHECK(cpu == t);
+    p.prim[LC_GET_NBI].Gcpu = 0.01;  /* issue costs more than the model says it all takes: capped */
+    t = lc_prim_cost(&p, LC_GET_NBI, 10, 1000, &cpu);
+    CHECK(cpu == t);
+    p.prim[LC_GET_NBI].Gcpu = 0.0001;
+    lc_prim_cost(&p, LC_GET_NBI, 10, 1000, &cpu);
+    CHECK(cpu == 10 * 0.2 + 0.1);
 }
 
 static lc_ref get_ref(long count)

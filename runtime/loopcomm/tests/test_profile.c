@@ -38,10 +38,10 @@ int main(void)
     char err[512];
 
     CHECK(read_status("# trained\nnetwork shm\nnodes 1\nget_nbi.o 0.25   # µs\n\nget_nbi.G 1.5e-4\n"
-                      "iget.L 0\nt_op 0.7\nfit_residual 0.03\n", &p, err) == LC_PROFILE_OK);
+                      "iget.L 0\nput_nbi.Gcpu 0.001\nt_op 0.7\nfit_residual 0.03\n", &p, err) == LC_PROFILE_OK);
     CHECK(p.prim[LC_GET_NBI].o == 0.25 && p.prim[LC_GET_NBI].G == 1.5e-4 && p.t_op_ns == 0.7);
     CHECK(p.prim[LC_GET_NBI].L == d.prim[LC_GET_NBI].L);  /* absent: the default */
-    CHECK(p.prim[LC_IGET].L == 0);
+    CHECK(p.prim[LC_IGET].L == 0 && p.prim[LC_PUT_NBI].Gcpu == 0.001);
 
     snprintf(err, sizeof err, "%s/none.profile", dir);
     lc_params_defaults(&p);
@@ -56,6 +56,7 @@ int main(void)
         {"iget.o 1 2\n", "t.profile:1: expected `key value`, got more than one value"},
         {"get_nbi.L nan\n", "t.profile:1: `get_nbi.L` must be a number >= 0"},
         {"bogus 3\n", "t.profile:1: unknown key `bogus`"},
+        {"get.Gcpux 3\n", "t.profile:1: unknown key `get.Gcpux`"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         int status = read_status(bad[i].text, &p, err);
