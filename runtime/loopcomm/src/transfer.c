@@ -136,5 +136,3 @@ void lc_xfer_quiet(void)
 }
 
 int lc_xfer_my_pe(void) { return shmem_my_pe(); }
-
-void lc_xfer_abort(int status) { shmem_global_exit(status); }

@@ -15,8 +15,6 @@
 double lc_xfer_region(int put, const lc_region *r, enum lc_kind kind, void *buf, long origin,
                       const void *remote, size_t elem_size, int pe);
 void lc_xfer_quiet(void);
-/* Ends every PE with `status` (exit() would wait for the others in shmem_finalize). */
-void lc_xfer_abort(int status);
 int lc_xfer_my_pe(void);
 
 #endif
