@@ -1,0 +1,95 @@
+"""Loop communication optimization end to end: OpenSHMEM programs whose loops read and write
+remote data an element at a time (loop_comm/*.c), built as written with oshcc (the ground
+truth) and by bamboocc (vectorized and strip-mined, the run time choosing how), must print the
+same at every PE count, at the model's plan and at forced strip counts and transfer kinds.
+The report (BAMBOO_LC_REPORT) shows that the optimized loops did run through the run time."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from harness import BAMBOOCC, REPO, build, mpirun
+
+OSHRUN = (str(REPO / "bin" / "bamboo-oshrun"),)
+HERE = REPO / "tests" / "e2e" / "loop_comm"
+PROGRAMS = ["gather", "scatter"]
+# the sites each program's optimized build reports (every optimized loop runs at least once),
+# and on one PE, where the loops that access their array locally too run fine-grained
+SITES = {"gather": (9, 8), "scatter": (4, 2)}
+LINES_PER_PE = {"gather": 8, "scatter": 3}
+TIMEOUT = 60
+pytestmark = pytest.mark.xdist_group("loop_comm")
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    out = tmp_path_factory.mktemp("loop_comm")
+    made = {}
+    for name in PROGRAMS:
+        source = HERE / f"{name}.c"
+        made[name] = (build("oshcc", [source], out / f"{name}_fine"),
+                      build(str(BAMBOOCC), [source], out / f"{name}_opt"))
+    return made
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_profile(tmp_path_factory, monkeypatch_module):
+    """Runs without a machine profile: the run time's defaults."""
+    monkeypatch_module.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+    monkeypatch_module.delenv("BAMBOO_LOOPCOMM_PROFILE", raising=False)
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as mp:
+        yield mp
+
+
+def run(exe, npes: int, env: dict | None = None):
+    done = mpirun(exe, npes, env=env, timeout=TIMEOUT, launcher=OSHRUN)
+    assert done.returncode == 0, f"exit {done.returncode}:\n{done.stderr}"
+    return done
+
+
+@pytest.mark.parametrize("npes", [1, 2, 3, 4])
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_the_optimized_program_prints_what_the_fine_grained_one_prints(builds, name, npes):
+    fine, opt = builds[name]
+    truth = run(fine, npes).lines()
+    assert len(truth) == LINES_PER_PE[name] * npes
+    done = run(opt, npes, {"BAMBOO_LC_REPORT": "1"})
+    assert done.lines() == truth
+    sites = re.findall(r"^bamboo_lc site=\S+ executions=(\d+)", done.stderr, re.M)
+    assert len(sites) == SITES[name][npes == 1] and all(int(n) > 0 for n in sites), done.stderr
+
+
+@pytest.mark.parametrize("strips", ["1", "3", "64", "100000"])
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_every_strip_count_gives_the_same_result(builds, name, strips):
+    fine, opt = builds[name]
+    assert run(opt, 3, {"BAMBOO_LC_STRIPS": strips}).lines() == run(fine, 3).lines()
+
+
+@pytest.mark.parametrize("kind", ["span", "strided", "pieces"])
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_every_transfer_kind_gives_the_same_result(builds, name, kind):
+    fine, opt = builds[name]
+    env = {"BAMBOO_LC_KIND": kind, "BAMBOO_LC_STRIPS": "4"}
+    assert run(opt, 2, env).lines() == run(fine, 2).lines()
+
+
+def test_without_a_profile_the_run_time_says_so_once(builds):
+    _, opt = builds["gather"]
+    done = run(opt, 2)
+    said = [line for line in done.stderr.splitlines() if "bamboo/loopcomm/" in line]
+    assert len(said) == 1 and "bench/loopcomm/train" in said[0], done.stderr
+
+
+def test_no_loop_opt_builds_the_program_as_written(builds, tmp_path):
+    fine, _ = builds["gather"]
+    plain = build(str(BAMBOOCC), [HERE / "gather.c"], tmp_path / "plain", ["--no-loop-opt"])
+    done = run(plain, 2, {"BAMBOO_LC_REPORT": "1"})
+    assert done.lines() == run(fine, 2).lines()
+    assert "bamboo_lc" not in done.stderr
