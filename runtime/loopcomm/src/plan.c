@@ -211,6 +211,10 @@ double lc_plan_time(const lc_params *p, const lc_ref *refs, const lc_group *g, i
 {
     if (trip <= 0 || strips <= 0)
         return 0;
+    /* every quiet (one per strip, and the end's) is followed by a blocking one-byte get from
+     * each PE moved with (transfer.c): a round trip per strip, all of it CPU time; through a
+     * network it is what makes many small strips dear */
+    const double settle = lc_prim_cost(p, LC_GET, 1, 1.0, NULL);
     double c0 = 0, c1 = 0, cpu1 = 0, tail = 0;
     long f1 = lc_strip_first(trip, strips, 1), f2 = lc_strip_first(trip, strips, 2);
     long fl = lc_strip_first(trip, strips, strips - 1);
@@ -218,6 +222,12 @@ double lc_plan_time(const lc_params *p, const lc_ref *refs, const lc_group *g, i
         lc_strip_set s0, s1;
         double cpu;
         lc_group_strip(refs, &g[i], 0, f1, NULL, 0, &s0);
+        c0 += settle;
+        tail += settle;
+        if (strips > 1) {
+            c1 += settle;
+            cpu1 += settle;
+        }
         if (g[i].direction == BAMBOO_LC_GET) {
             c0 += set_cost(p, &g[i], &s0, forced_kind, &cpu);
             if (strips > 1) {  /* strip 1 stands for every later strip */
