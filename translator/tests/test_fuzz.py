@@ -2,7 +2,7 @@
 
 The sources are the files with ``#pragma bamboo`` or comm directives among apps/*/*.c,
 tests/e2e/programs/*.c, tests/e2e/comm_directives/*.c and translator/tests/data/*.c, and the
-OpenSHMEM programs with loops of remote accesses in tests/e2e/loop_comm/*.c (compiled with
+OpenSHMEM programs with loops of remote accesses in tests/e2e/loopcomm/*.c (compiled with
 oshcc against bamboo_loopcomm.h).  Each mutant takes one to three mutations: a line deleted,
 duplicated or swapped with the next, a few lines copied elsewhere, a directive dropped,
 duplicated, moved, replaced or inserted, a brace, parenthesis or semicolon deleted, two
@@ -46,7 +46,7 @@ SOURCES = sorted(p for pattern in ("apps/*/*.c", "tests/e2e/programs/*.c",
                                    "tests/e2e/comm_directives/*.c", "translator/tests/data/*.c")
                  for p in glob.glob(os.path.join(REPO, pattern))
                  if _ANNOTATED.search(open(p, encoding="latin-1").read())) + \
-    sorted(glob.glob(os.path.join(REPO, "tests/e2e/loop_comm/*.c")))
+    sorted(glob.glob(os.path.join(REPO, "tests/e2e/loopcomm/*.c")))
 LOOPCOMM_INCLUDE = os.path.join(REPO, "runtime", "loopcomm", "include")
 
 DIRECTIVES = ["#pragma bamboo " + d for d in (

@@ -1,7 +1,7 @@
 """Loop communication (bamboo/loop_comm): which loops the optimizer hoists and why it leaves the
 others as written (legal and illegal hoists, aliasing, unknown bounds), what the generated code
 contains, that it compiles, and that every line stays where it was. Programs run against their
-fine-grained originals in tests/e2e/test_loop_comm.py."""
+fine-grained originals in tests/e2e/test_loopcomm_programs.py."""
 import os
 import re
 import shutil

@@ -1,5 +1,5 @@
 """Loop communication optimization end to end: OpenSHMEM programs whose loops read and write
-remote data an element at a time (loop_comm/*.c), built as written with oshcc (the ground
+remote data an element at a time (loopcomm/*.c), built as written with oshcc (the ground
 truth) and by bamboocc (vectorized and strip-mined, the run time choosing how), must print the
 same at every PE count, at the model's plan and at forced strip counts and transfer kinds.
 The report (BAMBOO_LC_REPORT) shows that the optimized loops did run through the run time."""
@@ -13,19 +13,19 @@ import pytest
 from harness import BAMBOOCC, REPO, build, mpirun
 
 OSHRUN = (str(REPO / "bin" / "bamboo-oshrun"),)
-HERE = REPO / "tests" / "e2e" / "loop_comm"
+HERE = REPO / "tests" / "e2e" / "loopcomm"
 PROGRAMS = ["gather", "scatter"]
 # the sites each program's optimized build reports (every optimized loop runs at least once),
 # and on one PE, where the loops that access their array locally too run fine-grained
 SITES = {"gather": (9, 8), "scatter": (4, 2)}
 LINES_PER_PE = {"gather": 8, "scatter": 3}
 TIMEOUT = 60
-pytestmark = pytest.mark.xdist_group("loop_comm")
+pytestmark = pytest.mark.xdist_group("loopcomm_programs")
 
 
 @pytest.fixture(scope="module")
 def builds(tmp_path_factory):
-    out = tmp_path_factory.mktemp("loop_comm")
+    out = tmp_path_factory.mktemp("loopcomm_programs")
     made = {}
     for name in PROGRAMS:
         source = HERE / f"{name}.c"
