@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *xrealloc(void *p, size_t n)
+void *lc_xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);
     if (!q) {
@@ -242,7 +242,7 @@ void lc_runs_add(lc_runs *s, long start, long len)
         return;
     if (s->n == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 16;
-        s->r = xrealloc(s->r, (size_t)s->cap * sizeof *s->r);
+        s->r = lc_xrealloc(s->r, (size_t)s->cap * sizeof *s->r);
     }
     s->r[s->n].start = start;
     s->r[s->n].len = len;

@@ -36,6 +36,10 @@ typedef struct lc_region {
 /* The set of an LMAD (offset, stride[0..dims), count[0..dims)) with dimension 0 restricted to
  * t_0 in [first, last) (clipped to count[0]); dims == 0 is one element.  Negative strides are
  * mirrored, zero strides and counts of 1 dropped, then dimensions coalesced. */
+/* realloc that ends the program with a message when memory runs out (every part of the
+ * run time allocates through it). */
+void *lc_xrealloc(void *p, size_t n);
+
 void lc_region_from_lmad(lc_region *r, long offset, int dims, const long *stride, const long *count,
                          long first, long last);
 /* Sorts, drops and coalesces the regular form in place (what lc_region_from_lmad ends with). */

@@ -27,16 +27,6 @@ static double now_us(void)
     return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
 }
 
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) {
-        fprintf(stderr, "bamboo_lc: out of memory (%zu bytes)\n", n);
-        exit(1);
-    }
-    return q;
-}
-
 /* A bad setting or profile: every PE says so and ends at once, without finalizing (the
  * launcher then ends the job).  Not exit(), which waits in shmem_finalize for PEs that may
  * never get there; not only PE 0 speaking, with the others waiting: a waiting PE does not
@@ -161,7 +151,7 @@ int bamboo_lc_ref(bamboo_lc_nest *n, int direction, const void *remote, size_t e
     }
     if (n->nrefs == n->ref_cap) {
         n->ref_cap = n->ref_cap ? 2 * n->ref_cap : 4;
-        n->refs = xrealloc(n->refs, (size_t)n->ref_cap * sizeof *n->refs);
+        n->refs = lc_xrealloc(n->refs, (size_t)n->ref_cap * sizeof *n->refs);
     }
     lc_ref *r = &n->refs[n->nrefs];
     memset(r, 0, sizeof *r);
@@ -255,7 +245,7 @@ static void give_buffer(lc_site_state *st, lc_buffer b)
         return;
     if (st->nfree == st->free_cap) {
         st->free_cap = st->free_cap ? 2 * st->free_cap : 4;
-        st->free_buffers = xrealloc(st->free_buffers, (size_t)st->free_cap * sizeof *st->free_buffers);
+        st->free_buffers = lc_xrealloc(st->free_buffers, (size_t)st->free_cap * sizeof *st->free_buffers);
     }
     st->free_buffers[st->nfree++] = b;
 }
@@ -266,7 +256,7 @@ long bamboo_lc_plan(bamboo_lc_nest *n)
     lc_site_state *st = n->st;
     n->ngroups = lc_groups_build(n->refs, n->nrefs, n->trip, &n->groups);
     if (n->ngroups > n->buffer_cap) {
-        n->buffers = xrealloc(n->buffers, (size_t)n->ngroups * sizeof *n->buffers);
+        n->buffers = lc_xrealloc(n->buffers, (size_t)n->ngroups * sizeof *n->buffers);
         n->buffer_cap = n->ngroups;
     }
     for (int g = 0; g < n->ngroups; g++) {
@@ -279,7 +269,7 @@ long bamboo_lc_plan(bamboo_lc_nest *n)
         n->strips = 0;
     } else {
         size_t ns = signature(n, NULL);
-        long *sig = xrealloc(NULL, ns * sizeof *sig);
+        long *sig = lc_xrealloc(NULL, ns * sizeof *sig);
         signature(n, sig);
         int same = st->have_plan && ns == st->nsignature && memcmp(sig, st->signature, ns * sizeof *sig) == 0;
         int replan = st->measured_executions > 0 && !st->replanned_after_measure;

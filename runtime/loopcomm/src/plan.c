@@ -7,16 +7,6 @@
 
 #include "bamboo_loopcomm.h"
 
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) {
-        fprintf(stderr, "bamboo_lc: out of memory (%zu bytes)\n", n);
-        exit(1);
-    }
-    return q;
-}
-
 static void ref_region(const lc_ref *r, long first, long last, lc_region *out)
 {
     lc_region_from_lmad(out, r->offset, r->dims, r->stride, r->count, first, last);
@@ -33,7 +23,7 @@ int lc_groups_build(lc_ref *refs, int nrefs, long trip, lc_group **out)
                           g[k].elem_size == r->elem_size && g[k].pe == r->pe))
             k++;
         if (k == n) {
-            g = xrealloc(g, (size_t)(n + 1) * sizeof *g);
+            g = lc_xrealloc(g, (size_t)(n + 1) * sizeof *g);
             memset(&g[n], 0, sizeof g[n]);
             g[n].direction = r->direction;
             g[n].remote = r->remote;
@@ -46,7 +36,7 @@ int lc_groups_build(lc_ref *refs, int nrefs, long trip, lc_group **out)
         lc_group *grp = &g[k];
         if (grp->nrefs == grp->cap) {
             grp->cap = grp->cap ? 2 * grp->cap : 4;
-            grp->refs = xrealloc(grp->refs, (size_t)grp->cap * sizeof *grp->refs);
+            grp->refs = lc_xrealloc(grp->refs, (size_t)grp->cap * sizeof *grp->refs);
         }
         grp->refs[grp->nrefs++] = i;
         r->group = k;
@@ -110,7 +100,7 @@ void lc_group_strip(const lc_ref *refs, const lc_group *g, long first, long last
 {
     memset(out, 0, sizeof *out);
     out->cap = g->nrefs;
-    out->r = xrealloc(NULL, (size_t)out->cap * sizeof *out->r);
+    out->r = lc_xrealloc(NULL, (size_t)out->cap * sizeof *out->r);
     for (int i = 0; i < g->nrefs; i++) {
         ref_region(&refs[g->refs[i]], first, last, &out->r[out->n]);
         if (lc_region_empty(&out->r[out->n]))
@@ -161,7 +151,7 @@ const lc_strip_set *lc_group_next_strip(const lc_ref *refs, lc_group *g, long fi
     }
     if (g->nhist == g->hist_cap) {
         g->hist_cap = g->hist_cap ? 2 * g->hist_cap : 8;
-        g->hist = xrealloc(g->hist, (size_t)g->hist_cap * sizeof *g->hist);
+        g->hist = lc_xrealloc(g->hist, (size_t)g->hist_cap * sizeof *g->hist);
     }
     lc_group_strip(refs, g, first, last, g->hist, g->nhist, &g->hist[g->nhist]);
     return &g->hist[g->nhist++];
