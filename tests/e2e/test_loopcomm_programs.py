@@ -1,16 +1,20 @@
 """Loop communication optimization end to end: OpenSHMEM programs whose loops read and write
-remote data an element at a time (loopcomm/*.c), built as written with oshcc (the ground
-truth) and by bamboocc (vectorized and strip-mined, the run time choosing how), must print the
-same at every PE count, at the model's plan and at forced strip counts and transfer kinds.
-The report (BAMBOO_LC_REPORT) shows that the optimized loops did run through the run time."""
+remote data an element at a time (loopcomm/gather.c, scatter.c), built as written with oshcc
+(the ground truth) and by bamboocc (vectorized and strip-mined, the run time choosing how),
+must print the same at every PE count, at the model's plan and at forced strip counts and
+transfer kinds. The report (BAMBOO_LC_REPORT) shows that the optimized loops did run through
+the run time. An MPI program with loops of one-element MPI_Get and MPI_Put (loopcomm/rma.c),
+built by mpicc, must print the same built by bamboocc --bamboo-comm-only at as many ranks,
+and built by bamboocc as Bamboo tasks at P processes x VF."""
 
 from __future__ import annotations
 
 import re
+import subprocess
 
 import pytest
 
-from harness import BAMBOOCC, REPO, build, mpirun
+from harness import BAMBOOCC, REPO, build, build_plain, mpirun, run_bamboo, run_plain
 
 OSHRUN = (str(REPO / "bin" / "bamboo-oshrun"),)
 HERE = REPO / "tests" / "e2e" / "loopcomm"
@@ -93,3 +97,39 @@ def test_no_loop_opt_builds_the_program_as_written(builds, tmp_path):
     done = run(plain, 2, {"BAMBOO_LC_REPORT": "1"})
     assert done.lines() == run(fine, 2).lines()
     assert "bamboo_lc" not in done.stderr
+
+
+@pytest.fixture(scope="module")
+def rma(tmp_path_factory):
+    out = tmp_path_factory.mktemp("loopcomm_rma")
+    source = HERE / "rma.c"
+    return (build_plain([source], out / "rma_plain"),
+            build(str(BAMBOOCC), [source], out / "rma_comm_only", ["--bamboo-comm-only"]),
+            build(str(BAMBOOCC), [source], out / "rma_bamboo"))
+
+
+def test_the_mpi_loops_are_optimized(tmp_path):
+    done = subprocess.run([str(REPO / "bin" / "bamboo"), "translate", "--explain",
+                           str(HERE / "rma.c")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("its one-element MPI accesses move after it") == 4, done.stdout
+
+
+@pytest.mark.parametrize("ranks", [1, 2, 3, 4])
+@pytest.mark.parametrize("kind", ["", "pieces"])
+def test_mpi_one_sided_loops_print_what_plain_mpi_prints(rma, ranks, kind):
+    plain, comm_only, _ = rma
+    truth = run_plain(plain, ranks)
+    assert truth.returncode == 0 and len(truth.lines()) == 4 * ranks, truth.stderr
+    done = mpirun(comm_only, ranks, env={"OMPI_MCA_osc": "pt2pt", "BAMBOO_LC_KIND": kind})
+    assert done.returncode == 0, done.stderr
+    assert done.lines() == truth.lines()
+
+
+@pytest.mark.parametrize("processes, vf", [(1, 1), (1, 4), (2, 2), (2, 3)])
+def test_mpi_one_sided_loops_as_bamboo_tasks(rma, processes, vf):
+    plain, _, bamboo = rma
+    truth = run_plain(plain, processes * vf)
+    done = run_bamboo(bamboo, processes, vf)
+    assert done.returncode == 0, done.stderr
+    assert done.lines() == truth.lines() and len(truth.lines()) == 4 * processes * vf

@@ -4,6 +4,7 @@
 program for mpicc (oshcc), not a Bamboo task program.  So is the output for an OpenSHMEM
 program (it includes shmem.h, not mpi.h), whose loops with fine-grained remote accesses are
 also optimized, unless ``--no-loop-opt``; ``--explain`` says what happened to each such loop.
+In every file, loops of one-element MPI_Get/MPI_Put become one transfer after the loop.
 
 Compiler flags (-I, -D, -U, -std=, -include, -isystem, -iquote, -idirafter) are passed to
 libclang.  Without -o the generated C goes to stdout; with --explain the explanation goes to

@@ -23,12 +23,12 @@ from pathlib import Path
 
 from .source import ENCODING
 from .toolchain import CXX_SOURCE_SUFFIXES
+from .loop_comm import INCLUDE_DIR as LOOPCOMM_INCLUDE
 from .translate import translate_file
 
 REPO = Path(__file__).resolve().parents[2]
 RUNTIME_INCLUDE = REPO / "runtime" / "include"
-# The loop communication run time (runtime/loopcomm), for OpenSHMEM programs with optimized loops.
-LOOPCOMM_INCLUDE = REPO / "runtime" / "loopcomm" / "include"
+# The loop communication run time: headers, and the library of OpenSHMEM programs' optimized loops.
 LOOPCOMM_LIBDIR = REPO / "build" / "loopcomm"
 # The built runtime to link; BAMBOO_RUNTIME_LIBDIR picks another build (e.g. the MPICH one).
 RUNTIME_LIBDIR = Path(os.environ.get("BAMBOO_RUNTIME_LIBDIR") or REPO / "build" / "runtime").resolve()
@@ -176,11 +176,11 @@ def build_command(cmd: Command, translated: dict[int, Path], built: Built | None
     sources."""
     built = built or Built(plain=cmd.comm_only)
     if built.plain:
-        out = [compiler(cmd, built.shmem)]
-        if built.loop_runtime:
-            out.append(f"-I{LOOPCOMM_INCLUDE}")
+        # the loop optimizer's headers (an MPI one-sided nest needs only its header)
+        out = [compiler(cmd, built.shmem), f"-I{LOOPCOMM_INCLUDE}"]
     else:
-        out = [compiler(cmd), *COMPILE_FLAGS, *runtime_build_flags(), f"-I{RUNTIME_INCLUDE}"]
+        out = [compiler(cmd), *COMPILE_FLAGS, *runtime_build_flags(), f"-I{RUNTIME_INCLUDE}",
+               f"-I{LOOPCOMM_INCLUDE}"]
     for index, arg in enumerate(cmd.args):
         if index in translated:
             # Quoted includes of the user's file are searched next to the original.

@@ -9,7 +9,6 @@ the output (emit/), and the explanation if asked.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from .analysis.companions import analyse_helpers
@@ -21,8 +20,8 @@ from .diagnostics import Diagnostics
 from .emit.edits import UTF8_BOM, EditBuffer
 from .emit.explain import explain as explain_text
 from .frontend.load import load
-from .loop_comm import HEADER as LOOP_RUNTIME_HEADER
-from .loop_comm import is_shmem_program
+from .loop_comm import INCLUDE_DIR as LOOP_INCLUDE_DIR
+from .loop_comm import includes_mpi, is_shmem_program, with_mpi_header
 from .loop_comm import optimize as optimize_loops
 from .source import SourceFile
 from .toolchain import is_cxx_source
@@ -64,7 +63,7 @@ def translate_file(path: str, compiler_args=(), display: str | None = None,
                                         is_cxx_source(path, list(compiler_args)), diags)
         if lowered.text is None:
             return TranslationResult(None, diags.sorted())
-        shmem_program = is_shmem_program(src.text) and not _includes_mpi(src.text)
+        shmem_program = is_shmem_program(src.text) and not includes_mpi(src.text)
         if comm_only or shmem_program:
             return _plain_program(src, lowered, compiler_args, loop_opt, shmem_program, diags)
         if SHMEM in lowered.targets:
@@ -73,9 +72,22 @@ def translate_file(path: str, compiler_args=(), display: str | None = None,
                         "(the runtime is MPI): lower the directives alone with `bamboo translate "
                         "--comm-only` or `bamboocc --bamboo-comm-only`, and build with oshcc")
             return TranslationResult(None, diags.sorted())
-        result = _translate(path, compiler_args, display, explain, diags,
-                            lowered.text if lowered.found else None)
-        result.explanation = lowered.explanation + result.explanation
+        text = lowered.text if lowered.found else None
+        loops = ""
+        if loop_opt:
+            optimized = optimize_loops(src if text is None else SourceFile(src.path, text,
+                                                                            src.display),
+                                       compiler_args, diags, shmem=False)
+            if optimized.text is None:
+                return TranslationResult(None, diags.sorted())
+            if optimized.mpi_nests and includes_mpi(optimized.text):
+                text, loops = with_mpi_header(optimized.text), optimized.explanation
+                compiler_args = [*compiler_args, f"-I{LOOP_INCLUDE_DIR}"]
+            elif optimized.mpi_nests:
+                loops = (f"{src.display}: loops of MPI one-sided accesses left as written: the "
+                         "file does not include mpi.h itself\n")
+        result = _translate(path, compiler_args, display, explain, diags, text)
+        result.explanation = lowered.explanation + loops + result.explanation
         result.targets = set(lowered.targets)
         return result
     except OSError:
@@ -86,26 +98,20 @@ def translate_file(path: str, compiler_args=(), display: str | None = None,
         return TranslationResult(None, diags.sorted())
 
 
-def _includes_mpi(text: str) -> bool:
-    return re.search(r'^(?:\xef\xbb\xbf)?[ \t]*#[ \t]*include[ \t]*[<"]mpi\.h[>"]', text,
-                     re.M) is not None
-
-
 def _plain_program(src: SourceFile, lowered, compiler_args, loop_opt: bool,
                    shmem_program: bool, diags: Diagnostics) -> TranslationResult:
-    text, explanation, nests = lowered.text, lowered.explanation, 0
+    text, explanation, header, library = lowered.text, lowered.explanation, "", False
     if loop_opt:
         optimized = optimize_loops(SourceFile(src.path, text, src.display), compiler_args, diags)
         if optimized.text is None:
             return TranslationResult(None, diags.sorted())
-        text, nests = optimized.text, optimized.nests
+        text, header, library = optimized.text, optimized.header, optimized.nests > 0
         explanation += optimized.explanation
     # both steps keep every line where it was: one #line names the user's file; a byte order
     # mark, no longer at the start of the file, would be a stray character there
-    header = LOOP_RUNTIME_HEADER if nests else ""
     text = f'{header}#line 1 "{src.display}"\n{text.removeprefix(UTF8_BOM)}'
     return TranslationResult(text, diags.sorted(), explanation, set(lowered.targets),
-                             shmem_program, nests > 0)
+                             shmem_program, library)
 
 
 def _translate(path, compiler_args, display, explain, diags, text) -> TranslationResult:

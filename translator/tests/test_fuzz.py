@@ -2,8 +2,8 @@
 
 The sources are the files with ``#pragma bamboo`` or comm directives among apps/*/*.c,
 tests/e2e/programs/*.c, tests/e2e/comm_directives/*.c and translator/tests/data/*.c, and the
-OpenSHMEM programs with loops of remote accesses in tests/e2e/loopcomm/*.c (compiled with
-oshcc against bamboo_loopcomm.h).  Each mutant takes one to three mutations: a line deleted,
+programs with loops of remote accesses in tests/e2e/loopcomm/*.c (the OpenSHMEM ones compiled
+with oshcc against bamboo_loopcomm.h).  Each mutant takes one to three mutations: a line deleted,
 duplicated or swapped with the next, a few lines copied elsewhere, a directive dropped,
 duplicated, moved, replaced or inserted, a brace, parenthesis or semicolon deleted, two
 tokens swapped, an identifier replaced by another of the file, a jump, label, static, brace
@@ -250,7 +250,7 @@ def _compiles(path, args):
     if is_shmem_program(text) and not re.search(r"#\s*include\s*<mpi\.h>", text):
         compiler = ["oshcc", f"-I{LOOPCOMM_INCLUDE}"]
     else:
-        compiler = ["mpicc", f"-I{RUNTIME_INCLUDE}"]
+        compiler = ["mpicc", f"-I{RUNTIME_INCLUDE}", f"-I{LOOPCOMM_INCLUDE}"]
     r = subprocess.run(compiler + ["-fsyntax-only"] + args + [path],
                        capture_output=True, text=True, errors="replace",
                        env=dict(os.environ, LC_ALL="C"))

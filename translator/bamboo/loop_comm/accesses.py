@@ -1,6 +1,8 @@
 """The fine-grained remote accesses the optimizer can move: ``shmem_TYPE_g(addr, pe)``,
-``shmem_TYPE_p(addr, value, pe)``, and the one-element ``shmem_TYPE_get(dest, addr, 1, pe)``
-and ``shmem_TYPE_put(addr, src, 1, pe)``."""
+``shmem_TYPE_p(addr, value, pe)``, the one-element ``shmem_TYPE_get(dest, addr, 1, pe)`` and
+``shmem_TYPE_put(addr, src, 1, pe)``; and the one-element ``MPI_Get``/``MPI_Put`` of MPI
+one-sided communication, which complete only when their epoch does (a fence, an unlock), so
+that all of a loop's may move as one after it."""
 from __future__ import annotations
 
 import re
@@ -27,30 +29,37 @@ SHMEM_TYPES = {
 _NAME = re.compile(r"shmem_(\w+?)_(g|p|get|put)$")
 
 
+MPI_FORMS = {"MPI_Get": GET, "MPI_Put": PUT}
+
+
 @dataclass
 class RemoteAccess:
     call: object          # the CALL_EXPR cursor
     direction: str        # GET or PUT
-    ctype: str            # the element's C type
-    address: object       # cursor of the remote address argument
-    pe: object            # cursor of the PE argument
-    local: object | None  # value (p), source (put) or destination (get) argument
-    form: str             # g, p, get or put
+    ctype: str | None     # SHMEM: the element's C type
+    address: object       # SHMEM: the remote address; MPI: the origin (local) address
+    pe: object            # cursor of the PE (the MPI rank) argument
+    local: object | None  # SHMEM: value (p), source (put) or destination (get) argument
+    form: str             # g, p, get, put, MPI_Get or MPI_Put
+    target: object = None    # MPI: the target displacement
+    datatype: object = None         # MPI: the origin's datatype
+    target_datatype: object = None  # MPI: the target's (nests.py: it must be the same)
+    window: object = None           # MPI: the window
 
     @property
     def name(self) -> str:
         return self.call.spelling
 
-
-def shmem_call_name(call) -> str | None:
-    """The name of a call to an OpenSHMEM routine, else None."""
-    name = call.spelling
-    return name if name.startswith("shmem_") else None
+    @property
+    def mpi(self) -> bool:
+        return self.form in MPI_FORMS
 
 
 def remote_access(call) -> RemoteAccess | str | None:
     """The access a call makes, a reason why the optimizer cannot move it (a str), or None
-    when the call is no fine-grained SHMEM access."""
+    when the call is no fine-grained remote access."""
+    if call.spelling in MPI_FORMS:
+        return _mpi_access(call)
     m = _NAME.match(call.spelling)
     if not m or m.group(1) not in SHMEM_TYPES:
         return None
@@ -63,7 +72,7 @@ def remote_access(call) -> RemoteAccess | str | None:
         return RemoteAccess(call, PUT, ctype, args[0], args[2], args[1], form)
     if form in ("get", "put") and len(args) == 4:
         count = unwrap(args[2], (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR))
-        if count.kind != CK.INTEGER_LITERAL or _literal(count) != 1:
+        if _literal(count) != 1:
             return f"{call.spelling} moves a block of elements, not one"
         if form == "get":
             return RemoteAccess(call, GET, ctype, args[1], args[3], args[0], form)
@@ -71,7 +80,21 @@ def remote_access(call) -> RemoteAccess | str | None:
     return None
 
 
+def _mpi_access(call) -> RemoteAccess | str | None:
+    args = list(call.get_arguments())
+    if len(args) != 8:
+        return None
+    for count in (args[1], args[5]):
+        if _literal(unwrap(count, (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR))) != 1:
+            return f"{call.spelling} moves a block of elements, not one"
+    return RemoteAccess(call, MPI_FORMS[call.spelling], None, args[0], args[3], None,
+                        call.spelling, target=args[4], datatype=args[2],
+                        target_datatype=args[6], window=args[7])
+
+
 def _literal(c) -> int | None:
+    if c.kind != CK.INTEGER_LITERAL:
+        return None
     tokens = [t.spelling for t in c.get_tokens()]
     try:
         return int(tokens[0].rstrip("uUlL"), 0) if len(tokens) == 1 else None

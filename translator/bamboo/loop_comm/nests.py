@@ -21,7 +21,7 @@ from ..comm_directives.structure import leaves
 from ..frontend import cx
 from ..source import SourceFile
 from . import affine as af
-from .accesses import GET, PUT, RemoteAccess, remote_access
+from .accesses import MPI_FORMS, PUT, RemoteAccess, remote_access
 from .loops import CanonicalLoop, canonical_loop
 
 CK = cx.CK
@@ -44,6 +44,7 @@ class Reference:
     address: af.RemoteAddress
     loops: list             # CanonicalLoop, the nest's root first, to the access's innermost
     local_conflict: str = ""   # how the nest accesses the array locally too, if it does
+    statement: bool = False    # the access is a whole statement (its value unused)
 
 
 @dataclass
@@ -53,6 +54,11 @@ class Nest:
     ops_per_iteration: int
     loops: list = field(default_factory=list)   # every loop of a reference, root first
 
+    @property
+    def mpi(self) -> bool:
+        """MPI one-sided accesses (all of them, or none: _dependences)."""
+        return self.references[0].access.mpi
+
 
 @dataclass
 class Refusal:
@@ -60,14 +66,14 @@ class Refusal:
     reason: str
 
 
-def plan(src: SourceFile, body) -> tuple[list[Nest], list[Refusal]]:
+def plan(src: SourceFile, body, shmem: bool = True) -> tuple[list[Nest], list[Refusal]]:
     """The nests of a function body to optimize, outermost first, and the loops with remote
-    accesses left as written."""
+    accesses left as written; without ``shmem``, of MPI one-sided accesses only."""
     nests, refusals = [], []
     pending = [body]
     while pending:
         c = pending.pop()
-        if c.kind == CK.FOR_STMT and _has_remote_access(c):
+        if c.kind == CK.FOR_STMT and _has_remote_access(c, shmem):
             outcome = _nest(src, c)
             if isinstance(outcome, Nest):
                 nests.append(outcome)
@@ -77,10 +83,10 @@ def plan(src: SourceFile, body) -> tuple[list[Nest], list[Refusal]]:
     return nests, refusals
 
 
-def _has_remote_access(c) -> bool:
+def _has_remote_access(c, shmem: bool) -> bool:
     """Whether a loop makes remote accesses, movable or not."""
-    return any(x.kind == CK.CALL_EXPR and remote_access(x) is not None
-               for x in cx.walk_preorder(c))
+    return any(x.kind == CK.CALL_EXPR and remote_access(x) is not None and
+               (shmem or x.spelling in MPI_FORMS) for x in cx.walk_preorder(c))
 
 
 def _nest(src: SourceFile, root) -> Nest | str:
@@ -144,11 +150,13 @@ def _effects(root, accesses, parents) -> af.Context:
     access_calls = {a.call.hash for a in accesses}
 
     def store(lhs):
+        target = unwrap(lhs, (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR))
+        if target.kind == CK.DECL_REF_EXPR and target.referenced is not None:
+            assigned[target.referenced.hash] = target.spelling   # a pointer too: it moves
+            return
         variable, through = base_variable(lhs)
         if variable is None or through:
             pointer_stores.add(_type_name(lhs))
-        elif unwrap(lhs, (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR)).kind == CK.DECL_REF_EXPR:
-            assigned[variable.hash] = variable.spelling
         else:
             contents.add(variable.hash)
 
@@ -159,7 +167,11 @@ def _effects(root, accesses, parents) -> af.Context:
             a = next(x for x in accesses if x.call.hash == c.hash)
             if a.form == "get":   # the destination of a one-element get is written
                 store(_pointee(a.local))
+            if a.form == "MPI_Get":   # and so is the origin of an MPI_Get
+                store(_pointee(a.address))
             walked = [a.pe] if a.form == "get" else [a.pe, a.local]
+            if a.mpi:
+                walked = [a.pe, a.target]   # handles: _unchanged()
             pending.extend(x for x in walked if x is not None)
             continue
         k = c.kind
@@ -240,14 +252,48 @@ def _reference(src, root: CanonicalLoop, a: RemoteAccess, parents, ctx) -> Refer
             af.degree(s, nest_ctx)
     except af.NotAffine as why:
         return f"its address is not affine in the loop variables: {why}"
+    peer = "rank" if a.mpi else "PE"
     try:
         if af.degree(a.pe, nest_ctx) != af.INVARIANT:
             raise af.NotAffine("it follows a loop variable")
     except af.NotAffine as why:
-        return f"its PE changes inside the loop: {why}"
+        return f"its {peer} changes inside the loop: {why}"
+    if a.mpi:
+        if _source(src, a.datatype) != _source(src, a.target_datatype):
+            return f"{a.name} has different origin and target datatypes"
+        try:
+            af.degree(a.target, nest_ctx)
+        except af.NotAffine as why:
+            return f"its target displacement is not affine in the loop variables: {why}"
+        for what, c in (("datatype", a.datatype), ("window", a.window)):
+            if not _unchanged(c, ctx):
+                return f"its {what} may change inside the loop"
     if _macro_expanded(src, a.call):
         return "it is written by a macro; the optimizer rewrites only accesses written out"
-    return Reference(a, address, loops)
+    parent = parents.get(a.call.hash)
+    statement = parent is not None and parent.kind in (CK.COMPOUND_STMT, CK.FOR_STMT)
+    return Reference(a, address, loops, statement=statement)
+
+
+def _source(src: SourceFile, c) -> str:
+    """An argument as written (a macro's arguments have no tokens of their own)."""
+    return " ".join(src.no_comments[c.extent.start.offset:c.extent.end.offset].split())
+
+
+def _unchanged(c, ctx: af.Context) -> bool:
+    """An expression of no side effect, whose variables the nest does not assign (an MPI
+    handle: often a macro for an address, which degree() would not take)."""
+    for x in cx.walk_preorder(c):
+        if x.kind in (CK.CALL_EXPR, CK.COMPOUND_ASSIGNMENT_OPERATOR):
+            return False
+        if x.kind == CK.BINARY_OPERATOR and cx.binary_op(x) == "=":
+            return False
+        if x.kind == CK.UNARY_OPERATOR and cx.unary_op(x) in ("++", "--", "post++", "post--"):
+            return False
+        if x.kind == CK.DECL_REF_EXPR and x.referenced is not None and \
+                x.referenced.hash in ctx.assigned:
+            return False
+    return True
 
 
 def _without(d: dict, keys: dict) -> dict:
@@ -291,9 +337,14 @@ def _macro_expanded(src: SourceFile, call) -> bool:
 
 
 def _dependences(refs: list[Reference], root, ctx: af.Context, parents) -> str | None:
+    """OpenSHMEM's: MPI one-sided accesses complete with their epoch, after the nest, and a
+    program may touch neither their origin nor their target before that."""
+    if len({r.access.mpi for r in refs}) > 1:
+        return "it mixes MPI one-sided and OpenSHMEM accesses"
     by_array = {}
     for r in refs:
-        by_array.setdefault(r.address.variable.hash, []).append(r)
+        if not r.access.mpi:
+            by_array.setdefault(r.address.variable.hash, []).append(r)
     local_reads = _local_reads(root, refs, parents)
     for same in by_array.values():
         name = same[0].address.name

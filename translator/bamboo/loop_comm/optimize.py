@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..diagnostics import Diagnostics
 from ..frontend import cx
@@ -16,6 +17,10 @@ from .writer import NestWriter
 
 CK = cx.CK
 HEADER = '#include "bamboo_loopcomm.h"\n'
+MPI_HEADER = '#include "bamboo_loopcomm_mpi.h"\n'
+# where both are: the compiler's -I, and the parse's before a Bamboo translation
+INCLUDE_DIR = Path(__file__).resolve().parents[3] / "runtime" / "loopcomm" / "include"
+_MPI_INCLUDE = re.compile(r'^(\xef\xbb\xbf)?[ \t]*#[ \t]*include[ \t]*[<"]mpi\.h[>"][^\n]*', re.M)
 # (a byte order mark may start the file)
 _SHMEM_INCLUDE = re.compile(r'^(?:\xef\xbb\xbf)?[ \t]*#[ \t]*include[ \t]*[<"](?:mpp/)?shmem\.h[>"]',
                             re.M)
@@ -30,30 +35,48 @@ def is_shmem_program(text: str) -> bool:
 class LoopOptimization:
     text: str | None        # None after errors
     explanation: str = ""
-    nests: int = 0          # optimized: the program needs the run-time library
+    nests: int = 0          # OpenSHMEM nests optimized: the program needs the run-time library
+    mpi_nests: int = 0      # MPI one-sided nests optimized: it needs bamboo_loopcomm_mpi.h
+
+    @property
+    def header(self) -> str:
+        """What the optimized text must include first."""
+        return (HEADER if self.nests else "") + (MPI_HEADER if self.mpi_nests else "")
 
 
-def optimize(src: SourceFile, args, diags: Diagnostics) -> LoopOptimization:
-    """``src``'s text with its provable loop nests optimized, line for line."""
-    if "shmem_" not in src.text:
+def includes_mpi(text: str) -> bool:
+    return _MPI_INCLUDE.search(text) is not None
+
+
+def with_mpi_header(text: str) -> str:
+    """A Bamboo translation's input: the line that includes mpi.h includes it through
+    bamboo_loopcomm_mpi.h instead, so that every line stays where it was."""
+    return _MPI_INCLUDE.sub(lambda m: (m.group(1) or "") + MPI_HEADER.strip(), text, count=1)
+
+
+def optimize(src: SourceFile, args, diags: Diagnostics, shmem: bool = True) -> LoopOptimization:
+    """``src``'s text with its provable loop nests optimized, line for line; without
+    ``shmem``, only its MPI one-sided ones (a program to become Bamboo tasks)."""
+    if "shmem_" not in src.text and "MPI_Get" not in src.text and "MPI_Put" not in src.text:
         return LoopOptimization(src.text)
     tu = cx.parse(src.path, list(args), unsaved_text=src.text)
     if report_parse_errors(tu, src, diags):
         return LoopOptimization(None)
-    edits, notes, count = [], [], 0
+    edits, notes, count, mpi = [], [], 0, 0
     for fn in _function_bodies(tu, src.path):
-        nests, refusals = plan(src, fn)
+        nests, refusals = plan(src, fn, shmem)
         for nest in nests:
             edits += NestWriter(src, nest, count).edits()
             notes.append((nest.root.cursor.extent.start.offset, _optimized(src, nest)))
             count += 1
+            mpi += nest.mpi
         for r in refusals:
             at = r.loop.extent.start.offset
             notes.append((at, f"{_where(src, at)}: loop over "
                               f"'{_loop_name(r.loop)}' left as written: {r.reason}\n"))
     text = _apply(src.text, edits)
     explanation = "".join(n for _, n in sorted(notes, key=lambda x: x[0]))
-    return LoopOptimization(text, explanation, count)
+    return LoopOptimization(text, explanation, count - mpi, mpi)
 
 
 def _function_bodies(tu, path: str):
@@ -93,14 +116,23 @@ def _loop_name(loop) -> str:
 
 def _optimized(src: SourceFile, nest: Nest) -> str:
     root = nest.root
-    lines = [f"{_where(src, root.cursor.extent.start.offset)}: loop over '{root.var.spelling}': "
-             f"remote accesses hoisted and strip-mined (strips and transfer kind chosen at run "
-             f"time)"]
+    where = f"{_where(src, root.cursor.extent.start.offset)}: loop over '{root.var.spelling}'"
+    if nest.mpi:
+        lines = [f"{where}: its one-element MPI accesses move after it, one transfer of a derived "
+                 "datatype each (they complete with their epoch)"]
+    else:
+        lines = [f"{where}: remote accesses hoisted and strip-mined (strips and transfer kind "
+                 "chosen at run time)"]
     for r in nest.references:
         a = r.access
         loops = ", ".join(lp.var.spelling for lp in r.loops)
-        verb = "gets" if a.direction == GET else "puts"
         pe = " ".join(src.no_comments[a.pe.extent.start.offset:a.pe.extent.end.offset].split())
+        if a.mpi:
+            verb = "into" if a.direction == GET else "from"
+            lines.append(f"  line {a.call.location.line}: {a.name} {verb} '{r.address.name}', "
+                         f"rank {pe}: {len(r.loops)}-D region over {loops}")
+            continue
+        verb = "gets" if a.direction == GET else "puts"
         lines.append(f"  line {a.call.location.line}: {a.name} {verb} '{r.address.name}' on PE "
                      f"{pe}: {len(r.loops)}-D region over {loops}")
         if r.local_conflict:

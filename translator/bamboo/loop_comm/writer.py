@@ -18,7 +18,9 @@ address expand as written): the offset at the first iteration, and one stride pe
 """
 from __future__ import annotations
 
+from ..comm_directives.buffers import unwrap
 from ..comm_directives.structure import statement_end
+from ..frontend import cx
 from ..source import SourceFile
 from .accesses import GET
 from .nests import Nest, Reference
@@ -46,6 +48,8 @@ class NestWriter:
         return f"bamboo_lc_{what}_{self.n}" + ("" if ref is None else f"_{ref}")
 
     def edits(self) -> list:
+        if self.nest.mpi:
+            return self._mpi_edits()
         root = self.nest.root
         start = root.cursor.extent.start.offset
         end = statement_end(self.src, root.cursor)
@@ -55,7 +59,65 @@ class NestWriter:
                               f"bamboo_lc_end({self.name('nest')}); }}"))
         return out
 
+    def _mpi_edits(self) -> list:
+        """MPI one-sided accesses complete with their epoch: the loop stays as it is, less its
+        accesses, and one bamboo_lc_mpi_move per access after it moves them all."""
+        root = self.nest.root
+        start = root.cursor.extent.start.offset
+        end = statement_end(self.src, root.cursor)
+        setup = ["{"] + self._bounds()
+        moves = []
+        for i, r in enumerate(self.nest.references):
+            setup.append(self._origin_and_target(i, r))
+            a = r.access
+            direction = "BAMBOO_LC_GET" if a.direction == GET else "BAMBOO_LC_PUT"
+            moves.append(f"bamboo_lc_mpi_move({direction}, (void *)({self.name('base', i)} + "
+                         f"{self.name('off', i)}), sizeof *{self.name('base', i)}, "
+                         f"{len(r.loops)}, {self.name('stride', i)}, {self.name('count', i)}, "
+                         f"{self._text(a.datatype)}, {self._text(a.pe)}, {self.name('disp', i)}, "
+                         f"{self.name('tstride', i)}, {self._text(a.window)});")
+        out = [(start, start, " ".join(setup) + " ")]
+        for r in self.nest.references:
+            c = r.access.call
+            done = "(void)0" if r.statement else "MPI_SUCCESS"
+            out.append((c.extent.start.offset, c.extent.end.offset, done))
+        out.append((end, end, " " + " ".join(moves) + " }"))
+        return out
+
+    def _origin_and_target(self, i: int, r: Reference) -> str:
+        """The origin's LMAD from its address, the target's from its displacement."""
+        dims = len(r.loops)
+        element = self._origin_type(r)
+        base, off, stride = self.name("base", i), self.name("off", i), self.name("stride", i)
+        disp, tstride = self.name("disp", i), self.name("tstride", i)
+        counts = ", ".join(self.name("trip", self.dim[lp.cursor.hash]) for lp in r.loops)
+        origin = f"(long)({self._address(r)} - {base})"
+        target = f"(long)({self._text(r.access.target)})"
+        text = [f"const {element} *{base} = (const {element} *)({r.address.name}); long {off}, "
+                f"{stride}[{dims}], {self.name('count', i)}[{dims}] = {{ {counts} }}, {disp}, "
+                f"{tstride}[{dims}];",
+                self._corner(r, None, f"{off} = {origin}; {disp} = {target};")]
+        for d in range(dims):
+            text.append(self._corner(r, d, f"{stride}[{d}] = {origin} - {off}; "
+                                           f"{tstride}[{d}] = {target} - {disp};"))
+        return " ".join(text)
+
+    @staticmethod
+    def _origin_type(r: Reference) -> str:
+        """The element type of the origin address, before its conversion to void *."""
+        origin = unwrap(r.access.address, (cx.CK.UNEXPOSED_EXPR,))
+        return origin.type.get_pointee().spelling
+
     # -- set-up ---------------------------------------------------------------------------
+
+    def _bounds(self) -> list[str]:
+        """The first value and the trip count of each loop of the nest, evaluated once."""
+        parts = []
+        for d, lp in enumerate(self.nest.loops):
+            lo = self.name("lo", d)
+            parts.append(f"const long {lo} = (long)({self._text(lp.lo)}), {self.name('trip', d)}"
+                         f" = {lp.trip(lo, self._text(lp.end))};")
+        return parts
 
     def _opening(self) -> str:
         nest, src = self.nest, self.src
@@ -63,10 +125,7 @@ class NestWriter:
         line = src.line_of(root.cursor.extent.start.offset)
         parts = [f"{{ static bamboo_lc_site {self.name('site')} = BAMBOO_LC_SITE("
                  f"{c_string(src.display)}, {line}, {nest.ops_per_iteration});"]
-        for d, lp in enumerate(nest.loops):
-            lo = self.name("lo", d)
-            parts.append(f"const long {lo} = (long)({self._text(lp.lo)}), {self.name('trip', d)}"
-                         f" = {lp.trip(lo, self._text(lp.end))};")
+        parts += self._bounds()
         fine = " || ".join(f"({self._text(r.access.pe)}) == shmem_my_pe()"
                            for r in self.conflicts)
         parts.append(f"const int {self.name('fine')} = {fine or '0'};")

@@ -24,7 +24,7 @@ HEADER = ("#include <shmem.h>\n"
 def opt(tmp_path):
     """opt(body, *args) -> TranslationResult of `bamboo translate --explain` on a function
     with the given body (parameters: int n, int pe, int me, double *q)."""
-    def run(body, *args, loop_opt=True, head=HEADER):
+    def run(body, *args, loop_opt=True, head=HEADER, comm_only=False):
         path = tmp_path / "t.c"
         path.write_text(head + "void k(int n, int pe, int me, double *q, int *iq)\n{\n" + body
                         + "\n}\n", encoding="latin-1")
@@ -32,14 +32,15 @@ def opt(tmp_path):
         os.chdir(tmp_path)
         try:
             return translate_file("t.c", list(args), display="t.c", explain=True,
-                                  loop_opt=loop_opt)
+                                  loop_opt=loop_opt, comm_only=comm_only)
         finally:
             os.chdir(old)
     return run
 
 
 def optimized(res) -> int:
-    return res.explanation.count("remote accesses hoisted")
+    return res.explanation.count("remote accesses hoisted") + \
+        res.explanation.count("MPI accesses move after it")
 
 
 def left(res) -> list[str]:
@@ -172,6 +173,8 @@ def test_with_several_pes_the_fallback_keeps_every_access_as_written(opt):
      "it writes 'y' remotely from 2 places in one loop nest; their order would be lost"),
     ("for (int j = 0; j < n; j++) q[j] = shmem_double_g(&x[j], me++);",
      "its PE changes inside the loop"),
+    ("for (int j = 0; j < n; j++) { q[j] = shmem_double_g(&q[j], pe); q = 0; }",
+     "'q' changes inside the loop"),
 ])
 def test_loops_the_optimizer_cannot_prove_are_left_as_written_and_explained(opt, body, reason):
     res = opt(body)
@@ -200,6 +203,79 @@ def test_a_macro_in_the_address_is_evaluated_as_written(opt):
     res = opt("for (int j = 0; j < n; j++) q[j] = shmem_double_g(&x[AT(j)], pe);",
               head=HEADER + "#define AT(i) ((i) + 1)\n")
     assert optimized(res) == 1 and "&x[AT(j)]" in res.text
+
+
+# -- MPI one-sided ---------------------------------------------------------------------------
+
+MPI_HEAD = ("#include <mpi.h>\n"
+            "#define N 64\n"
+            "double x[N], y[N], z[8][N];\n"
+            "long lx[N];\n"
+            "int col[N];\n"
+            "MPI_Win win, other;\n")
+
+
+def mpi(opt, body, comm_only=True):
+    return opt(body.replace("WIN", "win"), head=MPI_HEAD, comm_only=comm_only)
+
+
+def test_one_element_mpi_gets_move_after_their_loop(opt):
+    res = mpi(opt, "for (int j = 0; j < n; j++)\n"
+                   "  MPI_Get(&x[j], 1, MPI_DOUBLE, pe, 2 * j + 1, 1, MPI_DOUBLE, WIN);\n"
+                   "q[0] = 0; iq[0] = 0; (void)me;")
+    assert res.ok and "its one-element MPI accesses move after it" in res.explanation
+    loop = [line for line in res.text.split("\n") if "MPI_Get" in line or "(void)0" in line]
+    assert loop[0].strip().startswith("(void)0; bamboo_lc_mpi_move("), loop
+    assert "bamboo_lc_mpi_move(BAMBOO_LC_GET" in res.text
+    assert res.text.startswith('#include "bamboo_loopcomm_mpi.h"\n#line 1')
+
+
+def test_an_mpi_access_whose_value_is_used_becomes_mpi_success(opt):
+    res = mpi(opt, "int err = 0;\nfor (int r = 0; r < 8; r++) for (int c = 0; c < n; c++)\n"
+                   "  err |= MPI_Put(&z[r][c], 1, MPI_DOUBLE, pe, r * N + c, 1, MPI_DOUBLE, WIN);\n"
+                   "q[0] = err; iq[0] = me;")
+    assert "err |= MPI_SUCCESS;" in res.text and "2-D region over r, c" in res.explanation
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("for (int j = 0; j < n; j++) MPI_Get(&x[j], 2, MPI_DOUBLE, pe, j, 2, MPI_DOUBLE, WIN);",
+     "MPI_Get moves a block of elements, not one"),
+    ("for (int j = 0; j < n; j++) MPI_Get(&x[j], 1, MPI_DOUBLE, pe, j, 1, MPI_LONG, WIN);",
+     "MPI_Get has different origin and target datatypes"),
+    ("for (int j = 0; j < n; j++) MPI_Get(&x[j], 1, MPI_DOUBLE, pe, col[j], 1, MPI_DOUBLE, WIN);",
+     "its target displacement is not affine in the loop variables"),
+    ("for (int j = 0; j < n; j++) { MPI_Get(&x[j], 1, MPI_DOUBLE, pe, j, 1, MPI_DOUBLE, WIN);"
+     " win = other; }", "its window may change inside the loop"),
+    ("for (int j = 0; j < n; j++) MPI_Get(&x[j], 1, MPI_DOUBLE, j % 4, j, 1, MPI_DOUBLE, WIN);",
+     "its rank changes inside the loop"),
+    ("for (int j = 0; j < n; j++) { MPI_Get(&x[j], 1, MPI_DOUBLE, pe, j, 1, MPI_DOUBLE, WIN);"
+     " MPI_Win_flush(pe, WIN); }", "it calls MPI_Win_flush()"),
+])
+def test_mpi_loops_the_optimizer_cannot_prove_are_left_as_written(opt, body, reason):
+    res = mpi(opt, body)
+    assert res.ok and optimized(res) == 0 and "bamboo_lc" not in res.text
+    assert len(left(res)) == 1 and reason in left(res)[0], left(res)
+
+
+def test_mpi_loops_are_optimized_before_the_bamboo_translation(opt):
+    """The line that includes mpi.h includes it through the loop header, on the same line."""
+    res = mpi(opt, "for (int j = 0; j < n; j++)\n"
+                   "  MPI_Get(&x[j], 1, MPI_DOUBLE, pe, j, 1, MPI_DOUBLE, WIN);\n"
+                   "q[0] = 0; iq[0] = me;", comm_only=False)
+    assert res.ok, res.diagnostics
+    assert res.text.startswith('#include "bamboo.h"\n')
+    assert '#include "bamboo_loopcomm_mpi.h"' in res.text and "bamboo_lc_mpi_move(" in res.text
+    assert "its one-element MPI accesses move after it" in res.explanation
+
+
+def test_without_its_own_mpi_h_include_a_file_keeps_its_mpi_loops(opt, tmp_path):
+    (tmp_path / "wrap.h").write_text("#include <mpi.h>\n")
+    res = opt("for (int j = 0; j < n; j++)\n"
+              "  MPI_Get(&x[j], 1, MPI_DOUBLE, pe, j, 1, MPI_DOUBLE, win);\n"
+              "q[0] = 0; iq[0] = me;", head=MPI_HEAD.replace("<mpi.h>", '"wrap.h"'),
+              comm_only=False)
+    assert res.ok and "bamboo_lc" not in res.text
+    assert "left as written: the file does not include mpi.h itself" in res.explanation
 
 
 # -- switches, and what is not an OpenSHMEM program --------------------------------------------
