@@ -171,7 +171,8 @@ class Built:
     loop_runtime: bool = False   # optimized loops: runtime/loopcomm
 
 
-def build_command(cmd: Command, translated: dict[int, Path], built: Built | None = None) -> list[str]:
+def build_command(cmd: Command, translated: dict[int, Path],
+                  built: Built | None = None) -> list[str]:
     """The MPI (or OpenSHMEM) compiler invocation: the user's arguments with translated
     sources."""
     built = built or Built(plain=cmd.comm_only)
@@ -210,7 +211,8 @@ def is_link_probe(text: str) -> bool:
     return bool(LINK_PROBE.search(text)) and "mpi.h" not in text
 
 
-def translate_sources(cmd: Command, workdir: Path, built: Built | None = None) -> dict[int, Path] | None:
+def translate_sources(cmd: Command, workdir: Path,
+                      built: Built | None = None) -> dict[int, Path] | None:
     """Translates every source into workdir, but autoconf's link probes, which are compiled
     as they are; None if any translation failed. ``built`` collects what the translations
     need from the build."""

@@ -22,8 +22,8 @@ MPI_HEADER = '#include "bamboo_loopcomm_mpi.h"\n'
 INCLUDE_DIR = Path(__file__).resolve().parents[3] / "runtime" / "loopcomm" / "include"
 _MPI_INCLUDE = re.compile(r'^(\xef\xbb\xbf)?[ \t]*#[ \t]*include[ \t]*[<"]mpi\.h[>"][^\n]*', re.M)
 # (a byte order mark may start the file)
-_SHMEM_INCLUDE = re.compile(r'^(?:\xef\xbb\xbf)?[ \t]*#[ \t]*include[ \t]*[<"](?:mpp/)?shmem\.h[>"]',
-                            re.M)
+_SHMEM_INCLUDE = re.compile(
+    r'^(?:\xef\xbb\xbf)?[ \t]*#[ \t]*include[ \t]*[<"](?:mpp/)?shmem\.h[>"]', re.M)
 
 
 def is_shmem_program(text: str) -> bool:

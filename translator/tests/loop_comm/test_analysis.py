@@ -327,11 +327,13 @@ OSHCC = shutil.which("oshcc")
 @pytest.mark.skipif(OSHCC is None, reason="oshcc not installed (scripts/setup installs it)")
 def test_generated_code_compiles_without_warnings(opt, tmp_path):
     res = opt("double s = 0;\n"
-              "for (int b = 0; b < n; b++) for (int j = 0; j < N; j++) s += shmem_double_g(&x[j], b);\n"
+              "for (int b = 0; b < n; b++) for (int j = 0; j < N; j++)\n"
+              "  s += shmem_double_g(&x[j], b);\n"
               "for (int r = 0; r < 4; r++) for (int c = 0; c < N; c++)\n"
               "  shmem_double_p(&z[r][c], z[r + 4][c], pe);\n"
               "int j;\nfor (j = 1; j <= n; j += 3) {\n"
-              "  long v; shmem_long_get(&v, lx + j, 1, pe); q[j] = v + shmem_double_g(&x[j - 1], me);\n}\n"
+              "  long v; shmem_long_get(&v, lx + j, 1, pe);\n"
+              "  q[j] = v + shmem_double_g(&x[j - 1], me);\n}\n"
               "for (int i = 0; i < 2; i++) for (int i = 0; i < N; i++)\n"
               "  q[i] += shmem_double_g(&x[i], pe);   /* loops of one name (a fuzzer's find) */\n"
               "q[0] = s + j; iq[0] = 0;")
