@@ -15,6 +15,9 @@ of the run time's buffer, the end of the strip loop after the loop's last line.
 The run time gets each reference's LMAD from the user's own address evaluated at the corners
 of the iteration space (the loop variables declared anew in a block, so that macros in the
 address expand as written): the offset at the first iteration, and one stride per loop.
+
+A nest of MPI one-sided accesses keeps its loop as it is; its calls become no-ops and one
+bamboo_lc_mpi_move per access after the loop moves them all (_mpi_edits).
 """
 from __future__ import annotations
 
