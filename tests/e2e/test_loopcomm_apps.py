@@ -16,7 +16,8 @@ from harness import REPO
 APP = REPO / "apps" / "loopcomm"
 KERNELS = ("CG", "MG", "FT", "IS")
 # One worker runs them all (pytest-xdist): they build in apps/loopcomm/build.
-pytestmark = pytest.mark.xdist_group("loopcomm")
+# one OpenSHMEM job at a time (tests/e2e/test_loopcomm_runtime.py says why)
+pytestmark = pytest.mark.xdist_group("openshmem")
 ENV = {**os.environ, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
 
 

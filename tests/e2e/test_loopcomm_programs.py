@@ -24,7 +24,8 @@ PROGRAMS = ["gather", "scatter"]
 SITES = {"gather": (9, 8), "scatter": (4, 2)}
 LINES_PER_PE = {"gather": 8, "scatter": 3}
 TIMEOUT = 60
-pytestmark = pytest.mark.xdist_group("loopcomm_programs")
+# one OpenSHMEM job at a time (tests/e2e/test_loopcomm_runtime.py says why)
+pytestmark = pytest.mark.xdist_group("openshmem")
 
 
 @pytest.fixture(scope="module")
