@@ -83,6 +83,17 @@ class SourceFile:
             self._nocomment = blank_comments(self.text, strings=False)
         return self._nocomment
 
+    def with_replacements(self, edits) -> str:
+        """The text with each (start, end, new) range replaced, in the order given (by start);
+        a replaced range's line breaks follow its new text, so every later line keeps its
+        number (comm directives and loop optimization write the user's lines so)."""
+        out, pos = [], 0
+        for start, end, new in edits:
+            out += [self.text[pos:start], new, "\n" * self.text.count("\n", start, end)]
+            pos = end
+        out.append(self.text[pos:])
+        return "".join(out)
+
     def line_col(self, offset: int):
         """1-based (line, column) of a byte offset."""
         i = bisect.bisect_right(self.line_starts, offset) - 1

@@ -33,14 +33,8 @@ class Writer:
             self._region(r)
         for inst in self.layout.instances:
             self._instance(inst)
-        out, pos = [], 0
-        for start, end, _, text in sorted(self.edits, key=lambda e: (e[0], e[2])):
-            out.append(self.src.text[pos:start])
-            out.append(text)
-            out.append("\n" * self.src.text.count("\n", start, end))
-            pos = end
-        out.append(self.src.text[pos:])
-        return "".join(out)
+        ordered = sorted(self.edits, key=lambda e: (e[0], e[2]))
+        return self.src.with_replacements((start, end, text) for start, end, _, text in ordered)
 
     def _declare_record_types(self):
         """The cached MPI struct types each function needs, declared at its body's start."""

@@ -8,10 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..comm_directives.buffers import unwrap
-from ..frontend import cx
-
-CK = cx.CK
+from .affine import integer_literal
 
 GET = "get"
 PUT = "put"
@@ -71,8 +68,7 @@ def remote_access(call) -> RemoteAccess | str | None:
     if form == "p" and len(args) == 3:
         return RemoteAccess(call, PUT, ctype, args[0], args[2], args[1], form)
     if form in ("get", "put") and len(args) == 4:
-        count = unwrap(args[2], (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR))
-        if _literal(count) != 1:
+        if integer_literal(args[2]) != 1:
             return f"{call.spelling} moves a block of elements, not one"
         if form == "get":
             return RemoteAccess(call, GET, ctype, args[1], args[3], args[0], form)
@@ -85,18 +81,8 @@ def _mpi_access(call) -> RemoteAccess | str | None:
     if len(args) != 8:
         return None
     for count in (args[1], args[5]):
-        if _literal(unwrap(count, (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR))) != 1:
+        if integer_literal(count) != 1:
             return f"{call.spelling} moves a block of elements, not one"
     return RemoteAccess(call, MPI_FORMS[call.spelling], None, args[0], args[3], None,
                         call.spelling, target=args[4], datatype=args[2],
                         target_datatype=args[6], window=args[7])
-
-
-def _literal(c) -> int | None:
-    if c.kind != CK.INTEGER_LITERAL:
-        return None
-    tokens = [t.spelling for t in c.get_tokens()]
-    try:
-        return int(tokens[0].rstrip("uUlL"), 0) if len(tokens) == 1 else None
-    except ValueError:
-        return None

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from ..comm_directives.buffers import INTEGER_KINDS, unwrap
 from ..frontend import cx
 from ..source import SourceFile
+from .affine import integer_literal
 
 CK = cx.CK
 _IMPLICIT = (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR)
@@ -145,12 +146,5 @@ def _step(inc, var) -> int | None:
 
 
 def _positive_constant(c) -> int | None:
-    c = unwrap(c, _IMPLICIT)
-    if c.kind != CK.INTEGER_LITERAL:
-        return None
-    tokens = [t.spelling for t in c.get_tokens()]
-    try:
-        value = int(tokens[0].rstrip("uUlL"), 0)
-    except (ValueError, IndexError):
-        return None
-    return value if value > 0 else None
+    value = integer_literal(c)
+    return value if value is not None and value > 0 else None

@@ -112,7 +112,7 @@ def _nest(src: SourceFile, root) -> Nest | str:
     ctx = _effects(root, accesses, parents)
     refs = []
     for a in accesses:
-        ref = _reference(src, loop, a, parents, ctx)
+        ref = _reference(src, loop, a, accesses, parents, ctx)
         if isinstance(ref, str):
             return f"{a.name} at line {a.call.location.line}: {ref}"
         refs.append(ref)
@@ -204,7 +204,8 @@ def _type_name(c) -> str:
     return t.spelling.replace("const ", "").replace("volatile ", "") if t.spelling else "*"
 
 
-def _reference(src, root: CanonicalLoop, a: RemoteAccess, parents, ctx) -> Reference | str:
+def _reference(src, root: CanonicalLoop, a: RemoteAccess, accesses, parents,
+               ctx) -> Reference | str:
     loops = [root]
     inner = []
     node, child = parents.get(a.call.hash), a.call
@@ -232,7 +233,8 @@ def _reference(src, root: CanonicalLoop, a: RemoteAccess, parents, ctx) -> Refer
         return problem
     loop_vars = {lp.var.hash: lp.var.spelling for lp in loops}
     for lp in loops:
-        if lp.var.hash in ctx.assigned and _written_in(lp.body, lp.var):
+        if lp.var.hash in ctx.assigned and \
+                lp.var.hash in _effects(lp.body, accesses, parents).assigned:
             return f"the loop variable '{lp.var.spelling}' is changed in the loop's body"
     nest_ctx = af.Context(loop_vars, _without(ctx.assigned, loop_vars), ctx.contents,
                           ctx.pointer_stores)
@@ -259,7 +261,7 @@ def _reference(src, root: CanonicalLoop, a: RemoteAccess, parents, ctx) -> Refer
     except af.NotAffine as why:
         return f"its {peer} changes inside the loop: {why}"
     if a.mpi:
-        if _source(src, a.datatype) != _source(src, a.target_datatype):
+        if source_text(src, a.datatype) != source_text(src, a.target_datatype):
             return f"{a.name} has different origin and target datatypes"
         try:
             af.degree(a.target, nest_ctx)
@@ -275,8 +277,9 @@ def _reference(src, root: CanonicalLoop, a: RemoteAccess, parents, ctx) -> Refer
     return Reference(a, address, loops, statement=statement)
 
 
-def _source(src: SourceFile, c) -> str:
-    """An argument as written (a macro's arguments have no tokens of their own)."""
+def source_text(src: SourceFile, c) -> str:
+    """An expression as written, on one line, for messages and comparisons (a macro's
+    arguments have no tokens of their own)."""
     return " ".join(src.no_comments[c.extent.start.offset:c.extent.end.offset].split())
 
 
@@ -298,21 +301,6 @@ def _unchanged(c, ctx: af.Context) -> bool:
 
 def _without(d: dict, keys: dict) -> dict:
     return {k: v for k, v in d.items() if k not in keys}
-
-
-def _written_in(body, var) -> bool:
-    for c in cx.walk_preorder(body):
-        k = c.kind
-        children = list(c.get_children())
-        if (k == CK.BINARY_OPERATOR and cx.binary_op(c) == "=") or \
-                k == CK.COMPOUND_ASSIGNMENT_OPERATOR or \
-                (k == CK.UNARY_OPERATOR and cx.unary_op(c) in ("++", "--", "post++", "post--",
-                                                              "&")):
-            target = unwrap(children[0], (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR))
-            if target.kind == CK.DECL_REF_EXPR and target.referenced is not None and \
-                    target.referenced.hash == var.hash:
-                return True
-    return False
 
 
 def _skipping_jumps(loops: list[CanonicalLoop], parents) -> str | None:

@@ -12,7 +12,7 @@ from ..frontend import cx
 from ..frontend.load import report_parse_errors
 from ..source import SourceFile
 from .accesses import GET
-from .nests import Nest, plan
+from .nests import Nest, plan, source_text
 from .writer import NestWriter
 
 CK = cx.CK
@@ -74,7 +74,7 @@ def optimize(src: SourceFile, args, diags: Diagnostics, shmem: bool = True) -> L
             at = r.loop.extent.start.offset
             notes.append((at, f"{_where(src, at)}: loop over "
                               f"'{_loop_name(r.loop)}' left as written: {r.reason}\n"))
-    text = _apply(src.text, edits)
+    text = src.with_replacements(sorted(edits, key=lambda e: (e[0], e[1])))
     explanation = "".join(n for _, n in sorted(notes, key=lambda x: x[0]))
     return LoopOptimization(text, explanation, count - mpi, mpi)
 
@@ -91,15 +91,6 @@ def _function_bodies(tu, path: str):
                 yield body[0]
         elif c.kind in cx.SCOPE_KINDS:
             pending.extend(c.get_children())
-
-
-def _apply(text: str, edits: list) -> str:
-    out, pos = [], 0
-    for start, end, new in sorted(edits, key=lambda e: (e[0], e[1])):
-        out += [text[pos:start], new, "\n" * text.count("\n", start, end)]
-        pos = end
-    out.append(text[pos:])
-    return "".join(out)
 
 
 def _where(src: SourceFile, offset: int) -> str:
@@ -126,7 +117,7 @@ def _optimized(src: SourceFile, nest: Nest) -> str:
     for r in nest.references:
         a = r.access
         loops = ", ".join(lp.var.spelling for lp in r.loops)
-        pe = " ".join(src.no_comments[a.pe.extent.start.offset:a.pe.extent.end.offset].split())
+        pe = source_text(src, a.pe)
         if a.mpi:
             verb = "into" if a.direction == GET else "from"
             lines.append(f"  line {a.call.location.line}: {a.name} {verb} '{r.address.name}', "
