@@ -1,0 +1,89 @@
+// Recording what the runtime does, for --bamboo-trace (docs/tracing.md).
+//
+// Every thread that records gets a buffer of its own on its first event, so recording takes
+// no lock: it reads the clock and appends a fixed-size record. Buffers are bounded
+// (BAMBOO_TRACE_EVENTS records each); a full buffer stops recording on its thread and notes
+// when, and the job's trace then ends at the earliest such time (trace/gather.hpp), so that no
+// span or message is cut in half.
+//
+// Off, each recording point costs one test of a flag that never changes while tasks run:
+// callers write `if (trace::on()) trace::...`.
+#pragma once
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace bamboo::trace {
+
+// What a waiting task waits for.
+enum class WaitKind : std::uint8_t { receive, send, requests, collective, firing_rule, other };
+
+constexpr int kNoPeer = INT_MIN;
+constexpr int kNoTag = INT_MIN;
+
+enum class EventType : std::uint8_t {
+    worker_start, worker_stop,  // a worker's run(): lane = worker
+    task_begin, task_end,       // a task runs on a worker: lane = worker, vrank
+    idle_begin, idle_end,       // lane = worker
+    wait_begin, wait_end,       // a task waits: vrank; begin: wait, peer, tag, comm, text
+    engine_round,               // a comm engine round that moved something: time = its start, value = its end
+    send,                       // vrank sends to peer: lane = worker, source/tag/comm (the envelope), value = bytes
+    arrival,                    // a message reaches vrank's mailbox: source/tag/comm, value = bytes
+};
+
+struct Event {
+    std::int64_t time;  // steady clock, nanoseconds
+    EventType type;
+    WaitKind wait;
+    std::int32_t lane;
+    std::int32_t vrank;
+    std::int32_t peer;
+    std::int32_t source;
+    std::int32_t tag;
+    std::int32_t comm;
+    // engine_round: its end; send and arrival: bytes; wait_begin: where its text starts in
+    // the buffer's text (its call, NUL, what it waits for, NUL).
+    std::uint64_t value;
+};
+
+// The records of one thread.
+struct Buffer {
+    std::vector<Event> events;
+    std::vector<char> text;
+    std::int64_t full_at = -1;  // when the first record was refused, if one was
+};
+
+namespace detail {
+extern bool enabled;
+}
+
+// Whether this process records (set once, before tasks run).
+inline bool on() { return detail::enabled; }
+
+// Turns recording on, with at most `events_per_thread` records per thread.
+void enable(std::size_t events_per_thread);
+
+// The steady clock, in the records' unit.
+std::int64_t now();
+
+void worker_started(int worker);
+void worker_stopped(int worker);
+void task_began(int worker, int vrank);
+void task_ended(int worker, int vrank);
+void idle_began(int worker);
+void idle_ended(int worker);
+// `call` and `what` are copied.
+void wait_began(int vrank, WaitKind kind, int peer, int tag, int comm, std::string_view call, std::string_view what);
+void wait_ended(int vrank);
+void engine_round(std::int64_t began);
+// `worker`: the sending task's (-1 if none). `source`, `tag` and `comm` are the envelope's.
+void sent(int worker, int from_vrank, int to_vrank, int source, int tag, int comm, std::size_t bytes);
+void arrived(int to_vrank, int source, int tag, int comm, std::size_t bytes);
+
+// After every thread has stopped recording: the buffers, which the caller now owns.
+std::vector<Buffer> take_buffers();
+
+}  // namespace bamboo::trace
