@@ -7,6 +7,7 @@
 
 #include "core/faults.hpp"
 #include "core/task.hpp"
+#include "trace/recorder.hpp"
 #include "util/spin.hpp"
 
 namespace bamboo {
@@ -111,7 +112,11 @@ Task* Worker::next_task() {
     // between polls).
     PoliteSpin spin;
     auto idle_since = std::chrono::steady_clock::now();
-    auto stop_idling = [&](std::chrono::steady_clock::time_point now) { idle_ += now - idle_since; };
+    if (trace::on()) trace::idle_began(index_);
+    auto stop_idling = [&](std::chrono::steady_clock::time_point now) {
+        idle_ += now - idle_since;
+        if (trace::on()) trace::idle_ended(index_);
+    };
     auto spin_end = idle_since + kSpin;
     for (;;) {
         if (duties_.free_waiting_tasks) duties_.free_waiting_tasks(*this, /*all=*/false);
@@ -158,7 +163,18 @@ void Worker::enter_held(Task& task) {
         task.interval_moved_ = true;
     }
     if (slowdown_ > 1 || scheduler_.binding_pending()) slice_start_ = entered_at_ = std::chrono::steady_clock::now();
+    task_began(task);
     task.enter(*this);
+}
+
+void Worker::task_began(const Task& task) {
+    if (duties_.times_tasks) task_began_at_ = std::chrono::steady_clock::now();
+    if (trace::on()) trace::task_began(index_, task.vrank());
+}
+
+void Worker::task_ended(const Task& task) {
+    if (duties_.times_tasks) in_tasks_ += std::chrono::steady_clock::now() - task_began_at_;
+    if (trace::on()) trace::task_ended(index_, task.vrank());
 }
 
 void Worker::left_task(Task& task) {
@@ -222,6 +238,7 @@ void Worker::switch_away(Task& self) {
         return;
     }
     left_task(self);
+    task_ended(self);
     if (next && next->try_hold()) {
         enter_held(*next);
         jump(next->context_, next->sanitizer_stack_, &self.context_, &self);
@@ -235,6 +252,7 @@ void Worker::switch_away(Task& self) {
 
 BAMBOO_NO_TSAN_FRAMES boost::context::fiber Worker::finished(Task& self) {
     end_slice();
+    task_ended(self);
     scheduler_.task_finished();
     leaving_slot_ = &self.context_;  // receives nothing: the finished context is gone
     leaving_task_ = nullptr;         // and never runs again
@@ -247,6 +265,7 @@ void Worker::run() {
     loop_stack_.become_this_threads();
     running_worker = this;
     started_ = std::chrono::steady_clock::now();
+    if (trace::on()) trace::worker_started(index_);
     while (!scheduler_.all_done()) {
         Task* task = std::exchange(handed_to_loop_, nullptr);
         if (!task) task = next_task();
@@ -256,6 +275,7 @@ void Worker::run() {
         jump(task->context_, task->sanitizer_stack_, &loop_, nullptr);
         Task::leave();
     }
+    if (trace::on()) trace::worker_stopped(index_);
     busy_ = std::chrono::steady_clock::now() - started_ - idle_;
     running_worker = nullptr;
 }

@@ -53,6 +53,7 @@ struct WorkerDuties {
     bool never_sleeps = false;  // idle: keep polling (single-thread mode: under SimGrid SMPI
                                 // all simulated processes share one OS thread, and a nap would
                                 // stop them all; there the polls' MPI calls pass the time)
+    bool times_tasks = false;   // measure the time spent in tasks (in_tasks(), --bamboo-stats)
 };
 
 class Worker {
@@ -111,6 +112,11 @@ public:
 
     // After run(): how long this worker ran tasks (and itself), its idle time not counted.
     std::chrono::steady_clock::duration busy() const { return busy_; }
+    // After run(), if the duties say it times tasks: how long it ran tasks. The rest of busy()
+    // is the runtime's own work: switching, scheduling, polling between tasks.
+    std::chrono::steady_clock::duration in_tasks() const { return in_tasks_; }
+    // After run(): how long it had no task to run.
+    std::chrono::steady_clock::duration idle() const { return idle_; }
     // After run(): how many times the loop (rather than a suspending task) switched to a
     // task: to start the first, after a task finished, and after idling or polling.
     std::size_t loop_switches() const { return loop_switches_; }
@@ -160,6 +166,10 @@ private:
     void slow_down();
     // The running task leaves: its time here counts towards its interval between points.
     void left_task(Task& task);
+    // A task starts or stops running here (it did not merely pass through a suspension that
+    // found it runnable again): timed and traced.
+    void task_began(const Task& task);
+    void task_ended(const Task& task);
     // From the running context to the suspended context `to` (on `to_stack`), leaving the
     // running context's continuation in *from once it has left, and then letting other
     // workers run `leaving` (the task that leaves, if any). Returns when something jumps
@@ -179,6 +189,8 @@ private:
     std::chrono::steady_clock::time_point started_{};
     std::chrono::steady_clock::duration idle_{};  // in next_task() with nothing to run
     std::chrono::steady_clock::duration busy_{};
+    std::chrono::steady_clock::time_point task_began_at_{};
+    std::chrono::steady_clock::duration in_tasks_{};
     std::size_t loop_switches_ = 0;
     std::size_t runs_ = 0;
     std::size_t moved_in_ = 0;

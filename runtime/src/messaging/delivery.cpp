@@ -9,6 +9,7 @@
 #include "messaging/rank.hpp"
 #include "messaging/reports.hpp"
 #include "messaging/routes.hpp"
+#include "trace/recorder.hpp"
 #include "util/errors.hpp"
 #include "util/spin.hpp"
 
@@ -143,6 +144,7 @@ void complete_receive(Request& r, const Envelope& e, std::size_t bytes) {
 
 bool deliver_from_buffer(Rank& dest, const Envelope& e, const TypedBuffer& data, Request* sender,
                          Lending lending) {
+    if (trace::on()) trace::arrived(dest.vrank(), e.source, e.tag, e.comm, data.bytes());
     const Routes& routes = dest.routes();
     BufferBudget& budget = *routes.budget;
     std::size_t cost = buffer_cost(data.bytes());

@@ -89,4 +89,45 @@ void Rank::wait_for_message(const Pattern& pattern, const char* call, bamboo_sit
     }
 }
 
+void Rank::trace_wait() const {
+    const WaitInfo& w = wait_info_;
+    trace::WaitKind kind = trace::WaitKind::other;
+    int peer = trace::kNoPeer, tag = trace::kNoTag, context = 0;
+    const Request* one = w.request;
+    if (!one && w.handles && w.handle_count == 1) one = requests_.find(w.handles[0]);
+    if (w.what) {
+        kind = trace::WaitKind::other;
+    } else if (one && one->kind == Request::Kind::receive) {
+        kind = trace::WaitKind::receive;
+        peer = one->pattern.source;
+        tag = one->pattern.tag;
+        context = one->pattern.comm;
+    } else if (one && one->kind == Request::Kind::send) {
+        kind = trace::WaitKind::send;
+        peer = one->peer;
+        context = one->comm ? one->comm->context() : 0;
+    } else if (one) {
+        kind = one->kind == Request::Kind::collective ? trace::WaitKind::collective : trace::WaitKind::other;
+    } else if (w.handles) {
+        kind = trace::WaitKind::requests;
+    } else {
+        // A firing rule, or a probe (a rule of one message).
+        kind = w.call ? trace::WaitKind::receive : trace::WaitKind::firing_rule;
+        std::lock_guard<SpinLock> lock(mailbox_.mutex());
+        const std::vector<Expectation>& rule = mailbox_.armed_rule();
+        if (rule.size() == 1) {
+            peer = rule[0].pattern.source;
+            tag = rule[0].pattern.tag;
+            context = rule[0].pattern.comm;
+        }
+    }
+    if (kind == trace::WaitKind::receive && (context & 1)) {  // a collective's message: its tag is the runtime's
+        kind = trace::WaitKind::collective;
+        tag = trace::kNoTag;
+    }
+    std::string what = describe_awaited(*this);
+    what.erase(0, what.find(' ') + 1);  // "for a message ...", "for: vrank 0 ...": the trace names it "for"
+    trace::wait_began(vrank(), kind, peer, tag, context, w.call ? w.call : "firing rule", what);
+}
+
 }  // namespace bamboo

@@ -28,6 +28,7 @@
 #include "messaging/mailbox.hpp"
 #include "messaging/message_stats.hpp"
 #include "messaging/requests.hpp"
+#include "trace/recorder.hpp"
 
 namespace bamboo {
 
@@ -81,6 +82,7 @@ public:
             return;
         }
         wait_info_ = info;
+        TracedWait traced(*this);
         while (!background.empty()) {
             Task::wait_until([&] { return ready() || background.any_ready(); });
             background.progress();
@@ -149,6 +151,21 @@ public:
     AttachedBuffer attached_buffer;
 
 private:
+    // A wait of the rank, in the trace (--bamboo-trace) when it records.
+    class TracedWait {
+    public:
+        explicit TracedWait(Rank& rank) : rank_(rank) {
+            if (trace::on()) rank_.trace_wait();
+        }
+        ~TracedWait() {
+            if (trace::on()) trace::wait_ended(rank_.vrank());
+        }
+
+    private:
+        Rank& rank_;
+    };
+    void trace_wait() const;
+
     int run() override;
     // Closes the mailbox: a message that comes later is dropped with a warning, and one that
     // was never received is warned about now.

@@ -2,8 +2,10 @@
 
 #include <mpi.h>
 
+#include "core/worker.hpp"
 #include "messaging/delivery.hpp"
 #include "messaging/routes.hpp"
+#include "trace/recorder.hpp"
 
 namespace bamboo {
 namespace {
@@ -60,6 +62,11 @@ bool start_send(Rank& self, SendMode mode, const CommView& from, int dest, int t
     request.synchronous = mode == SendMode::synchronous;
     Envelope envelope{from.rank, tag, origin == MessageKind::point_to_point ? from.context() : from.comm->collective_context()};
     const Routes& routes = self.routes();
+    if (trace::on()) {
+        Worker* worker = Worker::current();
+        trace::sent(worker ? worker->index() : -1, self.vrank(), dest_vrank, envelope.source, envelope.tag,
+                    envelope.comm, data.bytes());
+    }
     if (Rank* local = routes.local(dest_vrank)) {
         self.sent.count(origin, MessageCounts::same_process, data.bytes());
         return deliver_from_buffer(*local, envelope, data, &request, local_lending(mode, data.bytes()));

@@ -14,7 +14,6 @@
 
 namespace bamboo {
 
-class Rank;
 struct Routes;
 class Traffic;
 
@@ -43,9 +42,5 @@ private:
     std::uint64_t last_moved_ = 0;
     bool finished_ = false;
 };
-
-// One line on what `task` waits for, e.g. "waits in MPI_Recv at ring.c:14 for a message
-// from vrank 2, tag 7, MPI_COMM_WORLD". Meaningful only while the task waits.
-std::string describe_wait(const Rank& rank);
 
 }  // namespace bamboo

@@ -207,8 +207,18 @@ const OptionSpec kSpecs[] = {
      }},
     {"stats", true, "", "off",
      "at exit, each process reports how many messages its tasks sent, point-to-point and in "
-     "collectives, within the process and to other processes",
+     "collectives, within the process and to other processes, and how its workers' time "
+     "divides between tasks, idling and the runtime's own work",
      [](Options& o, const Source& s, const std::string& v) { o.stats = parse_flag(s, v); }},
+    {"trace", false, "FILE", "none",
+     "record what every worker, task and message did, and write it at exit as Chrome trace JSON "
+     "to FILE and as OTF2 to FILE.otf2/ (docs/tracing.md; bin/bamboo trace summary FILE)",
+     [](Options& o, const Source&, const std::string& v) { o.trace = v; }},
+    {"trace-events", false, "N", "1048576",
+     "records kept per thread for --bamboo-trace (48 bytes each); a full buffer ends the trace there",
+     [](Options& o, const Source& s, const std::string& v) {
+         o.trace_events = static_cast<std::size_t>(parse_positive_int(s, v));
+     }},
     {"help", true, "", "", "print these options and exit",
      [](Options& o, const Source& s, const std::string& v) { o.help = parse_flag(s, v); }},
 };

@@ -36,6 +36,8 @@ struct Options {
     std::size_t payload_piece = 0;       // else: bytes per piece of a large payload; 0: whole
     std::size_t buffer_limit = 0;        // bytes for messages sent but not yet received; 0: automatic
     bool stats = false;                  // report the messages each process's tasks sent
+    std::string trace;                   // where the job's trace goes ("": no trace)
+    std::size_t trace_events = std::size_t(1) << 20;  // records per thread's trace buffer
     bool help = false;
 };
 

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <thread>
 
 #include "bamboo.h"
@@ -28,6 +29,9 @@
 #include "process/deadlock_watch.hpp"
 #include "transport/comm_engine.hpp"
 #include "transport/node.hpp"
+#include "trace/chrome_writer.hpp"
+#include "trace/gather.hpp"
+#include "trace/recorder.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
 #include "util/spin.hpp"
@@ -176,6 +180,7 @@ bool Runtime::start(int& argc, char** argv, int provided, int* exit_code) {
         *exit_code = 0;
         return false;
     }
+    if (!options_.trace.empty()) trace::enable(options_.trace_events);
     if (decode_handle(MPI_REQUEST_NULL) || decode_handle(MPI_COMM_NULL) ||
         decode_handle(MPI_COMM_WORLD) || decode_handle(MPI_COMM_SELF) ||
         decode_handle(MPI_GROUP_NULL) || decode_handle(MPI_GROUP_EMPTY))
@@ -211,6 +216,7 @@ bool Runtime::start(int& argc, char** argv, int provided, int* exit_code) {
     if (plan_.shares_core) spin_yield_interval = std::chrono::microseconds(0);
     watch_ = std::make_unique<DeadlockWatch>(routes_, *engine_, options_.deadlock_timeout);
     WorkerDuties duties = worker_duties(plan_, *engine_, *watch_, routes_);
+    duties.times_tasks = options_.stats;
     if (options_.slowdown.size() > static_cast<std::size_t>(plan_.workers) && routes_.process == 0)
         warn("--bamboo-slowdown lists %zu factors, but a process has %d worker(s): the rest are ignored",
              options_.slowdown.size(), plan_.workers);
@@ -326,12 +332,54 @@ void Runtime::report_workers() const {
     }
 }
 
+// --bamboo-stats: where the workers' time went, one line per process.
+void Runtime::report_time() const {
+    double tasks = 0, idle = 0, busy = 0;
+    for (const auto& worker : workers_) {
+        tasks += std::chrono::duration<double>(worker->in_tasks()).count();
+        idle += std::chrono::duration<double>(worker->idle()).count();
+        busy += std::chrono::duration<double>(worker->busy()).count();
+    }
+    double runtime = std::max(busy - tasks, 0.0);
+    double total = std::max(busy + idle, 1e-12);
+    char line[400];
+    std::snprintf(line, sizeof line,
+                  "bamboo: stats: process %d time of %zu worker(s) x %.6f s: tasks %.6f s (%.1f%%), idle %.6f s "
+                  "(%.1f%%: no task runnable), runtime %.6f s (%.1f%%: switching, scheduling, polling)\n",
+                  routes_.process, workers_.size(), total / static_cast<double>(workers_.size()), tasks,
+                  100 * tasks / total, idle, 100 * idle / total, runtime, 100 * runtime / total);
+    std::fputs(line, stderr);
+}
+
+// --bamboo-trace: every process's records to process 0, which writes the job's trace.
+void Runtime::write_trace() const {
+    trace::ProcessFacts facts{routes_.process, static_cast<int>(workers_.size()), routes_.vf};
+    auto comm_name = [this](int vrank, int context) {
+        const Rank* rank = routes_.local(vrank);
+        const Communicator* comm = rank ? rank->communicator_with_context(context) : nullptr;
+        return comm ? comm->name() : "the communicator of context " + std::to_string(context & ~1);
+    };
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    std::optional<trace::JobTrace> job = trace::gather_job(trace::take_buffers(), facts, comm_name, comm);
+    MPI_Comm_free(&comm);
+    if (!job) return;
+    if (job->truncated_at)
+        warn("--bamboo-trace: a thread's trace buffer filled up %.3f ms into the run: the trace ends there "
+             "(--bamboo-trace-events sets the records per thread)",
+             static_cast<double>(*job->truncated_at) / 1e6);
+    std::string error;
+    if (!trace::write_chrome(*job, options_.trace, &error)) warn("--bamboo-trace: %s", error.c_str());
+}
+
 int Runtime::finish() {
     if (!options_.vf_candidates.empty()) record_run(MPI_Wtime() - started_);
     if (options_.stats) {
         report_message_counts();
+        report_time();
         report_workers();
     }
+    if (!options_.trace.empty()) write_trace();
     for (const auto& rank : routes_.ranks)
         if (rank->exit_code() != 0) return rank->exit_code();
     return 0;

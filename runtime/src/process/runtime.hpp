@@ -32,7 +32,8 @@ public:
     bool start(int& argc, char** argv, int provided, int* exit_code);
     // Runs the tasks until the whole job has finished.
     void run();
-    // Collective, after run(): --bamboo-vf auto's record of the run and --bamboo-stats.
+    // Collective, after run(): --bamboo-vf auto's record of the run, --bamboo-stats and
+    // --bamboo-trace.
     // Returns the process's exit code: the first non-zero one of its ranks.
     int finish();
 
@@ -44,6 +45,8 @@ private:
     void record_run(double wall_s) const;
     void report_message_counts() const;
     void report_workers() const;
+    void report_time() const;
+    void write_trace() const;
 
     Options options_;
     ThreadPlan plan_;

@@ -12,8 +12,10 @@
 
 #include "core/worker.hpp"
 #include "messaging/delivery.hpp"
+#include "messaging/one_sided.hpp"
 #include "messaging/rank.hpp"
 #include "messaging/routes.hpp"
+#include "trace/recorder.hpp"
 #include "util/backoff.hpp"
 #include "util/copy_charge.hpp"
 #include "util/errors.hpp"
@@ -645,6 +647,16 @@ ByteBuffer CommEngine::copy_out(Arrival& a) {
 // Hands a message that came with its data (or announced, without it) to its task: straight
 // into a posted receive, or as an unexpected message, which needs the data in a buffer of its
 // own. False, doing nothing, while the data is only in its slot and no receive waits for it.
+namespace {
+
+// A message from another process has all it needs to be received (its data, or its
+// announcement): the trace's arrival. One-sided messages are not traced.
+void trace_arrival(int dest_vrank, const Envelope& e, std::size_t bytes) {
+    if (trace::on() && !is_one_sided(e)) trace::arrived(dest_vrank, e.source, e.tag, e.comm, bytes);
+}
+
+}  // namespace
+
 bool CommEngine::deliver_held(Arrival& a) {
     Rank& dest = *routes_.local(a.dest_vrank);
     Request* receive = nullptr;
@@ -662,6 +674,7 @@ bool CommEngine::deliver_held(Arrival& a) {
         message.storage = std::move(a.buffer);
         message.charge = BufferCharge(routes_.budget.get(), a.source_process, buffer_cost(a.payload_bytes));
     }
+    trace_arrival(a.dest_vrank, a.envelope, a.payload_bytes);
     if (receive) fill(*receive, std::move(message));
     else deliver_message(dest, std::move(message));  // unexpected, or dropped: its task has finished
     return true;
@@ -767,6 +780,7 @@ bool CommEngine::start_payload(Arrival& a) {
 }
 
 void CommEngine::finish_payload(Arrival& a) {
+    trace_arrival(a.dest_vrank, a.envelope, a.payload_bytes);
     BufferCharge charge(routes_.budget.get(), a.source_process, buffer_cost(a.payload_bytes));
     if (a.receive) {
         if (a.buffer) {  // the receive's datatype is not contiguous, or the message is truncated
@@ -795,6 +809,7 @@ bool CommEngine::try_progress() {
 }
 
 bool CommEngine::progress() {
+    std::int64_t began = trace::on() ? trace::now() : 0;
     bool moved = start_sends();
     if (routes_.budget->refunds_due()) send_refunds();
     // Data asked for by other processes, and messages that waited for the window.
@@ -811,6 +826,7 @@ bool CommEngine::progress() {
         if (arriving_ > 0 && advance_arrivals()) moved = true;
     }
     note_transit();
+    if (moved && trace::on()) trace::engine_round(began);
     return moved;
 }
 

@@ -1,0 +1,121 @@
+#include "trace/recorder.hpp"
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+
+namespace bamboo::trace {
+
+namespace detail {
+bool enabled = false;
+}
+
+namespace {
+
+std::size_t capacity = 0;
+std::mutex registry_mutex;
+std::vector<std::unique_ptr<Buffer>> registry;  // every thread's buffer, for take_buffers()
+thread_local Buffer* own = nullptr;
+
+Buffer& buffer() {
+    if (!own) {
+        std::lock_guard<std::mutex> lock(registry_mutex);
+        registry.push_back(std::make_unique<Buffer>());
+        own = registry.back().get();
+    }
+    return *own;
+}
+
+// A new record of this thread, or nullptr once its buffer is full.
+Event* record(EventType type, std::int64_t time) {
+    Buffer& b = buffer();
+    if (b.events.size() >= capacity) {
+        if (b.full_at < 0) b.full_at = time;
+        return nullptr;
+    }
+    Event& e = b.events.emplace_back();
+    e = Event{time, type, WaitKind::other, -1, -1, kNoPeer, 0, kNoTag, 0, 0};
+    return &e;
+}
+
+Event* record(EventType type) { return record(type, now()); }
+
+void lane_event(EventType type, int worker, int vrank) {
+    if (Event* e = record(type)) {
+        e->lane = worker;
+        e->vrank = vrank;
+    }
+}
+
+}  // namespace
+
+void enable(std::size_t events_per_thread) {
+    capacity = events_per_thread;
+    detail::enabled = true;
+}
+
+std::int64_t now() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+void worker_started(int worker) { lane_event(EventType::worker_start, worker, -1); }
+void worker_stopped(int worker) { lane_event(EventType::worker_stop, worker, -1); }
+void task_began(int worker, int vrank) { lane_event(EventType::task_begin, worker, vrank); }
+void task_ended(int worker, int vrank) { lane_event(EventType::task_end, worker, vrank); }
+void idle_began(int worker) { lane_event(EventType::idle_begin, worker, -1); }
+void idle_ended(int worker) { lane_event(EventType::idle_end, worker, -1); }
+
+void wait_began(int vrank, WaitKind kind, int peer, int tag, int comm, std::string_view call, std::string_view what) {
+    Event* e = record(EventType::wait_begin);
+    if (!e) return;
+    e->vrank = vrank;
+    e->wait = kind;
+    e->peer = peer;
+    e->tag = tag;
+    e->comm = comm;
+    std::vector<char>& text = own->text;
+    e->value = text.size();
+    text.insert(text.end(), call.begin(), call.end());
+    text.push_back('\0');
+    text.insert(text.end(), what.begin(), what.end());
+    text.push_back('\0');
+}
+
+void wait_ended(int vrank) { lane_event(EventType::wait_end, -1, vrank); }
+
+void engine_round(std::int64_t began) {
+    if (Event* e = record(EventType::engine_round, began)) e->value = static_cast<std::uint64_t>(now());
+}
+
+void sent(int worker, int from_vrank, int to_vrank, int source, int tag, int comm, std::size_t bytes) {
+    Event* e = record(EventType::send);
+    if (!e) return;
+    e->lane = worker;
+    e->vrank = from_vrank;
+    e->peer = to_vrank;
+    e->source = source;
+    e->tag = tag;
+    e->comm = comm;
+    e->value = bytes;
+}
+
+void arrived(int to_vrank, int source, int tag, int comm, std::size_t bytes) {
+    Event* e = record(EventType::arrival);
+    if (!e) return;
+    e->vrank = to_vrank;
+    e->source = source;
+    e->tag = tag;
+    e->comm = comm;
+    e->value = bytes;
+}
+
+std::vector<Buffer> take_buffers() {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    std::vector<Buffer> taken;
+    for (auto& b : registry) taken.push_back(std::move(*b));
+    for (auto& b : registry) *b = Buffer{};
+    return taken;
+}
+
+}  // namespace bamboo::trace
