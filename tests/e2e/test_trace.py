@@ -1,0 +1,118 @@
+"""End to end: --bamboo-trace. The papers' applications traced at 2 processes print what plain
+MPI prints, and their traces are well formed (every span closed, every flow with both ends,
+times monotonic per lane), hold every task and every message the runtime counted, and read
+back from OTF2 with otf2-print; a wait shows what it waited for and ends with its message;
+a full trace buffer ends the trace cleanly."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from harness import REPO, build_bamboo, build_plain, run_bamboo, run_plain
+from bamboo.trace.chrome import problems
+
+HERE = Path(__file__).resolve().parent / "trace"
+
+# Cannon needs a square number of ranks: 2 processes x VF 8 make its 4 x 4 grid.
+APPS = {
+    "jacobi3d": (4, ["25", "20"]),
+    "cannon": (8, ["192", "2"]),
+    "lu": (4, ["128", "16", "2", "column"]),
+}
+
+SENT = re.compile(r"bamboo: stats: process \d+ sent point-to-point (\d+) \(\d+ B\) within the process, (\d+) \(\d+ B\) "
+                  r"to other processes; collectives (\d+) \(\d+ B\) within the process, (\d+) \(\d+ B\) to other")
+
+
+def app_binary(name: str, variant: str) -> Path:
+    app = REPO / "apps" / name
+    subprocess.run(["make", "--no-print-directory", "-s", "-C", str(app), f"build/{variant}"], check=True)
+    return app / "build" / variant
+
+
+def verification(stdout: str) -> list[str]:
+    return [line for line in stdout.splitlines() if line.startswith("verification:")]
+
+
+def events(trace: dict, **match) -> list[dict]:
+    return [e for e in trace["traceEvents"] if all(e.get(k) == v for k, v in match.items())]
+
+
+@pytest.mark.parametrize("name", sorted(APPS))
+def test_an_application_traced_prints_what_mpi_prints_and_its_trace_holds_every_task_and_message(name, tmp_path):
+    vf, args = APPS[name]
+    plain = run_plain(app_binary(name, "basic"), 2 * vf, args)
+    assert plain.returncode == 0, plain.stderr
+    trace_file = tmp_path / f"{name}.json"
+    run = run_bamboo(app_binary(name, "bamboo"), 2, vf, args, ["--bamboo-trace", str(trace_file), "--bamboo-stats"])
+    assert run.returncode == 0, run.stderr
+    assert verification(run.stdout) == verification(plain.stdout) != []
+
+    trace = json.loads(trace_file.read_text())
+    assert problems(trace) == []
+    bamboo = trace["otherData"]["bamboo"]
+    assert bamboo["truncated_at"] is None
+    assert [p["vranks"] for p in bamboo["processes"]] == [list(range(vf)), list(range(vf, 2 * vf))]
+    traced_tasks = {e["args"]["vrank"] for e in events(trace, ph="B", cat="task")}
+    assert traced_tasks == set(range(2 * vf))
+    # Every message the runtime counted is a flow with both ends, those between processes too.
+    counted = [sum(int(n) for n in m) for m in SENT.findall(run.stderr)]
+    assert len(counted) == 2
+    flows = events(trace, ph="s")
+    assert len(flows) == sum(counted)
+    remote = sum(int(m[1]) + int(m[3]) for m in SENT.findall(run.stderr))
+    assert sum(1 for f in flows if f["args"]["remote"]) == remote > 0
+    assert events(trace, ph="B", cat="wait") and events(trace, ph="B", cat="idle")
+
+
+def test_the_otf2_archive_reads_back_with_the_spans_of_the_json(tmp_path):
+    trace_file = tmp_path / "jacobi3d.json"
+    run = run_bamboo(app_binary("jacobi3d", "bamboo"), 2, 4, ["25", "20"], ["--bamboo-trace", str(trace_file)])
+    assert run.returncode == 0, run.stderr
+    anchor = tmp_path / "jacobi3d.json.otf2" / "traces.otf2"
+    printed = subprocess.run(["otf2-print", str(anchor)], capture_output=True, text=True, timeout=120)
+    assert printed.returncode == 0, printed.stderr
+    trace = json.loads(trace_file.read_text())
+    enters = len(re.findall(r"^ENTER ", printed.stdout, re.M))
+    leaves = len(re.findall(r"^LEAVE ", printed.stdout, re.M))
+    assert enters == leaves == len(events(trace, ph="B"))
+
+
+def test_a_wait_says_what_it_waits_for_and_ends_with_its_message(tmp_path):
+    program = HERE / "waits.c"
+    plain = run_plain(build_plain([program], tmp_path / "plain"), 4)
+    trace_file = tmp_path / "waits.json"
+    run = run_bamboo(build_bamboo([program], tmp_path / "bamboo"), 2, 2, [], ["--bamboo-trace", str(trace_file)])
+    assert run.returncode == 0, run.stderr
+    assert run.lines() == plain.lines()
+    trace = json.loads(trace_file.read_text())
+    assert problems(trace) == []
+    waits = [e for e in events(trace, ph="B", cat="wait", name="MPI_Recv") if e["args"]["vrank"] == 0]
+    assert len(waits) == 1
+    wait = waits[0]
+    assert wait["args"]["kind"] == "receive"
+    assert (wait["args"]["source"], wait["args"]["tag"], wait["args"]["comm"]) == (3, 7, "MPI_COMM_WORLD")
+    assert "vrank 3" in wait["args"]["for"] and "tag 7" in wait["args"]["for"]
+    lane = [e for e in trace["traceEvents"] if e["pid"] == wait["pid"] and e.get("tid") == wait["tid"]]
+    end = next(e for e in lane[lane.index(wait):] if e["ph"] == "E")
+    arrival = [e for e in events(trace, ph="f") if e["args"]["tag"] == 7]
+    assert len(arrival) == 1 and arrival[0]["args"]["from"] == 3 and arrival[0]["args"]["remote"]
+    assert wait["ts"] <= arrival[0]["ts"] <= end["ts"]
+
+
+def test_a_full_trace_buffer_ends_the_trace_cleanly_and_says_so(tmp_path):
+    trace_file = tmp_path / "short.json"
+    run = run_bamboo(app_binary("jacobi3d", "bamboo"), 2, 4, ["25", "20"],
+                     ["--bamboo-trace", str(trace_file), "--bamboo-trace-events", "200"])
+    assert run.returncode == 0, run.stderr
+    assert "trace buffer filled up" in run.stderr
+    trace = json.loads(trace_file.read_text())
+    assert problems(trace) == []
+    cut = trace["otherData"]["bamboo"]["truncated_at"]
+    assert cut is not None
+    assert all(e["ts"] <= cut for e in trace["traceEvents"] if "ts" in e)
