@@ -89,7 +89,7 @@ void Rank::wait_for_message(const Pattern& pattern, const char* call, bamboo_sit
     }
 }
 
-void Rank::trace_wait() const {
+void Rank::trace_wait() {
     const WaitInfo& w = wait_info_;
     trace::WaitKind kind = trace::WaitKind::other;
     int peer = trace::kNoPeer, tag = trace::kNoTag, context = 0;
@@ -125,9 +125,15 @@ void Rank::trace_wait() const {
         kind = trace::WaitKind::collective;
         tag = trace::kNoTag;
     }
-    std::string what = describe_awaited(*this);
-    what.erase(0, what.find(' ') + 1);  // "for a message ...", "for: vrank 0 ...": the trace names it "for"
-    trace::wait_began(vrank(), kind, peer, tag, context, w.call ? w.call : "firing rule", what);
+    // A list (requests, a rule's messages) changes as they complete: made anew every time.
+    TracedWaitKey key{kind, peer, tag, context, w.call};
+    bool listed = kind == trace::WaitKind::requests || kind == trace::WaitKind::firing_rule;
+    if (listed || !(key == traced_key_) || traced_what_.empty()) {
+        traced_what_ = describe_awaited(*this);
+        traced_what_.erase(0, traced_what_.find(' ') + 1);  // "for a message ...", "for: ...": the trace's "for"
+        traced_key_ = key;
+    }
+    trace::wait_began(vrank(), kind, peer, tag, context, w.call ? w.call : "firing rule", traced_what_);
 }
 
 }  // namespace bamboo

@@ -164,7 +164,7 @@ private:
     private:
         Rank& rank_;
     };
-    void trace_wait() const;
+    void trace_wait();
 
     int run() override;
     // Closes the mailbox: a message that comes later is dropped with a warning, and one that
@@ -178,6 +178,18 @@ private:
     Mailbox mailbox_;
     RequestTable requests_;
     WaitInfo wait_info_;
+    // The last traced wait for one message or request, and its text: a loop waits for the
+    // same thing again and again, and the text costs more to make than the rest of the record.
+    struct TracedWaitKey {
+        trace::WaitKind kind = trace::WaitKind::other;
+        int peer = 0, tag = 0, context = 0;
+        const char* call = nullptr;
+        bool operator==(const TracedWaitKey& o) const {
+            return kind == o.kind && peer == o.peer && tag == o.tag && context == o.context && call == o.call;
+        }
+    };
+    TracedWaitKey traced_key_;
+    std::string traced_what_;
     std::unordered_map<int, unsigned> collective_numbers_;  // by collective context
 };
 

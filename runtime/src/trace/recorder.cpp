@@ -1,6 +1,7 @@
 #include "trace/recorder.hpp"
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 
@@ -22,6 +23,7 @@ Buffer& buffer() {
         std::lock_guard<std::mutex> lock(registry_mutex);
         registry.push_back(std::make_unique<Buffer>());
         own = registry.back().get();
+        own->events.reserve(capacity);
     }
     return *own;
 }
@@ -39,6 +41,24 @@ Event* record(EventType type, std::int64_t time) {
 }
 
 Event* record(EventType type) { return record(type, now()); }
+
+// Where `call` NUL `what` NUL is in the buffer's text, added if it is not there yet.
+std::uint64_t text_of(Buffer& b, std::string_view call, std::string_view what) {
+    std::hash<std::string_view> hash;
+    std::size_t key = hash(call) * 31 + hash(what);
+    auto found = b.text_by_hash.find(key);
+    if (found != b.text_by_hash.end()) {
+        const char* kept = b.text.data() + found->second;
+        if (call == kept && what == kept + call.size() + 1) return found->second;
+    }
+    std::uint64_t at = b.text.size();
+    b.text.insert(b.text.end(), call.begin(), call.end());
+    b.text.push_back('\0');
+    b.text.insert(b.text.end(), what.begin(), what.end());
+    b.text.push_back('\0');
+    b.text_by_hash[key] = at;
+    return at;
+}
 
 void lane_event(EventType type, int worker, int vrank) {
     if (Event* e = record(type)) {
@@ -74,12 +94,7 @@ void wait_began(int vrank, WaitKind kind, int peer, int tag, int comm, std::stri
     e->peer = peer;
     e->tag = tag;
     e->comm = comm;
-    std::vector<char>& text = own->text;
-    e->value = text.size();
-    text.insert(text.end(), call.begin(), call.end());
-    text.push_back('\0');
-    text.insert(text.end(), what.begin(), what.end());
-    text.push_back('\0');
+    e->value = text_of(*own, call, what);
 }
 
 void wait_ended(int vrank) { lane_event(EventType::wait_end, -1, vrank); }

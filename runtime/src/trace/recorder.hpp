@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace bamboo::trace {
@@ -51,8 +52,11 @@ struct Event {
 
 // The records of one thread.
 struct Buffer {
-    std::vector<Event> events;
+    std::vector<Event> events;  // its whole capacity reserved at once: no copy while tasks run
+    // The waits' texts, each kept once (a loop waits for the same thing again and again), so
+    // that text takes no more memory than the events do.
     std::vector<char> text;
+    std::unordered_map<std::size_t, std::uint64_t> text_by_hash;
     std::int64_t full_at = -1;  // when the first record was refused, if one was
 };
 
