@@ -48,6 +48,14 @@ def runtime_build_flags() -> list[str]:
     listed = RUNTIME_LIBDIR / "program-flags"
     return listed.read_text().split() if listed.is_file() else []
 
+
+def runtime_build_libs() -> list[str]:
+    """Libraries the runtime build uses beyond RUNTIME_LIBS (libotf2, when it writes OTF2
+    traces); the build lists them in its program-libs, one a line. A build older than that
+    list needs none."""
+    listed = RUNTIME_LIBDIR / "program-libs"
+    return [line for line in listed.read_text().splitlines() if line] if listed.is_file() else []
+
 C_SOURCE_SUFFIXES = (".c",)
 
 # Options whose value is the next argument (gcc spelling); all are passed on as given.
@@ -194,7 +202,7 @@ def build_command(cmd: Command, translated: dict[int, Path],
         else:
             out.append(arg)
     if cmd.links and not built.plain:
-        out += [f"-L{RUNTIME_LIBDIR}"] + RUNTIME_LIBS
+        out += [f"-L{RUNTIME_LIBDIR}", *RUNTIME_LIBS, *runtime_build_libs()]
     if cmd.links and built.loop_runtime:
         out += [f"-L{LOOPCOMM_LIBDIR}", "-lbamboo_loopcomm"]
     return out
