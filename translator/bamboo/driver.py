@@ -202,7 +202,9 @@ def build_command(cmd: Command, translated: dict[int, Path],
         else:
             out.append(arg)
     if cmd.links and not built.plain:
-        out += [f"-L{RUNTIME_LIBDIR}", *RUNTIME_LIBS, *runtime_build_libs()]
+        # `-x none` first: the build's libraries are named by path, and a `-x c++` of the
+        # user's would make the compiler read them as sources.
+        out += ["-x", "none", f"-L{RUNTIME_LIBDIR}", *RUNTIME_LIBS, *runtime_build_libs()]
     if cmd.links and built.loop_runtime:
         out += [f"-L{LOOPCOMM_LIBDIR}", "-lbamboo_loopcomm"]
     return out
