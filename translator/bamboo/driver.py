@@ -42,11 +42,22 @@ RUNTIME_LIBS = ["-Wl,--undefined=main", "-lbamboo", "-lboost_context", "-lstdc++
 COMPILE_FLAGS = ["-fstack-clash-protection"]
 
 
+def _listed_by_runtime_build(name: str) -> list[str]:
+    """A list the runtime build writes beside libbamboo.a; a build older than it lists nothing."""
+    listed = RUNTIME_LIBDIR / name
+    return listed.read_text().split() if listed.is_file() else []
+
+
 def runtime_build_flags() -> list[str]:
     """Flags a program must be compiled and linked with to use the runtime build it links
-    (the sanitizers of a sanitizer build); the build lists them in its program-flags."""
-    listed = RUNTIME_LIBDIR / "program-flags"
-    return listed.read_text().split() if listed.is_file() else []
+    (the sanitizers of a sanitizer build)."""
+    return _listed_by_runtime_build("program-flags")
+
+
+def runtime_build_libs() -> list[str]:
+    """Libraries the runtime build uses beyond RUNTIME_LIBS (libotf2, when it writes OTF2
+    traces)."""
+    return _listed_by_runtime_build("program-libs")
 
 C_SOURCE_SUFFIXES = (".c",)
 
@@ -194,7 +205,9 @@ def build_command(cmd: Command, translated: dict[int, Path],
         else:
             out.append(arg)
     if cmd.links and not built.plain:
-        out += [f"-L{RUNTIME_LIBDIR}"] + RUNTIME_LIBS
+        # `-x none` first: the build's libraries are named by path, and a `-x c++` of the
+        # user's would make the compiler read them as sources.
+        out += ["-x", "none", f"-L{RUNTIME_LIBDIR}", *RUNTIME_LIBS, *runtime_build_libs()]
     if cmd.links and built.loop_runtime:
         out += [f"-L{LOOPCOMM_LIBDIR}", "-lbamboo_loopcomm"]
     return out

@@ -31,6 +31,7 @@
 #include "transport/node.hpp"
 #include "trace/chrome_writer.hpp"
 #include "trace/gather.hpp"
+#include "trace/otf2_writer.hpp"
 #include "trace/recorder.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
@@ -370,6 +371,7 @@ void Runtime::write_trace() const {
              static_cast<double>(*job->truncated_at) / 1e6);
     std::string error;
     if (!trace::write_chrome(*job, options_.trace, &error)) warn("--bamboo-trace: %s", error.c_str());
+    if (!trace::write_otf2(*job, options_.trace + ".otf2", &error)) warn("--bamboo-trace: no OTF2 archive: %s", error.c_str());
 }
 
 int Runtime::finish() {
