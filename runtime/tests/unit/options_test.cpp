@@ -191,3 +191,21 @@ TEST(Options, QueueBindingAndSlowdown) {
     EXPECT_NE(error_of({"prog", "--bamboo-slowdown", "1,0.5"}).find("factors of at least 1"), std::string::npos);
     EXPECT_NE(error_of({"prog", "--bamboo-slowdown", "1,,2"}).find("--bamboo-slowdown"), std::string::npos);
 }
+
+TEST(Options, TraceTakesAFileAndItsBufferARecordCount) {
+    Args none({"prog"});
+    Options off = parse(none);
+    EXPECT_TRUE(off.trace.empty());
+    EXPECT_EQ(off.trace_events, std::size_t(1) << 20);
+    Args args({"prog", "--bamboo-trace", "run.json", "--bamboo-trace-events=5000"});
+    Options on = parse(args);
+    EXPECT_EQ(on.trace, "run.json");
+    EXPECT_EQ(on.trace_events, 5000u);
+    EXPECT_EQ(args.remaining(), std::vector<std::string>{"prog"});
+    Env env;
+    env.values = {{"BAMBOO_TRACE", "env.json"}};
+    Args bare({"prog"});
+    EXPECT_EQ(parse(bare, env).trace, "env.json");
+    EXPECT_NE(error_of({"prog", "--bamboo-trace"}).find("missing value for --bamboo-trace"), std::string::npos);
+    EXPECT_NE(error_of({"prog", "--bamboo-trace-events", "0"}).find("--bamboo-trace-events"), std::string::npos);
+}
