@@ -1,4 +1,6 @@
-"""Command line: ``python3 -m bamboo translate FILE.c [-o OUT.c] [--explain] [--comm-only] [flags]``.
+"""Command line: ``python3 -m bamboo translate FILE.c [-o OUT.c] [--explain] [--comm-only] [flags]``
+and ``python3 -m bamboo trace summary|plot|check FILE ...`` (trace/cli.py: reading what
+``--bamboo-trace`` wrote).
 
 ``--comm-only`` lowers the comm directives alone: the output is a plain MPI (or SHMEM)
 program for mpicc (oshcc), not a Bamboo task program.  So is the output for an OpenSHMEM
@@ -20,7 +22,8 @@ from .translate import translate_file
 USAGE = ("usage: python3 -m bamboo translate FILE.c [-o OUT.c] [--explain] [--comm-only] "
          "[--no-loop-opt] "
          "[-I DIR] [-D NAME[=VAL]] [-U NAME] [-std=STD] [-include FILE] [-isystem DIR] "
-         "[-iquote DIR]")
+         "[-iquote DIR]\n"
+         "       python3 -m bamboo trace {summary,plot,check} FILE ... (bamboo trace --help)")
 
 _WITH_ARG = ("-I", "-D", "-U", "-include", "-isystem", "-iquote", "-idirafter", "-imacros")
 
@@ -72,6 +75,9 @@ def parse_args(argv):
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "trace":
+        from .trace.cli import main as trace_main
+        return trace_main(argv[1:])
     parsed = parse_args(argv)
     if parsed is None:
         print(USAGE)
