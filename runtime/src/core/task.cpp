@@ -6,6 +6,7 @@
 #include "core/scheduler.hpp"
 #include "core/task_stacks.hpp"
 #include "core/worker.hpp"
+#include "trace/recorder.hpp"
 
 namespace bamboo {
 namespace {
@@ -76,7 +77,9 @@ void Task::end_wait() { worker().count_waiting(-1); }
 
 void Task::wake() {
     TaskState expected = TaskState::waiting;
-    if (state_.compare_exchange_strong(expected, TaskState::runnable)) worker().scheduler().enqueue(*this);
+    if (!state_.compare_exchange_strong(expected, TaskState::runnable)) return;
+    if (trace::on()) trace::woken(vrank_);
+    worker().scheduler().enqueue(*this);
 }
 
 void Task::exit(int status) {

@@ -75,6 +75,7 @@ Part convert(std::vector<Buffer>& buffers, const ProcessFacts& facts, const Comm
     std::vector<std::optional<Span>> running(static_cast<std::size_t>(facts.workers));
     std::vector<std::optional<Span>> idle(static_cast<std::size_t>(facts.workers));
     std::unordered_map<int, Span> waiting;  // by vrank
+    std::unordered_map<int, std::int64_t> woken;  // when a waiting task was last made runnable
     std::int64_t run_begin = std::numeric_limits<std::int64_t>::max(), run_end = std::numeric_limits<std::int64_t>::min();
     auto open = [&](std::optional<Span>& slot, SpanKind kind, const Event& e) {
         slot = Span{};
@@ -117,10 +118,17 @@ Part convert(std::vector<Buffer>& buffers, const ProcessFacts& facts, const Comm
                 waiting[e.vrank] = std::move(s);
                 break;
             }
+            case EventType::wake:
+                if (waiting.count(e.vrank)) woken[e.vrank] = e.time;
+                break;
             case EventType::wait_end: {
                 auto found = waiting.find(e.vrank);
                 if (found == waiting.end()) break;
-                found->second.end = e.time;
+                // The wait ends when the task is made runnable; until a worker takes it, it is ready.
+                auto wake = woken.find(e.vrank);
+                bool was_woken = wake != woken.end() && wake->second >= found->second.begin;
+                found->second.end = was_woken ? wake->second : e.time;
+                if (wake != woken.end()) woken.erase(wake);
                 part.spans.push_back(std::move(found->second));
                 waiting.erase(found);
                 break;

@@ -98,6 +98,7 @@ void wait_began(int vrank, WaitKind kind, int peer, int tag, int comm, std::stri
 }
 
 void wait_ended(int vrank) { lane_event(EventType::wait_end, -1, vrank); }
+void woken(int vrank) { lane_event(EventType::wake, -1, vrank); }
 
 void engine_round(std::int64_t began) {
     if (Event* e = record(EventType::engine_round, began)) e->value = static_cast<std::uint64_t>(now());

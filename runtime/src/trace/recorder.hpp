@@ -30,6 +30,8 @@ enum class EventType : std::uint8_t {
     task_begin, task_end,       // a task runs on a worker: lane = worker, vrank
     idle_begin, idle_end,       // lane = worker
     wait_begin, wait_end,       // a task waits: vrank; begin: wait, peer, tag, comm, text
+    wake,                       // a waiting task is made runnable: vrank (its wait ends here; it
+                                // is then ready, until a worker runs it)
     engine_round,               // a comm engine round that moved something: time = its start, value = its end
     send,                       // vrank sends to peer: lane = worker, source/tag/comm (the envelope), value = bytes
     arrival,                    // a message reaches vrank's mailbox: source/tag/comm, value = bytes
@@ -82,6 +84,7 @@ void idle_ended(int worker);
 // `call` and `what` are copied.
 void wait_began(int vrank, WaitKind kind, int peer, int tag, int comm, std::string_view call, std::string_view what);
 void wait_ended(int vrank);
+void woken(int vrank);
 void engine_round(std::int64_t began);
 // `worker`: the sending task's (-1 if none). `source`, `tag` and `comm` are the envelope's.
 void sent(int worker, int from_vrank, int to_vrank, int source, int tag, int comm, std::size_t bytes);

@@ -82,6 +82,22 @@ TEST(TraceTest, SpansPairBeginsWithEndsPerWorkerAndPerTaskAndCloseWhatIsLeftOpen
     EXPECT_EQ(job.processes[0].run_begin, 0);  // times start at the job's first record
 }
 
+TEST(TraceTest, AWaitEndsWhenTheTaskIsMadeRunnableNotWhenItRunsAgain) {
+    JobTrace job = gather(100, [] {
+        wait_began(2, WaitKind::receive, 1, 7, 4, "MPI_Recv", "a message");
+        woken(2);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));  // ready, not yet running
+        task_began(0, 2);
+        wait_ended(2);
+        task_ended(0, 2);
+    });
+    std::vector<Span> waits = spans_of(job, SpanKind::wait);
+    std::vector<Span> runs = spans_of(job, SpanKind::task);
+    ASSERT_EQ(waits.size(), 1u);
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_GE(runs[0].begin - waits[0].end, 1000000);  // the millisecond it was ready
+}
+
 TEST(TraceTest, SendsMatchArrivalsInOrderWithinEachStream) {
     JobTrace job = gather(100, [] {
         sent(0, 0, 1, /*source=*/0, /*tag=*/5, /*comm=*/4, 10);
