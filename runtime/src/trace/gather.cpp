@@ -198,16 +198,30 @@ std::int64_t offset_to_process_0(MPI_Comm comm) {
     return mine;
 }
 
+// A part as bytes, and back: both directions walk the same fields in the same order
+// (transfer()), so that they cannot disagree.
 class Packer {
 public:
     template <class T>
-    void put(const T& value) {
+    void field(const T& value) {
         const char* raw = reinterpret_cast<const char*>(&value);
         bytes_.insert(bytes_.end(), raw, raw + sizeof value);
     }
-    void put(const std::string& text) {
-        put(static_cast<std::uint64_t>(text.size()));
+    void field(const std::string& text) {
+        field(static_cast<std::uint64_t>(text.size()));
         bytes_.insert(bytes_.end(), text.begin(), text.end());
+    }
+    template <class T>
+    void sequence(const std::vector<T>& items) {
+        field(static_cast<std::uint64_t>(items.size()));
+        for (const T& item : items) transfer(*this, item);
+    }
+    void names(const std::map<int, std::string>& by_context) {
+        field(static_cast<std::uint64_t>(by_context.size()));
+        for (const auto& [context, name] : by_context) {
+            field(context);
+            field(name);
+        }
     }
     std::vector<char>& bytes() { return bytes_; }
 
@@ -219,113 +233,91 @@ class Unpacker {
 public:
     explicit Unpacker(const char* at) : at_(at) {}
     template <class T>
-    void get(T& value) {
+    void field(T& value) {
         std::memcpy(&value, at_, sizeof value);
         at_ += sizeof value;
     }
-    void get(std::string& text) {
+    void field(std::string& text) {
         std::uint64_t size = 0;
-        get(size);
+        field(size);
         text.assign(at_, size);
         at_ += size;
+    }
+    template <class T>
+    void sequence(std::vector<T>& items) {
+        std::uint64_t count = 0;
+        field(count);
+        items.resize(count);
+        for (T& item : items) transfer(*this, item);
+    }
+    void names(std::map<int, std::string>& by_context) {
+        std::uint64_t count = 0;
+        field(count);
+        for (std::uint64_t i = 0; i < count; ++i) {
+            int context = 0;
+            std::string name;
+            field(context);
+            field(name);
+            by_context.emplace(context, std::move(name));
+        }
     }
 
 private:
     const char* at_;
 };
 
-void put_lane(Packer& out, const Lane& lane) {
-    out.put(lane.process);
-    out.put(lane.kind);
-    out.put(lane.index);
+// Vranks, sends and arrivals are plain data: copied whole.
+template <class IO, class Plain>
+void transfer(IO& io, Plain& plain) {
+    io.field(plain);
 }
 
-void get_lane(Unpacker& in, Lane& lane) {
-    in.get(lane.process);
-    in.get(lane.kind);
-    in.get(lane.index);
+template <class IO, class S>  // S: Span or const Span
+void transfer_span(IO& io, S& s) {
+    io.field(s.lane.process);
+    io.field(s.lane.kind);
+    io.field(s.lane.index);
+    io.field(s.kind);
+    io.field(s.begin);
+    io.field(s.end);
+    io.field(s.vrank);
+    io.field(s.wait);
+    io.field(s.call);
+    io.field(s.what);
+    io.field(s.peer);
+    io.field(s.tag);
+    io.field(s.comm);
+}
+
+void transfer(Packer& io, const Span& s) { transfer_span(io, s); }
+void transfer(Unpacker& io, Span& s) { transfer_span(io, s); }
+
+template <class IO, class P>  // P: Part or const Part
+void transfer_part(IO& io, P& part) {
+    io.field(part.summary.process);
+    io.field(part.summary.workers);
+    io.sequence(part.summary.vranks);
+    io.field(part.summary.run_begin);
+    io.field(part.summary.run_end);
+    io.field(part.full_at);
+    io.field(part.first);
+    io.field(part.last);
+    io.sequence(part.spans);
+    io.sequence(part.sends);
+    io.sequence(part.arrivals);
+    io.names(part.comm_names);
 }
 
 std::vector<char> pack(const Part& part) {
     Packer out;
-    out.put(part.summary.process);
-    out.put(part.summary.workers);
-    out.put(static_cast<std::uint64_t>(part.summary.vranks.size()));
-    for (int v : part.summary.vranks) out.put(v);
-    out.put(part.summary.run_begin);
-    out.put(part.summary.run_end);
-    out.put(part.full_at);
-    out.put(part.first);
-    out.put(part.last);
-    out.put(static_cast<std::uint64_t>(part.spans.size()));
-    for (const Span& s : part.spans) {
-        put_lane(out, s.lane);
-        out.put(s.kind);
-        out.put(s.begin);
-        out.put(s.end);
-        out.put(s.vrank);
-        out.put(s.wait);
-        out.put(s.call);
-        out.put(s.what);
-        out.put(s.peer);
-        out.put(s.tag);
-        out.put(s.comm);
-    }
-    out.put(static_cast<std::uint64_t>(part.sends.size()));
-    for (const Send& s : part.sends) out.put(s);
-    out.put(static_cast<std::uint64_t>(part.arrivals.size()));
-    for (const Arrival& a : part.arrivals) out.put(a);
-    out.put(static_cast<std::uint64_t>(part.comm_names.size()));
-    for (const auto& [context, name] : part.comm_names) {
-        out.put(context);
-        out.put(name);
-    }
+    transfer_part(out, part);
     return std::move(out.bytes());
 }
 
 Part unpack(const char* bytes) {
     Unpacker in(bytes);
     Part part;
-    std::uint64_t count = 0;
-    in.get(part.summary.process);
-    in.get(part.summary.workers);
-    in.get(count);
-    part.summary.vranks.resize(count);
-    for (int& v : part.summary.vranks) in.get(v);
-    in.get(part.summary.run_begin);
-    in.get(part.summary.run_end);
-    in.get(part.full_at);
-    in.get(part.first);
-    in.get(part.last);
-    in.get(count);
-    part.spans.resize(count);
-    for (Span& s : part.spans) {
-        get_lane(in, s.lane);
-        in.get(s.kind);
-        in.get(s.begin);
-        in.get(s.end);
-        in.get(s.vrank);
-        in.get(s.wait);
-        in.get(s.call);
-        in.get(s.what);
-        in.get(s.peer);
-        in.get(s.tag);
-        in.get(s.comm);
-    }
-    in.get(count);
-    part.sends.resize(count);
-    for (Send& s : part.sends) in.get(s);
-    in.get(count);
-    part.arrivals.resize(count);
-    for (Arrival& a : part.arrivals) in.get(a);
-    in.get(count);
-    for (std::uint64_t i = 0; i < count; ++i) {
-        int context = 0;
-        std::string name;
-        in.get(context);
-        in.get(name);
-        part.comm_names.emplace(context, std::move(name));
-    }
+    transfer_part(in, part);
     return part;
 }
 
