@@ -96,7 +96,7 @@ void Rank::trace_wait() {
     const Request* one = w.request;
     if (!one && w.handles && w.handle_count == 1) one = requests_.find(w.handles[0]);
     if (w.what) {
-        kind = trace::WaitKind::other;
+        // something other than messages: kind stays `other`
     } else if (one && one->kind == Request::Kind::receive) {
         kind = trace::WaitKind::receive;
         peer = one->pattern.source;

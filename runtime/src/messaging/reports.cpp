@@ -7,10 +7,6 @@
 namespace bamboo {
 namespace {
 
-std::string comm_text(const Communicator* comm, int context) {
-    return comm ? comm->name() : "the communicator of context " + std::to_string(context & ~1);
-}
-
 std::string request_text(const Request& r) {
     if (r.kind == Request::Kind::receive) return describe_message(r.comm, r.pattern);
     if (r.kind == Request::Kind::collective || r.kind == Request::Kind::file)
@@ -41,6 +37,10 @@ std::string site_text(const WaitInfo& w) {
 
 }  // namespace
 
+std::string describe_comm(const Communicator* comm, int context) {
+    return comm ? comm->name() : "the communicator of context " + std::to_string(context & ~1);
+}
+
 std::string describe_rank(const Communicator* comm, int rank) {
     if (rank == kAny) return "any source";
     if (comm && comm->context() == kWorldContext) return "vrank " + std::to_string(rank);
@@ -53,10 +53,10 @@ std::string describe_rank(const Communicator* comm, int rank) {
 std::string describe_message(const Communicator* comm, const Pattern& p) {
     if (p.comm & 1)  // a collective's context: its tags are the runtime's own
         return "a message of the collective from " + describe_rank(comm, p.source) + " of " +
-               comm_text(comm, p.comm);
+               describe_comm(comm, p.comm);
     std::string tag = p.tag == kAny ? "any tag" : "tag " + std::to_string(p.tag);
     return "a message from " + describe_rank(comm, p.source) + ", " + tag + ", " +
-           comm_text(comm, p.comm);
+           describe_comm(comm, p.comm);
 }
 
 std::string describe_awaited(const Rank& rank) {

@@ -11,6 +11,9 @@ namespace bamboo {
 
 class Rank;
 
+// The communicator's name, or "the communicator of context 4" when it is unknown (nullptr).
+std::string describe_comm(const Communicator* comm, int context);
+
 // "vrank 2" on MPI_COMM_WORLD, "rank 1 (vrank 5)" on others, "any source".
 std::string describe_rank(const Communicator* comm, int rank);
 

@@ -26,6 +26,7 @@
 #include "messaging/datatype.hpp"
 #include "messaging/delivery.hpp"
 #include "messaging/rank.hpp"
+#include "messaging/reports.hpp"
 #include "process/deadlock_watch.hpp"
 #include "transport/comm_engine.hpp"
 #include "transport/node.hpp"
@@ -357,8 +358,7 @@ void Runtime::write_trace() const {
     trace::ProcessFacts facts{routes_.process, static_cast<int>(workers_.size()), routes_.vf};
     auto comm_name = [this](int vrank, int context) {
         const Rank* rank = routes_.local(vrank);
-        const Communicator* comm = rank ? rank->communicator_with_context(context) : nullptr;
-        return comm ? comm->name() : "the communicator of context " + std::to_string(context & ~1);
+        return describe_comm(rank ? rank->communicator_with_context(context) : nullptr, context);
     };
     MPI_Comm comm;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);

@@ -644,9 +644,6 @@ ByteBuffer CommEngine::copy_out(Arrival& a) {
     return buffer;
 }
 
-// Hands a message that came with its data (or announced, without it) to its task: straight
-// into a posted receive, or as an unexpected message, which needs the data in a buffer of its
-// own. False, doing nothing, while the data is only in its slot and no receive waits for it.
 namespace {
 
 // A message from another process has all it needs to be received (its data, or its
@@ -657,6 +654,9 @@ void trace_arrival(int dest_vrank, const Envelope& e, std::size_t bytes) {
 
 }  // namespace
 
+// Hands a message that came with its data (or announced, without it) to its task: straight
+// into a posted receive, or as an unexpected message, which needs the data in a buffer of its
+// own. False, doing nothing, while the data is only in its slot and no receive waits for it.
 bool CommEngine::deliver_held(Arrival& a) {
     Rank& dest = *routes_.local(a.dest_vrank);
     Request* receive = nullptr;
