@@ -128,6 +128,16 @@ Task* Worker::next_task() {
             last_poll_ = now;  // this loop's poll stands for the one between tasks
             return task;
         }
+        if (duties_.block_when_idle && wake_times_.empty()) {
+            if (duties_.free_waiting_tasks) {
+                duties_.free_waiting_tasks(*this, /*all=*/true);
+                if (Task* freed = take_runnable()) {
+                    stop_idling(std::chrono::steady_clock::now());
+                    return freed;
+                }
+            }
+            if (duties_.block_when_idle()) continue;
+        }
         if (in_transit) spin_end = now + kSpin;
         if (now < spin_end || duties_.never_sleeps) {
             spin.pause(now);

@@ -48,6 +48,10 @@ struct WorkerDuties {
     // its tasks (sends lent between them, messaging/delivery.hpp) once they have waited a
     // while, or all of them (`all`) before the worker sleeps or naps.
     std::function<void(const Worker&, bool all)> free_waiting_tasks;
+    // While nothing is runnable and no task sleeps: blocks until something happens that may
+    // make a task runnable (single-thread mode: the worker waits in MPI, see
+    // CommEngine::wait_for_any). False where it could not block: the worker polls instead.
+    std::function<bool()> block_when_idle;
     bool naps = false;  // idle: nap between polls rather than sleep until woken, because no
                         // other thread would notice an arriving message or a deadlock
     bool never_sleeps = false;  // idle: keep polling (single-thread mode: under SimGrid SMPI

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "transport/quiescence.hpp"
 
@@ -20,14 +21,24 @@ class Traffic;
 class DeadlockWatch {
 public:
     // Collective (all processes construct it, in the same order as other communicators).
-    // `routes` are the process's ranks, `traffic` its comm engine's.
-    DeadlockWatch(const Routes& routes, Traffic& traffic, double timeout_seconds);
+    // `routes` are the process's ranks, `traffic` its comm engine's. `idle_blocks`: an idle
+    // process blocks in MPI (single-thread mode), so it contributes to a round whenever it is
+    // idle rather than at most every few milliseconds: it would not notice the time pass.
+    DeadlockWatch(const Routes& routes, Traffic& traffic, double timeout_seconds, bool idle_blocks);
 
     // Called often, from any thread (workers that drive the comm engine call it
     // concurrently); cheap unless a round of the job-wide check is due. Reports and aborts
     // the job if it is deadlocked. Returns whether the whole job has finished: every task of
     // every process done and every message received, so the process may leave.
     bool job_finished();
+
+    // After job_finished(): whether the process may block in MPI until a message, or one of
+    // pending_receives(), arrives. With `idle_blocks`, job_finished() has contributed to the
+    // round if the process was idle; if it was not, whatever makes it idle is an MPI
+    // completion, which wakes it. Not while the job may be deadlocked: telling needs rounds
+    // paced by the deadlock timeout, which a blocked process would not keep.
+    bool may_block() const { return !rounds_.deadlock_suspected(); }
+    void pending_receives(std::vector<MPI_Request*>& out) { rounds_.pending_receives(out); }
 
 private:
     Activity activity();
@@ -38,6 +49,7 @@ private:
     std::mutex stepping_;
     QuiescenceRounds rounds_;
     std::chrono::duration<double> timeout_;
+    bool idle_blocks_;
     std::chrono::steady_clock::time_point last_move_;
     std::uint64_t last_moved_ = 0;
     bool finished_ = false;

@@ -70,6 +70,17 @@ std::string profile_path(const Options& options, const char* program) {
 // loop whose every nanosecond delays the message it waits for, and nothing it finds is urgent.
 constexpr int kPollsPerWatch = 32;
 
+// Blocks an idle single-threaded process in MPI until a message, a send's completion or the
+// deadlock watch's round moves (CommEngine::wait_for_any), once the watch has had its say.
+std::function<bool()> idle_wait(CommEngine& engine, DeadlockWatch& watch) {
+    return [&engine, &watch, also = std::vector<MPI_Request*>()]() mutable {
+        if (watch.job_finished() || !watch.may_block()) return false;
+        also.clear();
+        watch.pending_receives(also);
+        return engine.wait_for_any(also);
+    };
+}
+
 // What the workers do besides running tasks, as `plan` says.
 WorkerDuties worker_duties(const ThreadPlan& plan, CommEngine& engine, DeadlockWatch& watch, const Routes& routes) {
     WorkerDuties duties;
@@ -87,6 +98,7 @@ WorkerDuties worker_duties(const ThreadPlan& plan, CommEngine& engine, DeadlockW
         };
     }
     if (plan.polls_between_tasks) duties.poll_between_tasks = [&engine] { engine.try_progress(); };
+    if (plan.blocks_when_idle) duties.block_when_idle = idle_wait(engine, watch);
     duties.naps = plan.naps;
     duties.never_sleeps = plan.never_sleeps;
     return duties;
@@ -216,7 +228,7 @@ bool Runtime::start(int& argc, char** argv, int provided, int* exit_code) {
     plan_ = plan_threads(options_, threading.single_thread, workers, routes_.vf, routes_.process_count,
                          engine_->has_network_peers(), machine);
     if (plan_.shares_core) spin_yield_interval = std::chrono::microseconds(0);
-    watch_ = std::make_unique<DeadlockWatch>(routes_, *engine_, options_.deadlock_timeout);
+    watch_ = std::make_unique<DeadlockWatch>(routes_, *engine_, options_.deadlock_timeout, plan_.blocks_when_idle);
     WorkerDuties duties = worker_duties(plan_, *engine_, *watch_, routes_);
     duties.times_tasks = options_.stats;
     if (options_.slowdown.size() > static_cast<std::size_t>(plan_.workers) && routes_.process == 0)
@@ -256,7 +268,8 @@ void Runtime::run() {
     if (plan_.comm_thread)
         engine.join();
     else
-        engine_->finish(plan_.never_sleeps, job_finished);
+        engine_->finish(plan_.never_sleeps, job_finished,
+                        plan_.blocks_when_idle ? idle_wait(*engine_, *watch_) : std::function<bool()>());
 }
 
 // After an auto run: the busiest process's figures go into the profile.

@@ -71,6 +71,10 @@ ThreadPlan plan_threads(const Options& options, bool single_thread, int workers_
         plan.polls_between_tasks = remote;
         plan.naps = true;
         plan.never_sleeps = single_thread;
+        // Alone in its process, an idle worker can only wait for MPI: it waits in MPI, for
+        // whatever of the engine's requests completes first. (With other threads it could
+        // not: one that hands the engine a message would not wake it.)
+        plan.blocks_when_idle = single_thread && remote;
     }
     return plan;
 }

@@ -51,6 +51,7 @@ struct ThreadPlan {
     bool polls_between_tasks = false;     // drive the comm engine between tasks too
     bool naps = false;                    // nap between idle polls rather than sleep
     bool never_sleeps = false;            // keep polling (see WorkerDuties)
+    bool blocks_when_idle = false;        // idle: block in MPI until a request completes
 };
 // `network_peers`: some other process is reached over a network rather than shared memory.
 ThreadPlan plan_threads(const Options& options, bool single_thread, int workers_wanted, int vf,

@@ -485,7 +485,8 @@ bool CommEngine::retire_sends() {
         MPI_Testsome(static_cast<int>(mpi_requests_.size()), mpi_requests_.data(), &completed,
                      completed_indices_.data(), MPI_STATUSES_IGNORE);
     }
-    if (completed == 0 || completed == MPI_UNDEFINED) return false;
+    if ((completed == 0 || completed == MPI_UNDEFINED) && !waited_send_) return false;
+    waited_send_ = false;
     bool woke_task = false;
     std::size_t kept = 0, kept_requests = 0, first = 0;
     for (std::size_t i = 0; i < in_flight_.size(); ++i) {
@@ -528,7 +529,15 @@ bool CommEngine::receive_controls() {
         MPI_Testsome(static_cast<int>(slot_requests_.size()), slot_requests_.data(), &completed, slot_indices_.data(),
                      slot_statuses_.data());
     }
-    if (completed == 0 || completed == MPI_UNDEFINED) return false;
+    if (completed == MPI_UNDEFINED) completed = 0;
+    // Those wait_for_any completed: MPI_REQUEST_NULL now, which MPI_Testsome passes over.
+    for (const auto& [slot, status] : waited_slots_) {
+        slot_indices_[static_cast<std::size_t>(completed)] = static_cast<int>(slot);
+        slot_statuses_[static_cast<std::size_t>(completed)] = status;
+        ++completed;
+    }
+    waited_slots_.clear();
+    if (completed == 0) return false;
     // Completion indices by posting order (at most kControlSlots: an insertion sort).
     int in_order[kControlSlots];
     for (int k = 0; k < completed; ++k) {
@@ -808,6 +817,42 @@ bool CommEngine::try_progress() {
     return lock.owns_lock() && progress();
 }
 
+bool CommEngine::wait_for_any(const std::vector<MPI_Request*>& also) {
+    std::lock_guard<std::mutex> lock(progress_mutex_);
+    if (!outbox_empty() || routes_.budget->refunds_due()) return false;
+    waited_.clear();
+    auto add = [this](MPI_Request& request) {
+        if (request != MPI_REQUEST_NULL) waited_.push_back(&request);
+    };
+    for (MPI_Request& request : slot_requests_) add(request);
+    const std::size_t slots_end = waited_.size();
+    for (MPI_Request& request : mpi_requests_) add(request);
+    const std::size_t sends_end = waited_.size();
+    for (std::deque<Arrival>& queue : arrivals_)  // only a queue's front receives its payload
+        if (!queue.empty() && queue.front().stage == Arrival::Stage::payload)
+            for (MPI_Request& request : queue.front().pieces) add(request);
+    for (Pull& pull : pulls_)
+        for (MPI_Request& request : pull.pieces) add(request);
+    waited_.insert(waited_.end(), also.begin(), also.end());
+    if (waited_.empty()) return false;
+    waited_handles_.clear();
+    for (MPI_Request* request : waited_) waited_handles_.push_back(*request);
+    int index = MPI_UNDEFINED;
+    MPI_Status status;
+    {
+        MpiGuard guard;
+        MPI_Waitany(static_cast<int>(waited_handles_.size()), waited_handles_.data(), &index, &status);
+    }
+    if (index == MPI_UNDEFINED) return false;
+    std::size_t which = static_cast<std::size_t>(index);
+    *waited_[which] = MPI_REQUEST_NULL;  // MPI has freed it
+    if (which < slots_end)
+        waited_slots_.emplace_back(static_cast<std::size_t>(waited_[which] - slot_requests_.data()), status);
+    else if (which < sends_end)
+        waited_send_ = true;
+    return true;
+}
+
 bool CommEngine::progress() {
     std::int64_t began = trace::on() ? trace::now() : 0;
     bool moved = start_sends();
@@ -886,11 +931,14 @@ void CommEngine::run(bool shares_core, const std::function<bool()>& job_finished
     }
 }
 
-void CommEngine::finish(bool never_sleeps, const std::function<bool()>& job_finished) {
+void CommEngine::finish(bool never_sleeps, const std::function<bool()>& job_finished,
+                        const std::function<bool()>& block) {
     Backoff backoff(std::chrono::microseconds(50));
     for (;;) {
-        if (try_progress()) backoff.reset();
+        bool moved = try_progress();
+        if (moved) backoff.reset();
         if (job_finished()) return drain_sends();
+        if (!moved && block && block()) continue;
         auto pause = never_sleeps ? std::chrono::microseconds(0) : backoff.next();
         if (pause.count() == 0) sched_yield();
         else std::this_thread::sleep_for(pause);

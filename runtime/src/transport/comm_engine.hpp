@@ -54,6 +54,7 @@
 #include <mutex>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "messaging/buffer_budget.hpp"
@@ -90,14 +91,25 @@ public:
     // ones, deliver arrived messages. Returns whether anything moved.
     bool try_progress();
 
+    // Single-thread mode, nothing to run: blocks in MPI (MPI_Waitany) until one of the MPI
+    // requests the engine waits for, or one of `also`, completes; the next progress round
+    // takes it. Under SimGrid SMPI a blocked process costs one simulation event per arrival,
+    // where polling costs one per poll. Returns false, at once, where the engine has work
+    // that needs no MPI completion (messages handed to it, refunds due) or nothing to wait
+    // for. The completed request is left MPI_REQUEST_NULL where it came from, which MPI's
+    // tests take as complete; a control slot's status is kept for receive_controls().
+    bool wait_for_any(const std::vector<MPI_Request*>& also);
+
     // The comm engine thread: progress until `job_finished()` (which also runs the deadlock
     // watch) says the whole job is over. A thread that shares its core with the workers never
     // spins: it naps between polls even while messages are in transit, so it keeps transfers
     // moving at little cost to the tasks.
     void run(bool shares_core, const std::function<bool()>& job_finished);
     // Without an engine thread, after all local tasks are done: the same; between polls it
-    // naps, unless `never_sleeps` (single-thread mode, see WorkerDuties).
-    void finish(bool never_sleeps, const std::function<bool()>& job_finished);
+    // naps, unless `never_sleeps` (single-thread mode, see WorkerDuties). `block`, if given,
+    // is tried first when a poll moved nothing (it blocks as wait_for_any does; false: it
+    // could not).
+    void finish(bool never_sleeps, const std::function<bool()>& job_finished, const std::function<bool()>& block);
     // All tasks of this process are done: the engine thread stops napping, so that the end
     // of the job is seen at once.
     void tasks_done();
@@ -211,6 +223,11 @@ private:
     std::uint64_t next_posting_ = 0;
     std::vector<int> slot_indices_;
     std::vector<MPI_Status> slot_statuses_;
+    // Completed by wait_for_any and not yet taken: control slots (with their status), a send.
+    std::vector<std::pair<std::size_t, MPI_Status>> waited_slots_;
+    bool waited_send_ = false;
+    std::vector<MPI_Request*> waited_;    // wait_for_any's set, where each request lives
+    std::vector<MPI_Request> waited_handles_;
     std::vector<std::map<std::uint64_t, Early>> early_;  // per source process, by sequence
     std::vector<std::deque<Arrival>> arrivals_;  // per source process, in MPI's match order
     std::size_t arriving_ = 0;                   // arrivals in all queues

@@ -1,10 +1,10 @@
 // Whether the whole job has finished, or can never move again (a deadlock): a distributed
 // quiescence check over all processes.
 //
-// In rounds, every process contributes what it knows of itself (nonblocking allreduce on a
-// communicator of its own): whether its tasks are all done, whether it is quiet (no task can
-// run, the comm engine moves nothing, and nothing moved since its previous contribution), and
-// how many messages it sent to and received from other processes. The job has
+// In rounds, every process contributes what it knows of itself: whether its tasks are all
+// done, whether it is quiet (no task can run, the comm engine moves nothing, and nothing
+// moved since its previous contribution), and how many messages it sent to and received from
+// other processes. The job has
 //   - finished when every process is done and as many messages were received as were sent
 //     (done processes send nothing new, so one round suffices);
 //   - deadlocked when two consecutive rounds find every process quiet, some task waiting, as
@@ -16,13 +16,24 @@
 // A process that is running tasks contributes nothing: the round waits for it, which costs
 // nothing, since no conclusion is possible while it runs. A long computation, sleep or I/O in
 // any process therefore never looks like a deadlock.
+//
+// A round is a sum up a binomial tree of the processes (rooted at process 0) and the total
+// back down it, in point-to-point messages on a communicator of its own: each process sends
+// and receives at most 2 log2(P) + 2 of them a round. Not MPI_Iallreduce: SimGrid's SMPI
+// makes that P - 1 sends and receives per process (P^2 messages a round, each a simulation
+// event), bills a failed test of it per message inside, and an MPI_Waitany that includes it
+// waits for the whole collective. The receives a round waits for are posted ahead, so that
+// an idle process can block in MPI on them together with the comm engine's
+// (CommEngine::wait_for_any).
 #pragma once
 
 #include <mpi.h>
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace bamboo {
 
@@ -55,27 +66,56 @@ JobState judge(const std::optional<RoundTotals>& previous, const RoundTotals& cu
 class QuiescenceRounds {
 public:
     // Collective over MPI_COMM_WORLD (it duplicates it) when there are several processes.
-    explicit QuiescenceRounds(int process_count);
+    QuiescenceRounds(int process, int process_count);
     QuiescenceRounds(const QuiescenceRounds&) = delete;
     QuiescenceRounds& operator=(const QuiescenceRounds&) = delete;
 
-    // One step, from one thread at a time: completes the pending round if MPI has, and starts
-    // the next one if this process has something to contribute (it is done, or quiet at most
-    // every `idle_interval`). Returns what the last completed round found.
+    // One step, from one thread at a time: takes what arrived from the tree, contributes to
+    // the round if this process has something to contribute (it is done, or quiet at most
+    // every `idle_interval`) and has not yet, passes the round's sums on, and judges a
+    // completed round. Returns what the last completed round found. Once that is a
+    // conclusion, no request of the rounds is left pending.
     JobState advance(const Activity& now, std::chrono::steady_clock::duration idle_interval);
+
+    // The last completed round found every process quiet with a task waiting: the job may be
+    // deadlocked, which only more rounds (after the deadlock timeout) can tell.
+    bool deadlock_suspected() const { return suspected_; }
+    // The receives the round in progress waits for (from the children, then from the parent).
+    void pending_receives(std::vector<MPI_Request*>& out);
 
 private:
     static constexpr int kFields = 6;
+    using Sums = std::uint64_t[kFields];
 
+    bool step(const Activity& now, std::chrono::steady_clock::duration idle_interval);  // true: a round completed
+    void post_receives();
+    bool take_arrivals();  // true once every child's sums are in
+    void complete_round(const Sums& totals);
+
+    int process_;
     int process_count_;
     MPI_Comm comm_ = MPI_COMM_NULL;
-    MPI_Request round_ = MPI_REQUEST_NULL;
-    std::uint64_t mine_[kFields] = {};
-    std::uint64_t sums_[kFields] = {};
+    int parent_ = -1;             // none at the root
+    std::vector<int> children_;
+    // Posted for the round in progress: one receive per child, and the total from the parent.
+    std::vector<MPI_Request> from_children_;
+    std::vector<std::array<std::uint64_t, kFields>> child_sums_;
+    std::vector<bool> child_in_;
+    MPI_Request from_parent_ = MPI_REQUEST_NULL;
+    Sums total_ = {};
+    // Sends of the last step; their buffers stay until they complete.
+    std::vector<MPI_Request> sends_;
+    Sums up_ = {};
+    Sums down_ = {};
+
+    Sums partial_ = {};  // this process's contribution and its children's sums
+    bool contributed_ = false;
+    bool sent_up_ = false;
     std::optional<RoundTotals> previous_;
+    bool suspected_ = false;
     std::uint64_t moved_at_contribution_ = ~std::uint64_t{0};  // none yet: not quiet
     JobState state_ = JobState::running;
-    std::chrono::steady_clock::time_point last_start_{};
+    std::chrono::steady_clock::time_point last_contribution_{};
 };
 
 }  // namespace bamboo
