@@ -20,9 +20,8 @@ constexpr std::chrono::milliseconds kIdleRoundInterval(20);
 DeadlockWatch::DeadlockWatch(const Routes& routes, Traffic& traffic, double timeout_seconds, bool idle_blocks)
     : routes_(routes),
       traffic_(traffic),
-      rounds_(routes.process, routes.process_count),
+      rounds_(routes.process, routes.process_count, idle_blocks),
       timeout_(timeout_seconds),
-      idle_blocks_(idle_blocks),
       last_move_(std::chrono::steady_clock::now()) {}
 
 Activity DeadlockWatch::activity() {
@@ -63,7 +62,6 @@ bool DeadlockWatch::job_finished() {
     // enough to cost nothing.
     auto interval = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
         std::min(timeout_ / 4, std::chrono::duration<double>(kIdleRoundInterval)));
-    if (idle_blocks_ && !rounds_.deadlock_suspected()) interval = {};
     JobState state = traffic_.exclusively([&] { return rounds_.advance(activity(), interval); });
     switch (state) {
         case JobState::running: return false;

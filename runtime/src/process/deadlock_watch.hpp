@@ -22,8 +22,9 @@ class DeadlockWatch {
 public:
     // Collective (all processes construct it, in the same order as other communicators).
     // `routes` are the process's ranks, `traffic` its comm engine's. `idle_blocks`: an idle
-    // process blocks in MPI (single-thread mode), so it contributes to a round whenever it is
-    // idle rather than at most every few milliseconds: it would not notice the time pass.
+    // process blocks in MPI (single-thread mode under SimGrid SMPI): it takes part in the
+    // job-wide check only once done, and a deadlock is SimGrid's to report
+    // (transport/quiescence.hpp).
     DeadlockWatch(const Routes& routes, Traffic& traffic, double timeout_seconds, bool idle_blocks);
 
     // Called often, from any thread (workers that drive the comm engine call it
@@ -32,12 +33,7 @@ public:
     // every process done and every message received, so the process may leave.
     bool job_finished();
 
-    // After job_finished(): whether the process may block in MPI until a message, or one of
-    // pending_receives(), arrives. With `idle_blocks`, job_finished() has contributed to the
-    // round if the process was idle; if it was not, whatever makes it idle is an MPI
-    // completion, which wakes it. Not while the job may be deadlocked: telling needs rounds
-    // paced by the deadlock timeout, which a blocked process would not keep.
-    bool may_block() const { return !rounds_.deadlock_suspected(); }
+    // With `idle_blocks`: the receives of the job-wide check that an idle wait must include.
     void pending_receives(std::vector<MPI_Request*>& out) { rounds_.pending_receives(out); }
 
 private:
@@ -49,7 +45,6 @@ private:
     std::mutex stepping_;
     QuiescenceRounds rounds_;
     std::chrono::duration<double> timeout_;
-    bool idle_blocks_;
     std::chrono::steady_clock::time_point last_move_;
     std::uint64_t last_moved_ = 0;
     bool finished_ = false;

@@ -36,6 +36,7 @@
 #include "trace/recorder.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
+#include "util/simulated_mpi.hpp"
 #include "util/spin.hpp"
 
 namespace bamboo {
@@ -71,10 +72,10 @@ std::string profile_path(const Options& options, const char* program) {
 constexpr int kPollsPerWatch = 32;
 
 // Blocks an idle single-threaded process in MPI until a message, a send's completion or the
-// deadlock watch's round moves (CommEngine::wait_for_any), once the watch has had its say.
+// job-wide check moves (CommEngine::wait_for_any), once the watch has had its say.
 std::function<bool()> idle_wait(CommEngine& engine, DeadlockWatch& watch) {
     return [&engine, &watch, also = std::vector<MPI_Request*>()]() mutable {
-        if (watch.job_finished() || !watch.may_block()) return false;
+        if (watch.job_finished()) return false;
         also.clear();
         watch.pending_receives(also);
         return engine.wait_for_any(also);
@@ -127,6 +128,7 @@ Machine Runtime::find_machine(const std::vector<int>& processes_on_node) const {
     machine.processes_on_node = static_cast<int>(processes_on_node.size());
     long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
     machine.memory_bytes = static_cast<std::size_t>(std::max(pages, 1L)) * static_cast<std::size_t>(std::max(page_size, 1L));
+    machine.mpi_simulated = kSimulatedMpi;
     return machine;
 }
 

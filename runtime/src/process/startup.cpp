@@ -71,10 +71,14 @@ ThreadPlan plan_threads(const Options& options, bool single_thread, int workers_
         plan.polls_between_tasks = remote;
         plan.naps = true;
         plan.never_sleeps = single_thread;
-        // Alone in its process, an idle worker can only wait for MPI: it waits in MPI, for
-        // whatever of the engine's requests completes first. (With other threads it could
-        // not: one that hands the engine a message would not wake it.)
-        plan.blocks_when_idle = single_thread && remote;
+        // Alone in its process under a simulated MPI, an idle worker waits in MPI for whatever
+        // of the engine's requests completes first: there every poll is a simulation event.
+        // Not natively, where Open MPI's blocking wait polls too and measured no faster
+        // (docs/runtime.md), and where the deadlock watch needs idle processes to keep
+        // polling; nor with other threads, one of which could hand the blocked engine a
+        // message.
+        plan.blocks_when_idle = single_thread && remote && machine.mpi_simulated;
+        if (plan.blocks_when_idle) plan.idle_polls_engine = plan.idle_runs_watch = false;  // the wait does both
     }
     return plan;
 }

@@ -5,6 +5,8 @@
 #include <memory>
 #include <mutex>
 
+#include "util/simulated_mpi.hpp"
+
 namespace bamboo::trace {
 
 namespace detail {
@@ -74,7 +76,10 @@ void enable(std::size_t events_per_thread) {
     detail::enabled = true;
 }
 
+// Under SimGrid SMPI the simulated clock, so that a trace of a simulation shows where its
+// simulated time went.
 std::int64_t now() {
+    if (kSimulatedMpi) return simulated_now_ns();
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
 }

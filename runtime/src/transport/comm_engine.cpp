@@ -84,6 +84,41 @@ constexpr auto kSingleProcessTick = std::chrono::milliseconds(10);
 // A worker that polled the engine this recently is taken to be still polling.
 constexpr auto kWorkerPollingWindow = std::chrono::microseconds(20);
 
+// Takes the requests among `requests` that MPI has completed (each becomes MPI_REQUEST_NULL),
+// calling on_completed(index, status) for each; returns how many. One MPI_Testany per
+// completed request and one more, not one MPI_Testsome: SimGrid's SMPI bills a failed test
+// per request inside a Testsome (the engine's 8 control slots: 8 simulated microseconds a
+// poll) but once per Testany. Each call starts at the first request still pending, so taking
+// requests that complete in the order they were posted (sends, mostly) is linear.
+template <class OnCompleted>
+int take_completed(MPI_Request* requests, int count, OnCompleted&& on_completed) {
+    int taken = 0;
+    for (int start = 0;;) {
+        while (start < count && requests[start] == MPI_REQUEST_NULL) ++start;
+        if (start == count) return taken;
+        int index = MPI_UNDEFINED, flag = 0;
+        MPI_Status status;
+        {
+            MpiGuard guard;
+            MPI_Testany(count - start, requests + start, &index, &flag, &status);
+        }
+        if (!flag || index == MPI_UNDEFINED) return taken;
+        on_completed(start + index, status);
+        ++taken;
+    }
+}
+
+// Whether every request of a payload's pieces has completed: those a wait completed are
+// MPI_REQUEST_NULL; under Look::waited the others are not asked about.
+bool pieces_done(std::vector<MPI_Request>& pieces, Look look) {
+    if (std::all_of(pieces.begin(), pieces.end(), [](MPI_Request r) { return r == MPI_REQUEST_NULL; })) return true;
+    if (look == Look::waited) return false;
+    int done = 0;
+    MpiGuard guard;
+    MPI_Testall(static_cast<int>(pieces.size()), pieces.data(), &done, MPI_STATUSES_IGNORE);
+    return done != 0;
+}
+
 // Whether the end-of-job and deadlock checks count a control message. Refunds are not: no
 // task ever waits for one (a sender out of credit announces its message instead), so one
 // still in flight is harmless, and a process whose tasks have finished may still send one.
@@ -301,7 +336,7 @@ void CommEngine::hand_over(Outgoing&& out) {
         submit(std::move(out));
         // A task that sends without ever waiting (the root of a loop of broadcasts) would
         // otherwise pile up finished sends that every later round tests again.
-        if (in_flight_.size() >= kRetireBacklog) retire_sends();
+        if (in_flight_.size() >= kRetireBacklog) retire_sends(Look::poll);
         note_transit();
         return;
     }
@@ -391,16 +426,11 @@ void CommEngine::post_payload_receives(char* where, std::size_t bytes, std::size
     }
 }
 
-bool CommEngine::advance_pulls() {
+bool CommEngine::advance_pulls(Look look) {
     bool moved = false;
     std::size_t kept = 0;
     for (Pull& pull : pulls_) {
-        int done = 0;
-        {
-            MpiGuard guard;
-            MPI_Testall(static_cast<int>(pull.pieces.size()), pull.pieces.data(), &done, MPI_STATUSES_IGNORE);
-        }
-        if (!done) {
+        if (!pieces_done(pull.pieces, look)) {
             if (&pulls_[kept] != &pull) pulls_[kept] = std::move(pull);
             ++kept;
             continue;
@@ -476,16 +506,13 @@ void CommEngine::launch(Outgoing&& out) {
                                   requests});
 }
 
-bool CommEngine::retire_sends() {
+bool CommEngine::retire_sends(Look look) {
     if (in_flight_.empty()) return false;
     int completed = 0;
-    completed_indices_.resize(mpi_requests_.size());
-    {
-        MpiGuard guard;
-        MPI_Testsome(static_cast<int>(mpi_requests_.size()), mpi_requests_.data(), &completed,
-                     completed_indices_.data(), MPI_STATUSES_IGNORE);
-    }
-    if ((completed == 0 || completed == MPI_UNDEFINED) && !waited_send_) return false;
+    if (look == Look::poll)
+        completed = take_completed(mpi_requests_.data(), static_cast<int>(mpi_requests_.size()),
+                                   [](int, const MPI_Status&) {});
+    if (completed == 0 && !waited_send_) return false;
     waited_send_ = false;
     bool woke_task = false;
     std::size_t kept = 0, kept_requests = 0, first = 0;
@@ -517,27 +544,27 @@ bool CommEngine::retire_sends() {
 }
 
 // Control messages from every process land in receives posted ahead of them, from any
-// source: finding one costs an MPI_Testsome, where a probe allocated and freed a request on
+// source: finding one costs an MPI test, where a probe allocated and freed a request on
 // every look. MPI matches a process's messages to these receives in the order it sent them,
 // so taken in posting order they come in order; but a larger control message may complete
 // after a smaller one behind it, so each carries its number and one that is early waits for
 // those before it.
-bool CommEngine::receive_controls() {
+std::size_t CommEngine::receive_controls(Look look) {
+    // First those wait_for_any completed (MPI_REQUEST_NULL now, which tests pass over).
     int completed = 0;
-    {
-        MpiGuard guard;
-        MPI_Testsome(static_cast<int>(slot_requests_.size()), slot_requests_.data(), &completed, slot_indices_.data(),
-                     slot_statuses_.data());
-    }
-    if (completed == MPI_UNDEFINED) completed = 0;
-    // Those wait_for_any completed: MPI_REQUEST_NULL now, which MPI_Testsome passes over.
     for (const auto& [slot, status] : waited_slots_) {
         slot_indices_[static_cast<std::size_t>(completed)] = static_cast<int>(slot);
         slot_statuses_[static_cast<std::size_t>(completed)] = status;
         ++completed;
     }
     waited_slots_.clear();
-    if (completed == 0) return false;
+    if (look == Look::poll)
+        take_completed(slot_requests_.data(), static_cast<int>(slot_requests_.size()),
+                       [&](int slot, const MPI_Status& status) {
+                           slot_indices_[static_cast<std::size_t>(completed)] = slot;
+                           slot_statuses_[static_cast<std::size_t>(completed)] = status;
+                           ++completed;
+                       });
     // Completion indices by posting order (at most kControlSlots: an insertion sort).
     int in_order[kControlSlots];
     for (int k = 0; k < completed; ++k) {
@@ -555,7 +582,7 @@ bool CommEngine::receive_controls() {
         take_control(slot_statuses_[i].MPI_SOURCE, slot_buffers_[slot].get(), static_cast<std::size_t>(size));
         post_control_receive(slot);
     }
-    return true;
+    return static_cast<std::size_t>(completed);
 }
 
 // A control message from `source`, still in its slot: taken now if it is the one due from
@@ -689,10 +716,10 @@ bool CommEngine::deliver_held(Arrival& a) {
     return true;
 }
 
-bool CommEngine::advance_arrivals() {
+bool CommEngine::advance_arrivals(Look look) {
     bool moved = false;
     for (std::deque<Arrival>& queue : arrivals_) {
-        while (!queue.empty() && advance(queue.front())) {
+        while (!queue.empty() && advance(queue.front(), look)) {
             queue.pop_front();
             --arriving_;
             moved = true;
@@ -701,8 +728,7 @@ bool CommEngine::advance_arrivals() {
     return moved;
 }
 
-bool CommEngine::advance(Arrival& a) {
-    int done = 0;
+bool CommEngine::advance(Arrival& a, Look look) {
     switch (a.stage) {
         case Arrival::Stage::held:
             return deliver_held(a);
@@ -711,11 +737,7 @@ bool CommEngine::advance(Arrival& a) {
             a.stage = Arrival::Stage::payload;
             [[fallthrough]];
         case Arrival::Stage::payload:
-            {
-                MpiGuard guard;
-                MPI_Testall(static_cast<int>(a.pieces.size()), a.pieces.data(), &done, MPI_STATUSES_IGNORE);
-            }
-            if (!done) return false;
+            if (!pieces_done(a.pieces, look)) return false;
             finish_payload(a);
             return true;
     }
@@ -776,7 +798,7 @@ bool CommEngine::start_payload(Arrival& a) {
     } else if (!closed) {
         // The send the task waits for has often completed inside MPI along with the arrival
         // of this header; retiring it makes the task runnable, and it then posts the receive.
-        if (dest.state() == TaskState::waiting) retire_sends();
+        if (dest.state() == TaskState::waiting) retire_sends(Look::poll);
         if (payload_may_wait(a, dest)) return false;
     }
     if (!where) {
@@ -814,12 +836,16 @@ bool CommEngine::try_progress() {
         worker_polled_at_.store(std::chrono::steady_clock::now().time_since_epoch().count(),
                                 std::memory_order_relaxed);
     std::unique_lock<std::mutex> lock(progress_mutex_, std::try_to_lock);
-    return lock.owns_lock() && progress();
+    return lock.owns_lock() && progress(Look::poll);
 }
 
 bool CommEngine::wait_for_any(const std::vector<MPI_Request*>& also) {
     std::lock_guard<std::mutex> lock(progress_mutex_);
-    if (!outbox_empty() || routes_.budget->refunds_due()) return false;
+    // First what needs no MPI completion: messages handed to the engine, refunds due, a
+    // payload whose receive was left unposted while its task ran, sends that waited for the
+    // window. What that moves may make a task runnable; the caller looks before waiting.
+    bool handed_work = !outbox_empty() || routes_.budget->refunds_due();
+    if (progress(Look::waited) || handed_work) return true;
     waited_.clear();
     auto add = [this](MPI_Request& request) {
         if (request != MPI_REQUEST_NULL) waited_.push_back(&request);
@@ -850,25 +876,31 @@ bool CommEngine::wait_for_any(const std::vector<MPI_Request*>& also) {
         waited_slots_.emplace_back(static_cast<std::size_t>(waited_[which] - slot_requests_.data()), status);
     else if (which < sends_end)
         waited_send_ = true;
+    progress(Look::waited);
     return true;
 }
 
-bool CommEngine::progress() {
+bool CommEngine::progress(Look look) {
     std::int64_t began = trace::on() ? trace::now() : 0;
     bool moved = start_sends();
     if (routes_.budget->refunds_due()) send_refunds();
     // Data asked for by other processes, and messages that waited for the window.
     if (!backlogged_.empty() && launch_queued()) moved = true;
-    if (!pulls_.empty() && advance_pulls()) moved = true;
+    if (!pulls_.empty() && advance_pulls(look)) moved = true;
     // A task whose large send just left usually posts its receive next: let it run before
     // looking for arrivals, or the reply would find no posted receive and need a copy.
-    if (retire_sends()) {
+    if (retire_sends(look)) {
         moved = true;
     } else {
-        // A slot reposted finds the next message MPI holds at once: drain a backlog in a few
-        // rounds, so that a task working through it seldom finds its mailbox empty.
-        for (int round = 0; round < kReceiveRounds && receive_controls(); ++round) moved = true;
-        if (arriving_ > 0 && advance_arrivals()) moved = true;
+        // A slot reposted finds the next message MPI holds at once: while every slot comes back
+        // full, drain the backlog in a few rounds, so that a task working through it seldom
+        // finds its mailbox empty.
+        for (int round = 0; round < kReceiveRounds; ++round) {
+            std::size_t received = receive_controls(look);
+            if (received > 0) moved = true;
+            if (received < kControlSlots) break;
+        }
+        if (arriving_ > 0 && advance_arrivals(look)) moved = true;
     }
     note_transit();
     if (moved && trace::on()) trace::engine_round(began);
@@ -909,7 +941,7 @@ void CommEngine::run(bool shares_core, const std::function<bool()>& job_finished
         bool moved = false;
         if (routes_.process_count > 1) {
             std::lock_guard<std::mutex> lock(progress_mutex_);
-            moved = progress();
+            moved = progress(Look::poll);
         }
         if (job_finished()) return drain_sends();
         auto now = std::chrono::steady_clock::now().time_since_epoch();
@@ -935,10 +967,9 @@ void CommEngine::finish(bool never_sleeps, const std::function<bool()>& job_fini
                         const std::function<bool()>& block) {
     Backoff backoff(std::chrono::microseconds(50));
     for (;;) {
-        bool moved = try_progress();
-        if (moved) backoff.reset();
         if (job_finished()) return drain_sends();
-        if (!moved && block && block()) continue;
+        if (block && block()) continue;
+        if (try_progress()) backoff.reset();
         auto pause = never_sleeps ? std::chrono::microseconds(0) : backoff.next();
         if (pause.count() == 0) sched_yield();
         else std::this_thread::sleep_for(pause);

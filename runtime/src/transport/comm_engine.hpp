@@ -67,6 +67,11 @@
 
 namespace bamboo {
 
+// What a round of progress asks MPI about: every request the engine waits for (a poll), or
+// none beyond the one an idle wait completed (CommEngine::wait_for_any): every request still
+// pending is in the next wait, which returns at once for one that has completed.
+enum class Look { poll, waited };
+
 struct WireHeader;
 class Task;
 class Worker;
@@ -91,13 +96,15 @@ public:
     // ones, deliver arrived messages. Returns whether anything moved.
     bool try_progress();
 
-    // Single-thread mode, nothing to run: blocks in MPI (MPI_Waitany) until one of the MPI
-    // requests the engine waits for, or one of `also`, completes; the next progress round
-    // takes it. Under SimGrid SMPI a blocked process costs one simulation event per arrival,
-    // where polling costs one per poll. Returns false, at once, where the engine has work
-    // that needs no MPI completion (messages handed to it, refunds due) or nothing to wait
-    // for. The completed request is left MPI_REQUEST_NULL where it came from, which MPI's
-    // tests take as complete; a control slot's status is kept for receive_controls().
+    // Single-thread mode under a simulated MPI, nothing to run: blocks in MPI (MPI_Waitany)
+    // until one of the requests the engine waits for, or one of `also`, completes, and takes
+    // it in a round of progress that asks MPI nothing more (Look::waited). A blocked simulated
+    // process costs one simulation event per completion, where polling costs one per poll,
+    // and a failed test bills simulated time. Work that needs no MPI completion (messages
+    // handed to it, refunds due, a payload's receive to post) it does instead of waiting.
+    // Returns false only where it has nothing to wait for. A request it completes is left
+    // MPI_REQUEST_NULL where it came from (one of `also` for its owner to find); a control
+    // slot's status is kept for receive_controls().
     bool wait_for_any(const std::vector<MPI_Request*>& also);
 
     // The comm engine thread: progress until `job_finished()` (which also runs the deadlock
@@ -159,7 +166,7 @@ private:
     };
 
     // The members below require progress_mutex_.
-    bool progress();
+    bool progress(Look look);
     Outgoing control_message(int process, const WireHeader& header, std::size_t extra_bytes);
     // A task's message, which starts at once if the engine is free, else with its next round.
     Outgoing outgoing(const Envelope& envelope, int dest_vrank, const TypedBuffer& data, Request* completion,
@@ -170,7 +177,7 @@ private:
     void start_pull(const Wanted& wanted);
     void post_payload_receives(char* where, std::size_t bytes, std::size_t piece, int process, int tag,
                                std::vector<MPI_Request>* pieces);
-    bool advance_pulls();
+    bool advance_pulls(Look look);
     int pulled_tag(std::uint64_t id) const;
     void answer(int process, std::uint64_t id, bool declined);
     void send_refunds();
@@ -178,15 +185,15 @@ private:
     void submit(Outgoing&& out);
     bool launch_queued();
     void launch(Outgoing&& out);
-    bool retire_sends();  // true if it completed a task's send (and woke the task)
+    bool retire_sends(Look look);  // true if it completed a task's send (and woke the task)
     void post_control_receive(std::size_t slot);
-    bool receive_controls();
+    std::size_t receive_controls(Look look);  // how many it took
     void take_control(int source, const char* bytes, std::size_t size);
     void accept_control(int source, const char* bytes, std::size_t size, ByteBuffer owned);
     ByteBuffer copy_out(Arrival& arrival);
     bool deliver_held(Arrival& arrival);  // false while its data is only in its slot
-    bool advance_arrivals();
-    bool advance(Arrival& arrival);  // true once the arrival is delivered
+    bool advance_arrivals(Look look);
+    bool advance(Arrival& arrival, Look look);  // true once the arrival is delivered
     bool start_payload(Arrival& arrival);  // false while the payload waits for its receive
     void finish_payload(Arrival& arrival);
     bool payload_may_wait(const Arrival& arrival, const Task& dest) const;
@@ -213,7 +220,6 @@ private:
     std::vector<Wanted> wanted_starting_;
     std::vector<MPI_Request> mpi_requests_;  // per in-flight send: control, then payload pieces
     std::vector<InFlight> in_flight_;
-    std::vector<int> completed_indices_;
     std::vector<std::uint64_t> sent_to_;     // control messages per destination process
     // Receives posted ahead for control messages from any process, one per slot (see
     // receive_controls()); their requests side by side for MPI_Testsome.

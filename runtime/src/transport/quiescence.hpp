@@ -17,6 +17,11 @@
 // nothing, since no conclusion is possible while it runs. A long computation, sleep or I/O in
 // any process therefore never looks like a deadlock.
 //
+// A process that blocks in MPI while idle (single-thread mode under SimGrid SMPI, see
+// CommEngine::wait_for_any) takes part only once its tasks are done: that is all the end of
+// the job needs, and a deadlock leaves every simulated process blocked, which SimGrid
+// reports itself.
+//
 // A round is a sum up a binomial tree of the processes (rooted at process 0) and the total
 // back down it, in point-to-point messages on a communicator of its own: each process sends
 // and receives at most 2 log2(P) + 2 of them a round. Not MPI_Iallreduce: SimGrid's SMPI
@@ -66,20 +71,19 @@ JobState judge(const std::optional<RoundTotals>& previous, const RoundTotals& cu
 class QuiescenceRounds {
 public:
     // Collective over MPI_COMM_WORLD (it duplicates it) when there are several processes.
-    QuiescenceRounds(int process, int process_count);
+    // `idle_blocks`: the process blocks in MPI while idle (see above); the rounds' receives
+    // then complete only in its waits, which leave them MPI_REQUEST_NULL, and are never tested.
+    QuiescenceRounds(int process, int process_count, bool idle_blocks);
     QuiescenceRounds(const QuiescenceRounds&) = delete;
     QuiescenceRounds& operator=(const QuiescenceRounds&) = delete;
 
     // One step, from one thread at a time: takes what arrived from the tree, contributes to
-    // the round if this process has something to contribute (it is done, or quiet at most
-    // every `idle_interval`) and has not yet, passes the round's sums on, and judges a
-    // completed round. Returns what the last completed round found. Once that is a
-    // conclusion, no request of the rounds is left pending.
+    // the round if this process has something to contribute (it is done, or, unless it
+    // blocks while idle, quiet at most every `idle_interval`) and has not yet, passes the
+    // round's sums on, and judges a completed round. Returns what the last completed round
+    // found. Once that is a conclusion, no request of the rounds is left pending.
     JobState advance(const Activity& now, std::chrono::steady_clock::duration idle_interval);
 
-    // The last completed round found every process quiet with a task waiting: the job may be
-    // deadlocked, which only more rounds (after the deadlock timeout) can tell.
-    bool deadlock_suspected() const { return suspected_; }
     // The receives the round in progress waits for (from the children, then from the parent).
     void pending_receives(std::vector<MPI_Request*>& out);
 
@@ -88,12 +92,14 @@ private:
     using Sums = std::uint64_t[kFields];
 
     bool step(const Activity& now, std::chrono::steady_clock::duration idle_interval);  // true: a round completed
+    bool completed(MPI_Request& request);
     void post_receives();
     bool take_arrivals();  // true once every child's sums are in
     void complete_round(const Sums& totals);
 
     int process_;
     int process_count_;
+    bool idle_blocks_;
     MPI_Comm comm_ = MPI_COMM_NULL;
     int parent_ = -1;             // none at the root
     std::vector<int> children_;
@@ -112,7 +118,6 @@ private:
     bool contributed_ = false;
     bool sent_up_ = false;
     std::optional<RoundTotals> previous_;
-    bool suspected_ = false;
     std::uint64_t moved_at_contribution_ = ~std::uint64_t{0};  // none yet: not quiet
     JobState state_ = JobState::running;
     std::chrono::steady_clock::time_point last_contribution_{};
