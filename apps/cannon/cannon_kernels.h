@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compute_model.h"
+
 enum { CANNON_SEED_A = 0x3c6ef372u, CANNON_SEED_B = 0xa54ff53au };
 
 /* Rows and columns sampled per block by the check; a smaller block is checked entirely. */
@@ -53,6 +55,7 @@ static inline void cannon_fill(double *block, int nb, int row0, int col0, uint32
 static inline void cannon_multiply_add_rows(int nb, int first, int last, const double *a, const double *b, double *c)
 {
     if (last > first)
+        APP_COMPUTE(2.0 * (last - first) * nb * nb, "cannon_dgemm", nb, last - first)
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, last - first, nb, nb, 1.0,
                     a + (size_t)first * nb, nb, b, nb, 1.0, c + (size_t)first * nb, nb);
 }

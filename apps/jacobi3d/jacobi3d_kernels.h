@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "compute_model.h"
+
 #define JACOBI3D_AMPLITUDE 1.0
 /* Pointwise distance from the closed form above that still passes. Rounding in a sweep is a
  * few ulps of |u| <= 3; the iteration contracts, so after any number of sweeps it adds up to
@@ -94,8 +96,10 @@ static inline void sweep_box(const struct block *g, double *restrict v, const do
 {
     const ptrdiff_t sy = stride_y(g), sz = stride_z(g);
     const double sixth = 1.0 / 6.0;
-    if (i0 >= i1)
+    if (i0 >= i1 || j0 >= j1 || k0 >= k1)
         return;
+    APP_COMPUTE((double)(k1 - k0) * (j1 - j0) * (i1 - i0), "jacobi3d_sweep", g->nz, g->ny, g->nx, g->bz, g->by,
+                k1 - k0, j1 - j0, i0, i1)
     for (int kb = k0; kb < k1; kb += g->bz) {
         const int ke = kb + g->bz < k1 ? kb + g->bz : k1;
         for (int jb = j0; jb < j1; jb += g->by) {

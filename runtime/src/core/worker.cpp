@@ -8,6 +8,7 @@
 #include "core/faults.hpp"
 #include "core/task.hpp"
 #include "trace/recorder.hpp"
+#include "util/simulation.hpp"
 #include "util/spin.hpp"
 
 namespace bamboo {
@@ -167,6 +168,7 @@ void Worker::enter(Task& task) {
 }
 
 void Worker::enter_held(Task& task) {
+    charge(RuntimeWork::task_switch);
     ++runs_;
     if (task.worker_.load(std::memory_order_relaxed) != this) {
         ++moved_in_;

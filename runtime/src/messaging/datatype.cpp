@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "util/copy_charge.hpp"
+#include "util/simulation.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
 

@@ -11,6 +11,7 @@
 #include "messaging/routes.hpp"
 #include "trace/recorder.hpp"
 #include "util/errors.hpp"
+#include "util/simulation.hpp"
 #include "util/spin.hpp"
 
 namespace bamboo {
@@ -133,6 +134,7 @@ std::string describe_truncation(const Request& r) {
 }
 
 void complete_receive(Request& r, const Envelope& e, std::size_t bytes) {
+    charge(RuntimeWork::message_end);
     Task* owner = r.owner;
     static_cast<Rank*>(owner)->routes().copies.delivered(MessageKind::origin_of(e.comm), scope_of(r, e), bytes);
     r.source = e.source;

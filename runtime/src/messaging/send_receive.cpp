@@ -6,6 +6,7 @@
 #include "messaging/delivery.hpp"
 #include "messaging/routes.hpp"
 #include "trace/recorder.hpp"
+#include "util/simulation.hpp"
 
 namespace bamboo {
 namespace {
@@ -55,6 +56,7 @@ bool start_send(Rank& self, SendMode mode, const CommView& from, int dest, int t
                 Request& request, const char* call, bamboo_site at) {
     set_up(request, Request::Kind::send, self, data, *from.comm, call, at);
     if (dest == MPI_PROC_NULL) return false;
+    charge(RuntimeWork::message_end);
     const MessageKind::Origin origin =
         mode == SendMode::collective ? MessageKind::collective : MessageKind::point_to_point;
     int dest_vrank = from.comm->peer_vrank(dest);

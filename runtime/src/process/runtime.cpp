@@ -36,7 +36,7 @@
 #include "trace/recorder.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
-#include "util/simulated_mpi.hpp"
+#include "util/simulation.hpp"
 #include "util/spin.hpp"
 
 namespace bamboo {

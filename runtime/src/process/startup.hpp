@@ -19,7 +19,7 @@ struct Machine {
     int usable_cpus = 1;           // this process's (mpirun may have bound it to fewer)
     int processes_on_node = 1;     // of this job, this one included
     std::size_t memory_bytes = 1;  // the node's physical memory
-    bool mpi_simulated = false;    // MPI is SimGrid's SMPI (util/simulated_mpi.hpp)
+    bool mpi_simulated = false;    // MPI is SimGrid's SMPI (util/simulation.hpp)
 };
 
 // Threads, given the thread support MPI_Init_thread provided.

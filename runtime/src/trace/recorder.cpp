@@ -5,7 +5,7 @@
 #include <memory>
 #include <mutex>
 
-#include "util/simulated_mpi.hpp"
+#include "util/simulation.hpp"
 
 namespace bamboo::trace {
 

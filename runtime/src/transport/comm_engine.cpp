@@ -17,7 +17,7 @@
 #include "messaging/routes.hpp"
 #include "trace/recorder.hpp"
 #include "util/backoff.hpp"
-#include "util/copy_charge.hpp"
+#include "util/simulation.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
 #include "util/spin.hpp"
@@ -123,6 +123,10 @@ bool pieces_done(std::vector<MPI_Request>& pieces, Look look) {
 // task ever waits for one (a sender out of credit announces its message instead), so one
 // still in flight is harmless, and a process whose tasks have finished may still send one.
 bool counted(Kind kind) { return kind != Kind::refund; }
+
+// Whether a control message is a task's message (its data or its announcement), rather than
+// the engine's own traffic.
+bool carries_message(Kind kind) { return kind == Kind::data || kind == Kind::announce; }
 
 int message_size(std::size_t bytes) {
     if (bytes > static_cast<std::size_t>(INT_MAX))
@@ -482,6 +486,7 @@ void CommEngine::launch(Outgoing&& out) {
             announced_.emplace(header.id, *out.lent);
         }
         if (counted(static_cast<Kind>(header.kind))) count_sent();
+        if (carries_message(static_cast<Kind>(header.kind))) charge(RuntimeWork::remote_message_end);
     }
     {
         MpiGuard guard;
@@ -633,6 +638,7 @@ void CommEngine::accept_control(int source, const char* bytes, std::size_t size,
         case Kind::data:
         case Kind::announce: break;
     }
+    charge(RuntimeWork::remote_message_end);
     if (header.dest_vrank < 0 || header.dest_vrank >= routes_.world->size() ||
         routes_.process_of(header.dest_vrank) != routes_.process)
         fatal("process %d received a message for task vrank %d, which is not one of its tasks",

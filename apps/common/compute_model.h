@@ -1,0 +1,73 @@
+/* Computation under SimGrid SMPI (bench/smpi): charged by a model, not timed.
+ *
+ *   APP_COMPUTE(work, "name", shape...) statement;
+ *
+ * marks `statement`, one call of a kernel that does `work` units of work (points swept,
+ * flops), as computation; "name" and the integers after it (block and box extents, tile
+ * sizes: whatever the kernel's speed depends on) form its cost key. Natively the statement
+ * just runs. Under SMPI (smpicc force-includes smpi_helpers.h) with APP_SMPI_MODEL=1 in the
+ * environment, the statement still runs, for the program's results, but untimed, and the
+ * simulated processor is charged `work` times the seconds per unit that the environment
+ * variable named by the key (APP_COST_name_3_96_96, say) gives: bench/smpi/calibrate
+ * measures it natively, the kernel alone and warm.
+ *
+ * Why not let SMPI time the call: every simulated rank runs on this one core, so each call
+ * starts with caches that other ranks' calls and the simulator filled, and how cold they are
+ * depends on how a variant interleaves with the others; the same sweep measured up to twice
+ * its native time per point, more for variants that switch often, and its noise is
+ * amplified by the slowest of P ranks in every step. With the model every variant's compute
+ * costs the same for the same work, run after run.
+ *
+ * A key with no cost in the environment is reported on stderr ("app: no modelled cost for
+ * KEY") and charged nothing: bench/smpi/run calibrates it and runs the simulation again. */
+#ifndef BAMBOO_APPS_COMPUTE_MODEL_H
+#define BAMBOO_APPS_COMPUTE_MODEL_H
+
+#ifdef SMPI_HELPERS_H
+#include <simgrid/host.h>
+#include <smpi/smpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct app_charge {
+    double seconds; /* < 0: not modelled, SMPI times the call as usual */
+    int done;
+} app_charge;
+
+static inline app_charge app_charge_begin(double work, const char *name, const int *shape, int count)
+{
+    app_charge charge = {-1, 0};
+    const char *model = getenv("APP_SMPI_MODEL");
+    if (!model || model[0] != '1')
+        return charge;
+    char key[256];
+    int at = snprintf(key, sizeof key, "APP_COST_%s", name);
+    for (int i = 0; i < count && at > 0 && at < (int)sizeof key; i++)
+        at += snprintf(key + at, sizeof key - (size_t)at, "_%d", shape[i]);
+    const char *cost = getenv(key);
+    if (!cost)
+        fprintf(stderr, "app: no modelled cost for %s\n", key);
+    smpi_bench_end(); /* what ran before the call is timed as usual */
+    charge.seconds = cost ? work * strtod(cost, NULL) : 0;
+    return charge;
+}
+
+static inline void app_charge_end(app_charge *charge)
+{
+    charge->done = 1;
+    if (charge->seconds < 0)
+        return;
+    if (charge->seconds > 0) /* as flops: smpi_execute() drops charges under smpi/cpu-threshold */
+        smpi_execute_flops(charge->seconds * sg_host_get_speed(sg_host_self()));
+    smpi_bench_begin();
+}
+
+#define APP_COMPUTE(work, name, ...)                                                                  \
+    for (app_charge app_charge_ = app_charge_begin((double)(work), (name), (const int[]){__VA_ARGS__}, \
+                                                   (int)(sizeof((const int[]){__VA_ARGS__}) / sizeof(int))); \
+         !app_charge_.done; app_charge_end(&app_charge_))
+#else
+#define APP_COMPUTE(work, name, ...)
+#endif
+
+#endif

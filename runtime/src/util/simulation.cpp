@@ -1,0 +1,56 @@
+#include "util/simulation.hpp"
+
+#include <cstdlib>
+
+#ifdef SMPI_H
+
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+
+namespace bamboo {
+
+namespace {
+
+double cost(const char* variable) {
+    const char* text = std::getenv(variable);
+    return text ? std::strtod(text, nullptr) : 0.0;
+}
+
+// Charged as flops at the host's speed: smpi_execute() would drop charges under
+// smpi/cpu-threshold.
+void execute(double seconds) { smpi_execute_flops(seconds * sg_host_get_speed(sg_host_self())); }
+
+}  // namespace
+
+std::int64_t simulated_now_ns() { return static_cast<std::int64_t>(simgrid_get_clock() * 1e9); }
+
+void charge(RuntimeWork work) {
+    static const double costs[] = {cost("BAMBOO_SMPI_SWITCH_COST"), cost("BAMBOO_SMPI_MESSAGE_COST"),
+                                   cost("BAMBOO_SMPI_REMOTE_COST")};
+    double seconds = costs[static_cast<int>(work)];
+    if (seconds > 0) execute(seconds);
+}
+
+CopyCharge::CopyCharge(std::size_t bytes) {
+    static const double byte_cost = cost("BAMBOO_SMPI_BYTE_COST");
+    seconds_ = static_cast<double>(bytes) * byte_cost;
+    if (seconds_ > 0) smpi_bench_end();  // what ran before the copy is charged as measured
+}
+
+CopyCharge::~CopyCharge() {
+    if (seconds_ <= 0) return;
+    execute(seconds_);
+    smpi_bench_begin();
+}
+
+}  // namespace bamboo
+
+#else
+
+namespace bamboo {
+
+std::int64_t simulated_now_ns() { std::abort(); }
+
+}  // namespace bamboo
+
+#endif
