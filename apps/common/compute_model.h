@@ -3,8 +3,8 @@
  *   APP_COMPUTE(work, "name", shape...) statement;
  *
  * marks `statement`, one call of a kernel that does `work` units of work (points swept,
- * flops), as computation; "name" and the integers after it (block and box extents, tile
- * sizes: whatever the kernel's speed depends on) form its cost key. Natively the statement
+ * flops), as computation; "name" and the integers after it, if any (the operands' sizes
+ * where the kernel's speed per unit depends on them), form its cost key. Natively the statement
  * just runs. Under SMPI (smpicc force-includes smpi_helpers.h) with APP_SMPI_MODEL=1 in the
  * environment, the statement still runs, for the program's results, but untimed, and the
  * simulated processor is charged `work` times the seconds per unit that the environment
@@ -62,9 +62,10 @@ static inline void app_charge_end(app_charge *charge)
     smpi_bench_begin();
 }
 
-#define APP_COMPUTE(work, name, ...)                                                                  \
-    for (app_charge app_charge_ = app_charge_begin((double)(work), (name), (const int[]){__VA_ARGS__}, \
-                                                   (int)(sizeof((const int[]){__VA_ARGS__}) / sizeof(int))); \
+/* The shape's integers follow a leading 0, so that a kernel may give none. */
+#define APP_COMPUTE(work, name, ...)                                                                   \
+    for (app_charge app_charge_ = app_charge_begin((double)(work), (name), (const int[]){0, __VA_ARGS__} + 1, \
+                                                   (int)(sizeof((const int[]){0, __VA_ARGS__}) / sizeof(int)) - 1); \
          !app_charge_.done; app_charge_end(&app_charge_))
 #else
 #define APP_COMPUTE(work, name, ...)

@@ -98,8 +98,7 @@ static inline void sweep_box(const struct block *g, double *restrict v, const do
     const double sixth = 1.0 / 6.0;
     if (i0 >= i1 || j0 >= j1 || k0 >= k1)
         return;
-    APP_COMPUTE((double)(k1 - k0) * (j1 - j0) * (i1 - i0), "jacobi3d_sweep", g->nz, g->ny, g->nx, g->bz, g->by,
-                k1 - k0, j1 - j0, i0, i1)
+    APP_COMPUTE((double)(k1 - k0) * (j1 - j0) * (i1 - i0), "jacobi3d_sweep")
     for (int kb = k0; kb < k1; kb += g->bz) {
         const int ke = kb + g->bz < k1 ? kb + g->bz : k1;
         for (int jb = j0; jb < j1; jb += g->by) {

@@ -1,5 +1,7 @@
 #include "util/mpi_guard.hpp"
 
+#include "util/simulation.hpp"
+
 namespace bamboo {
 namespace {
 std::mutex mpi_mutex;
@@ -10,6 +12,7 @@ void set_mpi_serialized(bool value) { serialized = value; }
 
 MpiGuard::MpiGuard() : locked_(serialized) {
     if (locked_) mpi_mutex.lock();
+    settle_charges();
 }
 
 MpiGuard::~MpiGuard() {

@@ -16,19 +16,24 @@ double cost(const char* variable) {
     return text ? std::strtod(text, nullptr) : 0.0;
 }
 
-// Charged as flops at the host's speed: smpi_execute() would drop charges under
-// smpi/cpu-threshold.
-void execute(double seconds) { smpi_execute_flops(seconds * sg_host_get_speed(sg_host_self())); }
+double owed = 0;  // seconds charged and not yet simulated (settle_charges)
 
 }  // namespace
+
+// As flops at the host's speed: smpi_execute() would drop charges under smpi/cpu-threshold.
+void settle_charges() {
+    if (owed <= 0) return;
+    double seconds = owed;
+    owed = 0;
+    smpi_execute_flops(seconds * sg_host_get_speed(sg_host_self()));
+}
 
 std::int64_t simulated_now_ns() { return static_cast<std::int64_t>(simgrid_get_clock() * 1e9); }
 
 void charge(RuntimeWork work) {
     static const double costs[] = {cost("BAMBOO_SMPI_SWITCH_COST"), cost("BAMBOO_SMPI_MESSAGE_COST"),
                                    cost("BAMBOO_SMPI_REMOTE_COST")};
-    double seconds = costs[static_cast<int>(work)];
-    if (seconds > 0) execute(seconds);
+    owed += costs[static_cast<int>(work)];
 }
 
 CopyCharge::CopyCharge(std::size_t bytes) {
@@ -39,7 +44,7 @@ CopyCharge::CopyCharge(std::size_t bytes) {
 
 CopyCharge::~CopyCharge() {
     if (seconds_ <= 0) return;
-    execute(seconds_);
+    owed += seconds_;
     smpi_bench_begin();
 }
 

@@ -45,8 +45,14 @@ std::int64_t simulated_now_ns();
 enum class RuntimeWork { task_switch, message_end, remote_message_end };
 void charge(RuntimeWork work);
 
+// Charges are owed until the process's next MPI call, which pays them first, in one
+// simulated computation (MpiGuard's constructor calls this: every MPI call of the runtime
+// takes one). Simulated time shows only in MPI calls, and a charge is a simulation event:
+// one per MPI call rather than one per switch, message and copy.
+void settle_charges();
+
 // A copy of message data, charged at BAMBOO_SMPI_BYTE_COST with its time left out: an
-// object around the copy.
+// object around the copy (what ran before it is timed as usual, if SMPI times code).
 class CopyCharge {
 public:
     explicit CopyCharge(std::size_t bytes);
@@ -62,6 +68,7 @@ private:
 
 #ifndef SMPI_H
 inline void charge(RuntimeWork) {}
+inline void settle_charges() {}
 inline CopyCharge::CopyCharge(std::size_t) {}
 inline CopyCharge::~CopyCharge() = default;
 #endif
