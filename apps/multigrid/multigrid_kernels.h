@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "compute_model.h"
+
 /* Two ghost layers: one exchange serves a red pass that also updates the first ghost layer
  * and the black pass over the box after it (the communication-avoiding GSRB of miniGMG,
  * which is what makes edge and corner neighbours necessary). */
@@ -73,6 +75,7 @@ static inline void level_init(level *L, int n, double h, double alpha, double *m
 /* u = 0, ghost layers included: the initial guess of a coarse-grid correction. */
 static inline void level_zero_u(const level *L)
 {
+    APP_COMPUTE(level_cells(L->n), "multigrid_zero", L->n)
     memset(L->u - GHOST * (1 + L->sy + L->sz), 0, level_cells(L->n) * sizeof *L->u);
 }
 
@@ -119,6 +122,7 @@ static inline int pack(const level *L, const double *restrict a, range b, double
 {
     const int len = b.hi[0] - b.lo[0];
     double *out = buffer;
+    APP_COMPUTE(range_cells(b), "multigrid_pack", L->n, len, b.hi[1] - b.lo[1], b.hi[2] - b.lo[2])
     for (int k = b.lo[2]; k < b.hi[2]; k++)
         for (int j = b.lo[1]; j < b.hi[1]; j++, out += len)
             memcpy(out, a + b.lo[0] + j * L->sy + k * L->sz, len * sizeof *out);
@@ -128,6 +132,7 @@ static inline int pack(const level *L, const double *restrict a, range b, double
 static inline void unpack(const level *L, double *restrict a, range b, const double *restrict buffer)
 {
     const int len = b.hi[0] - b.lo[0];
+    APP_COMPUTE(range_cells(b), "multigrid_unpack", L->n, len, b.hi[1] - b.lo[1], b.hi[2] - b.lo[2])
     for (int k = b.lo[2]; k < b.hi[2]; k++)
         for (int j = b.lo[1]; j < b.hi[1]; j++, buffer += len)
             memcpy(a + b.lo[0] + j * L->sy + k * L->sz, buffer, len * sizeof *buffer);
@@ -139,6 +144,7 @@ static inline void gsrb_plane(const level *L, int colour, range b, int k)
 {
     const ptrdiff_t sy = L->sy, sz = L->sz;
     const double h2 = L->h2, inv = 1.0 / L->diag;
+    APP_COMPUTE((b.hi[0] - b.lo[0]) * (b.hi[1] - b.lo[1]) / 2, "multigrid_gsrb", L->n, b.hi[0] - b.lo[0], b.hi[1] - b.lo[1])
     for (int j = b.lo[1]; j < b.hi[1]; j++) {
         double *restrict u = L->u + j * sy + k * sz;
         const double *restrict f = L->f + j * sy + k * sz;
@@ -175,6 +181,7 @@ static inline double residual(const level *L, range b)
     const ptrdiff_t sy = L->sy, sz = L->sz;
     const double inv_h2 = 1.0 / L->h2, diag = L->diag;
     double largest = 0.0;
+    APP_COMPUTE(range_cells(b), "multigrid_residual", L->n, b.hi[0] - b.lo[0], b.hi[1] - b.lo[1], b.hi[2] - b.lo[2])
     for (int k = b.lo[2]; k < b.hi[2]; k++)
         for (int j = b.lo[1]; j < b.hi[1]; j++) {
             const double *restrict u = L->u + j * sy + k * sz;
@@ -194,6 +201,7 @@ static inline void restrict_residual(const level *fine, const level *coarse)
 {
     const ptrdiff_t sy = fine->sy, sz = fine->sz;
     const int n = coarse->n;
+    APP_COMPUTE(n * n * n, "multigrid_restrict", n)
     for (int k = 0; k < n; k++)
         for (int j = 0; j < n; j++) {
             const double *restrict r0 = fine->r + 2 * j * sy + 2 * k * sz, *restrict r1 = r0 + sy;
@@ -215,6 +223,7 @@ static inline void interpolate_add(const level *fine, const level *coarse, range
     const ptrdiff_t csy = coarse->sy, csz = coarse->sz;
     const int ilo = (b.lo[0] >> 1) - 1, ihi = ((b.hi[0] - 1) >> 1) + 2;
     double *restrict a = row + 1;   /* a[I] for I from -1 */
+    APP_COMPUTE(range_cells(b), "multigrid_interpolate", fine->n, b.hi[0] - b.lo[0], b.hi[1] - b.lo[1], b.hi[2] - b.lo[2])
     for (int k = b.lo[2]; k < b.hi[2]; k++)
         for (int j = b.lo[1]; j < b.hi[1]; j++) {
             const double *restrict c0 = coarse->u + (j >> 1) * csy + (k >> 1) * csz;

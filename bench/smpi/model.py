@@ -10,7 +10,7 @@ simulations run with smpi/simulate-computation:no and charge, for the same work 
 variant, what it costs natively on this machine:
 
 - kernel costs: each call of an application kernel (apps/common/compute_model.h) costs its
-  work times the seconds per unit that build/smpi/calibrate measures, the kernel alone and
+  work times the seconds per unit that bench/smpi/calibrate measures, the kernel alone and
   warm, for that kernel at that shape (block, box, tiles). Keys are found by running: a
   simulation reports the keys it has no cost for, which are calibrated, and it runs again.
 - runtime costs: a task switch, each end of a message, and each end of a message between
@@ -60,12 +60,15 @@ def _save(path: Path, costs: dict[str, float]) -> None:
 
 
 def _build_calibrate() -> None:
-    sources = [HERE / "calibrate.c", *(REPO / "apps").glob("*/*_kernels.h"), REPO / "apps/common/compute_model.h"]
+    programs = sorted((HERE / "calibrate").glob("*.c"))
+    sources = [*programs, HERE / "calibrate" / "calibrate.h", *(REPO / "apps").glob("*/*_kernels.h"),
+               REPO / "apps/common/compute_model.h"]
     if CALIBRATE.exists() and all(s.stat().st_mtime <= CALIBRATE.stat().st_mtime for s in sources):
         return
     CALIBRATE.parent.mkdir(parents=True, exist_ok=True)
-    includes = [f"-I{REPO / 'apps' / d}" for d in ("common", "jacobi3d", "cannon")]
-    subprocess.run(["cc", "-O3", "-march=native", *includes, "-o", str(CALIBRATE), str(HERE / "calibrate.c"),
+    includes = [f"-I{REPO / 'apps' / d}" for d in ("common", "jacobi3d", "cannon", "multigrid")]
+    # The applications' own flags (apps/common/app.mk): the kernels compile as in the programs.
+    subprocess.run(["cc", "-O3", "-march=native", *includes, "-o", str(CALIBRATE), *map(str, programs),
                     "-lopenblas", "-lm"], check=True)
 
 

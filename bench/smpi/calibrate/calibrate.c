@@ -13,8 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cannon_kernels.h"
-#include "jacobi3d_kernels.h"
+#include "calibrate.h"
 
 enum { kMaxShape = 16, kLeastRuns = 21 };
 static const double kLeastSeconds = 0.02;
@@ -34,7 +33,7 @@ static int by_value(const void *a, const void *b)
 
 /* Runs `run(data)` once, then until enough runs and time have passed; the median run in
  * seconds. */
-static double median_run(void (*run)(void *), void *data)
+double median_run(void (*run)(void *), void *data)
 {
     static double times[1 << 16];
     run(data);
@@ -50,90 +49,19 @@ static double median_run(void (*run)(void *), void *data)
     return times[runs / 2];
 }
 
-/* jacobi3d_sweep: the cost of a point, the same in every block and box of every variant:
- * what a sweep of a 96^3 block (bench/smpi's jacobi3d at 64 ranks, its largest) costs per
- * point, with tiles 4 x 8 (the program's default). Smaller blocks sweep faster here, as far
- * as this machine's caches hold them (a 48 x 96 x 96 block: 0.67 ns per point against 1.05),
- * and the slabs that MPI-olap cuts its block into would, timed one by one, run from cache;
- * the simulated nodes' caches, 1 MB or less per core, hold none of these blocks. */
-struct sweep_case {
-    struct block g;
-    int box[6];
-    double *u, *v, *b;
-};
-
-static void run_sweep(void *data)
-{
-    struct sweep_case *c = data;
-    sweep_box(&c->g, c->v, c->u, c->b, c->box[0], c->box[1], c->box[2], c->box[3], c->box[4], c->box[5]);
-}
-
-static double sweep_cost(const int *shape, int count)
-{
-    (void)shape;
-    if (count != 0)
-        return -1;
-    struct sweep_case c = {.g = {.nz = 96, .ny = 96, .nx = 96, .bz = 4, .by = 8}, .box = {1, 97, 1, 97, 1, 97}};
-    size_t cells = block_cells(&c.g);
-    c.u = malloc(cells * sizeof *c.u);
-    c.v = malloc(cells * sizeof *c.v);
-    c.b = malloc(cells * sizeof *c.b);
-    if (!c.u || !c.v || !c.b)
-        return -1;
-    for (size_t i = 0; i < cells; i++) { /* values like a run's: no zeros, no subnormals */
-        c.u[i] = 1.0 + 1e-3 * (double)(i % 97);
-        c.v[i] = 0.5;
-        c.b[i] = 1e-4 * (double)(i % 89);
-    }
-    double points = (double)(c.box[1] - c.box[0]) * (c.box[3] - c.box[2]) * (c.box[5] - c.box[4]);
-    double seconds = median_run(run_sweep, &c) / points;
-    free(c.u);
-    free(c.v);
-    free(c.b);
-    return seconds;
-}
-
-/* cannon_dgemm: nb, rows (cannon_kernels.h): rows x nb of C += A * B, B nb x nb. */
-struct dgemm_case {
-    int nb, rows;
-    double *a, *b, *c;
-};
-
-static void run_dgemm(void *data)
-{
-    struct dgemm_case *d = data;
-    cannon_multiply_add_rows(d->nb, 0, d->rows, d->a, d->b, d->c);
-}
-
-static double dgemm_cost(const int *shape, int count)
-{
-    if (count != 2)
-        return -1;
-    struct dgemm_case d = {.nb = shape[0], .rows = shape[1]};
-    size_t n = (size_t)d.nb * (size_t)d.nb;
-    d.a = malloc(n * sizeof *d.a);
-    d.b = malloc(n * sizeof *d.b);
-    d.c = calloc(n, sizeof *d.c);
-    if (!d.a || !d.b || !d.c)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        d.a[i] = (double)(i % 13) - 6;
-        d.b[i] = (double)(i % 7) - 3;
-    }
-    double flops = 2.0 * d.rows * d.nb * d.nb;
-    double seconds = median_run(run_dgemm, &d) / flops;
-    free(d.a);
-    free(d.b);
-    free(d.c);
-    return seconds;
-}
-
 static const struct {
     const char *name;
     double (*cost)(const int *shape, int count);
 } kernels[] = {
-    {"jacobi3d_sweep", sweep_cost},
-    {"cannon_dgemm", dgemm_cost},
+    {"jacobi3d_sweep", jacobi3d_sweep_cost},
+    {"cannon_dgemm", cannon_dgemm_cost},
+    {"multigrid_zero", multigrid_zero_cost},
+    {"multigrid_pack", multigrid_pack_cost},
+    {"multigrid_unpack", multigrid_unpack_cost},
+    {"multigrid_gsrb", multigrid_gsrb_cost},
+    {"multigrid_residual", multigrid_residual_cost},
+    {"multigrid_restrict", multigrid_restrict_cost},
+    {"multigrid_interpolate", multigrid_interpolate_cost},
 };
 
 int main(int argc, char **argv)
