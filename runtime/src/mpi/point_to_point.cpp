@@ -20,6 +20,7 @@
 #include "mpi/attributes.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
+#include "util/simulation.hpp"
 
 namespace bamboo {
 namespace {
@@ -435,6 +436,7 @@ int bamboo_abort(MPI_Comm, int errorcode) {
 }
 
 double bamboo_wtime(void) {
+    settle_charges();
     MpiGuard guard;
     return MPI_Wtime();
 }

@@ -504,6 +504,7 @@ void CommEngine::launch(Outgoing&& out) {
         if (counted(static_cast<Kind>(header.kind))) count_sent();
         if (carries_message(static_cast<Kind>(header.kind))) charge(RuntimeWork::remote_message_end);
     }
+    settle_charges();
     {
         MpiGuard guard;
         if (out.control) {
@@ -887,6 +888,7 @@ bool CommEngine::wait_for_any(const std::vector<MPI_Request*>& also) {
     for (MPI_Request* request : waited_) waited_handles_.push_back(*request);
     int index = MPI_UNDEFINED;
     MPI_Status status;
+    settle_charges();
     {
         MpiGuard guard;
         MPI_Waitany(static_cast<int>(waited_handles_.size()), waited_handles_.data(), &index, &status);

@@ -1,7 +1,5 @@
 #include "util/mpi_guard.hpp"
 
-#include "util/simulation.hpp"
-
 namespace bamboo {
 namespace {
 std::mutex mpi_mutex;
@@ -12,7 +10,6 @@ void set_mpi_serialized(bool value) { serialized = value; }
 
 MpiGuard::MpiGuard() : locked_(serialized) {
     if (locked_) mpi_mutex.lock();
-    settle_charges();
 }
 
 MpiGuard::~MpiGuard() {

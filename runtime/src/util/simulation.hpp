@@ -45,10 +45,11 @@ std::int64_t simulated_now_ns();
 enum class RuntimeWork { task_switch, message_end, remote_message_end };
 void charge(RuntimeWork work);
 
-// Charges are owed until the process's next MPI call, which pays them first, in one
-// simulated computation (MpiGuard's constructor calls this: every MPI call of the runtime
-// takes one). Simulated time shows only in MPI calls, and a charge is a simulation event:
-// one per MPI call rather than one per switch, message and copy.
+// Charges are owed until the process next sends, blocks or reads the clock, which pays
+// them first, in one simulated computation: what others see of a process's time is when
+// its messages leave and when it waits, and a charge is a simulation event, one per such
+// call rather than one per switch, message and copy. The runtime calls this right before
+// MPI_Isend, MPI_Waitany and MPI_Wtime.
 void settle_charges();
 
 // A copy of message data, charged at BAMBOO_SMPI_BYTE_COST with its time left out: an
