@@ -407,14 +407,13 @@ bool CommEngine::start_sends() {
 // Launches `out` at once if nothing waits before it and its process's window has room, else
 // queues it behind the others for that process.
 void CommEngine::submit(Outgoing&& out) {
-    std::deque<Outgoing>& queue = queued_[out.process];
     int in_flight = requests_to_[out.process];
-    if (queue.empty() && (in_flight == 0 || in_flight + out.mpi_requests() <= kWindowRequests)) {
+    if (queued_.empty(out.process) && (in_flight == 0 || in_flight + out.mpi_requests() <= kWindowRequests)) {
         launch(std::move(out));
         return;
     }
-    if (queue.empty()) backlogged_.push_back(out.process);
-    queue.push_back(std::move(out));
+    const int process = out.process;
+    queued_.push(process, std::move(out));
 }
 
 // Posts the receive of an announced message's data, then asks its sender for it (so the
@@ -474,18 +473,14 @@ int CommEngine::pulled_tag(std::uint64_t id) const {
 // message wider than the whole window goes alone).
 bool CommEngine::launch_queued() {
     bool launched = false;
-    std::size_t kept = 0;
-    for (int process : backlogged_) {
-        std::deque<Outgoing>& queue = queued_[process];
+    queued_.visit_busy([&](int process, std::deque<Outgoing>& queue) {
         while (!queue.empty() &&
                (requests_to_[process] == 0 || requests_to_[process] + queue.front().mpi_requests() <= kWindowRequests)) {
             launch(std::move(queue.front()));
             queue.pop_front();
             launched = true;
         }
-        if (!queue.empty()) backlogged_[kept++] = process;
-    }
-    backlogged_.resize(kept);
+    });
     return launched;
 }
 
@@ -561,7 +556,7 @@ bool CommEngine::retire_sends(Look look) {
     }
     in_flight_.resize(kept);
     mpi_requests_.resize(kept_requests);
-    if (!backlogged_.empty()) launch_queued();
+    if (queued_.any()) launch_queued();
     return woke_task;
 }
 
@@ -669,7 +664,6 @@ void CommEngine::accept_control(int source, const char* bytes, std::size_t size,
     a.dest_vrank = header.dest_vrank;
     a.payload_bytes = header.bytes;
     if (kind == Kind::announce) a.announced = Announced{this, source, header.id};
-    std::deque<Arrival>& queue = arrivals_[source];
     if (header.payload_separate) {
         // The payload was sent right behind its header; payloads from one process are
         // received in header order.
@@ -680,7 +674,7 @@ void CommEngine::accept_control(int source, const char* bytes, std::size_t size,
         a.stage = Arrival::Stage::held;
         a.data = bytes + sizeof header;
         a.buffer = std::move(owned);
-        if (queue.empty()) {
+        if (arrivals_.empty(source)) {
             if (deliver_held(a)) return;
             a.buffer = copy_out(a);  // no receive waits for it
             deliver_held(a);
@@ -689,7 +683,7 @@ void CommEngine::accept_control(int source, const char* bytes, std::size_t size,
         if (!a.buffer && kind == Kind::data) a.buffer = copy_out(a);
     }
     // It waits: for its payload, or behind an earlier message from that process.
-    queue.push_back(std::move(a));
+    arrivals_.push(source, std::move(a));
     ++arriving_;
 }
 
@@ -741,13 +735,13 @@ bool CommEngine::deliver_held(Arrival& a) {
 
 bool CommEngine::advance_arrivals(Look look) {
     bool moved = false;
-    for (std::deque<Arrival>& queue : arrivals_) {
+    arrivals_.visit_busy([&](int, std::deque<Arrival>& queue) {
         while (!queue.empty() && advance(queue.front(), look)) {
             queue.pop_front();
             --arriving_;
             moved = true;
         }
-    }
+    });
     return moved;
 }
 
@@ -877,9 +871,10 @@ bool CommEngine::wait_for_any(const std::vector<MPI_Request*>& also) {
     const std::size_t slots_end = waited_.size();
     for (MPI_Request& request : mpi_requests_) add(request);
     const std::size_t sends_end = waited_.size();
-    for (std::deque<Arrival>& queue : arrivals_)  // only a queue's front receives its payload
-        if (!queue.empty() && queue.front().stage == Arrival::Stage::payload)
+    arrivals_.visit_busy([&](int, std::deque<Arrival>& queue) {  // only a queue's front receives its payload
+        if (queue.front().stage == Arrival::Stage::payload)
             for (MPI_Request& request : queue.front().pieces) add(request);
+    });
     for (Pull& pull : pulls_)
         for (MPI_Request& request : pull.pieces) add(request);
     waited_.insert(waited_.end(), also.begin(), also.end());
@@ -909,7 +904,7 @@ bool CommEngine::progress(Look look) {
     bool moved = start_sends();
     if (routes_.budget->refunds_due()) send_refunds();
     // Data asked for by other processes, and messages that waited for the window.
-    if (!backlogged_.empty() && launch_queued()) moved = true;
+    if (queued_.any() && launch_queued()) moved = true;
     if (!pulls_.empty() && advance_pulls(look)) moved = true;
     // A task whose large send just left usually posts its receive next: let it run before
     // looking for arrivals, or the reply would find no posted receive and need a copy.

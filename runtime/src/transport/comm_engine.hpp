@@ -62,6 +62,7 @@
 #include "messaging/mailbox.hpp"
 #include "messaging/requests.hpp"
 #include "messaging/routes.hpp"
+#include "transport/peer_queues.hpp"
 #include "transport/traffic.hpp"
 #include "util/byte_buffer.hpp"
 
@@ -199,7 +200,7 @@ private:
     bool payload_may_wait(const Arrival& arrival, const Task& dest) const;
     bool busy() const;
     void note_transit() {
-        set_in_transit(!in_flight_.empty() || !backlogged_.empty() || arriving_ > 0 || !pulls_.empty());
+        set_in_transit(!in_flight_.empty() || queued_.any() || arriving_ > 0 || !pulls_.empty());
     }
     bool tasks_waiting() const;
 
@@ -235,11 +236,10 @@ private:
     std::vector<MPI_Request*> waited_;    // wait_for_any's set, where each request lives
     std::vector<MPI_Request> waited_handles_;
     std::vector<std::map<std::uint64_t, Early>> early_;  // per source process, by sequence
-    std::vector<std::deque<Arrival>> arrivals_;  // per source process, in MPI's match order
+    PeerQueues<Arrival> arrivals_;               // per source process, in MPI's match order
     std::size_t arriving_ = 0;                   // arrivals in all queues
     std::vector<std::size_t> piece_bytes_;       // per destination process; 0: whole payloads
-    std::vector<std::deque<Outgoing>> queued_;   // per destination process: waiting for the window
-    std::vector<int> backlogged_;                // the processes whose queue is not empty
+    PeerQueues<Outgoing> queued_;                // per destination process: waiting for the window
     std::vector<int> requests_to_;               // MPI requests in flight per destination process
     int peak_requests_to_one_ = 0;
     std::vector<std::uint64_t> next_sequence_from_;  // the sent_to_ number due next, per source
