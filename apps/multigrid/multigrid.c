@@ -4,9 +4,10 @@
  * after miniGMG (seed 001 section 4.2): cell-centred 7-point operator, Gauss-Seidel red/black
  * smoothing with two ghost layers (one exchange per red/black sweep, with all 26 neighbours),
  * 8-cell average restriction, trilinear interpolation, V-cycles truncated when a rank's box
- * has 4^3 cells, where many GSRB sweeps are the bottom solver.
+ * has BOTTOM^3 cells (4^3 by default), where many GSRB sweeps are the bottom solver.
  *
- *   multigrid [N [CYCLES]]    N^3 cells per rank (N a power of two >= 8), CYCLES V-cycles
+ *   multigrid [N [CYCLES [BOTTOM]]]    N^3 cells per rank (N a power of two >= 2 BOTTOM),
+ *                                      CYCLES V-cycles
  *
  * The ranks form a periodic 3D grid (MPI_Dims_create); cells are cubes of side
  * h = 1 / (largest number of cells along an axis). f = A u* for a known u* (the kernels

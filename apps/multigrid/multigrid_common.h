@@ -15,9 +15,11 @@
 #include "app.h"
 #include "multigrid_kernels.h"
 
-#define MULTIGRID_USAGE "[N: cells per rank and side, a power of two >= 8] [CYCLES]"
+#define MULTIGRID_USAGE                                                                       \
+    "[N: cells per rank and side, a power of two >= 2 BOTTOM] [CYCLES] [BOTTOM: the box side " \
+    "where the V-cycle stops, a power of two >= 2, default 4]"
 
-enum { PRE_SWEEPS = 2, POST_SWEEPS = 2, BOTTOM_SIDE = 4 };
+enum { PRE_SWEEPS = 2, POST_SWEEPS = 2 };
 /* Periodic -lap(u) alone is singular (constants); alpha ~ 4 pi^2, the smallest non-zero
  * eigenvalue of -lap on the unit cube, makes the constant error as easy for the bottom
  * GSRB as the smoothest oscillating one, and bounds the error by the residual (verdict()). */
@@ -52,7 +54,11 @@ static void multigrid_setup(int argc, char **argv, multigrid *mg, problem *pb)
 {
     const int n = app_int_arg(argc, argv, 1, 32, MULTIGRID_USAGE);
     const int cycles = app_int_arg(argc, argv, 2, 8, MULTIGRID_USAGE);
-    if (n < 2 * BOTTOM_SIDE || (n & (n - 1)) != 0 || cycles > 100) {
+    /* Where the V-cycle stops is a box side, so it depends on how the problem is split:
+     * with each box split into 8 (twice the ranks along each axis), BOTTOM / 2 gives the
+     * same levels, bottom grid and bottom sweeps, hence the same results. */
+    const int bottom = app_int_arg(argc, argv, 3, 4, MULTIGRID_USAGE);
+    if (bottom < 2 || (bottom & (bottom - 1)) != 0 || n < 2 * bottom || (n & (n - 1)) != 0 || cycles > 100) {
         fprintf(stderr, "usage: %s %s\n", argv[0], MULTIGRID_USAGE);
         exit(2);
     }
@@ -83,9 +89,9 @@ static void multigrid_setup(int argc, char **argv, multigrid *mg, problem *pb)
      * smoothest periodic error by about e^(-4 pi^2 / 3 m^2) and the constant error by about
      * e^(-alpha h^2 / 3) = e^(-alpha / 3 m^2): with alpha ~ 4 pi^2, m^2 / 2 sweeps reduce
      * both ~1000x, enough for the V-cycle to converge as if the bottom solve were exact. */
-    const long bottom_widest = widest / n * BOTTOM_SIDE;
+    const long bottom_widest = widest / n * bottom;
     mg->bottom_sweeps = (int)(bottom_widest * bottom_widest / 2 > 20 ? bottom_widest * bottom_widest / 2 : 20);
-    for (int m = n; m >= BOTTOM_SIDE; m /= 2)
+    for (int m = n; m >= bottom; m /= 2)
         mg->levels++;
     mg->L = malloc(mg->levels * sizeof *mg->L);
     for (int l = 0; l < mg->levels; l++) {

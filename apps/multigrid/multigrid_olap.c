@@ -7,7 +7,7 @@
  * colour class the order of updates does not matter, so the results are MPI-basic's, bit
  * for bit.
  *
- *   multigrid_olap [N [CYCLES]]    as multigrid
+ *   multigrid_olap [N [CYCLES [BOTTOM]]]    as multigrid
  */
 #include <math.h>
 #include <mpi.h>

@@ -57,6 +57,26 @@ def test_lu_by_columns_keeps_each_pivot_search_inside_a_process():
     assert crossing["column"] < crossing["row"] / 10
 
 
+MULTIGRID_RESULTS = re.compile(r"levels=(\d+) bottom_sweeps=(\d+) residual=(\S+)")
+
+
+def test_multigrid_split_into_tasks_runs_the_same_v_cycle():
+    # bench/smpi compares Bamboo, each rank's box split among 8 tasks, with MPI-basic: where
+    # the V-cycle stops is a box side, so the tasks' half-size boxes would stop one level
+    # early, on a bottom grid twice as wide that takes 4x the bottom sweeps. Halving BOTTOM
+    # too must give MPI-basic's levels, bottom sweeps and residuals, bit for bit.
+    app = REPO / "apps" / "multigrid"
+    subprocess.run(["make", "--no-print-directory", "-s", "-C", str(app)], check=True)
+    env = {**os.environ, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+    whole = subprocess.run(["mpirun", "--oversubscribe", "-n", "2", str(app / "build" / "basic"), "16", "2"],
+                           capture_output=True, text=True, timeout=300, env=env)
+    split = run_bamboo(app / "build" / "bamboo", 2, 8, ["8", "2", "2"], [])
+    assert whole.returncode == 0 and split.returncode == 0, whole.stderr + split.stderr
+    expected = MULTIGRID_RESULTS.findall(whole.stdout)
+    assert expected and expected[0][:2] == ("3", "32"), whole.stdout
+    assert MULTIGRID_RESULTS.findall(split.stdout) == expected, split.stdout
+
+
 @pytest.mark.parametrize("failing", ["basic", "bamboo", "olap", "nocomm"])
 def test_check_app_fails_when_a_variant_fails(failing, tmp_path):
     """apps/common/check-app runs each variant in a subshell: a failure must still count."""
