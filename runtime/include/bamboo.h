@@ -819,6 +819,13 @@ int bamboo_file_call_errhandler(bamboo_site at, MPI_File file, int errorcode);
 void bamboo_expect(int source, int tag, MPI_Comm comm);
 void bamboo_fire(bamboo_site at);
 
+/* Around a send block: between the two calls the task's messages to other processes that
+ * complete at once (those it hands over whole, which is all but large, synchronous and
+ * out-of-credit ones) may be held back, to leave together: one MPI message per destination
+ * process when the block ends, or earlier if the task waits, yields or ends. */
+void bamboo_send_block_begin(void);
+void bamboo_send_block_end(void);
+
 /* A collective in a receive block: the rule waits for the messages this task's part of it
  * receives before it first sends (for a broadcast, the one from its parent in the tree).
  * `root` is ignored by collectives without one, `op` by those that do not reduce. */

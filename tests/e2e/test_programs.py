@@ -40,6 +40,7 @@ PROGRAMS = {
     "cxx_classes": ([PROGRAMS_DIR / "cxx_classes.cpp"], []),
     "cxx_objects": ([PROGRAMS_DIR / "cxx_objects.cpp"], []),
     "moving_tasks": ([PROGRAMS_DIR / "moving_tasks.c"], []),
+    "send_blocks": ([PROGRAMS_DIR / "send_blocks.c"], []),
 }
 
 # (processes, VF) pairs: VF 1, 2, 3, 4 and 8, on one and two processes (VF 2, 4 and 8 on two
@@ -58,6 +59,21 @@ def test_same_output_as_plain_mpi(name, processes, vf, builds, ground_truth):
     assert run.lines() == expected.lines()
 
 
+JOINED = re.compile(r"send blocks joined (\d+) messages into (\d+) MPI messages")
+
+
+def test_a_send_block_joins_its_messages_for_one_process(builds):
+    # Each rank's send block sends 9 messages to each of 3 ranks: on 2 processes x VF 4, those
+    # that complete at once and fit a control message together leave as one MPI message.
+    _, bamboo = builds("send_blocks", PROGRAMS["send_blocks"][0])
+    run = run_bamboo(bamboo, 2, 4, [], ["--bamboo-stats"])
+    assert run.returncode == 0, run.stderr
+    joined = [tuple(map(int, m)) for m in JOINED.findall(run.stderr)]
+    assert len(joined) == 2, run.stderr
+    for messages, mpi_messages in joined:
+        assert 0 < 2 * mpi_messages < messages, run.stderr
+
+
 @pytest.mark.parametrize("source", PROGRAMS["header_helper"][0], ids=lambda p: p.name)
 def test_header_helper_receives_join_the_firing_rule(source):
     # the program above runs right either way; here its receives must also be announced
@@ -69,7 +85,8 @@ def test_header_helper_receives_join_the_firing_rule(source):
 
 
 @pytest.mark.parametrize("mode", WORKER_MODES)
-@pytest.mark.parametrize("name", ["ring", "nonblocking", "regions", "jacobi2d", "options", "tokens", "moving_tasks"])
+@pytest.mark.parametrize("name", ["ring", "nonblocking", "regions", "jacobi2d", "options", "tokens", "moving_tasks",
+                                  "send_blocks"])
 def test_worker_modes(name, mode, builds, ground_truth):
     sources, args = PROGRAMS[name]
     expected = ground_truth(name, sources, 2 * 3, args)

@@ -58,6 +58,7 @@ void Task::leave() {
 }
 
 void Task::suspend() {
+    before_suspend();
     saved_errno_ = errno;
     Worker::current()->switch_away(*this);
 }

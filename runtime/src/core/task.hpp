@@ -102,6 +102,9 @@ protected:
     // After run() has returned or exit() has ended it, on the task's stack, before the task
     // counts as done.
     virtual void finish() {}
+    // Whenever the task is about to give up its worker (it waits, yields or sleeps), on its
+    // stack: what must not stay pending while it does not run.
+    virtual void before_suspend() {}
 
 private:
     friend class Worker;     // switches between the tasks' contexts

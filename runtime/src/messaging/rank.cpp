@@ -21,7 +21,20 @@ Rank::Rank(int vrank, Worker& worker, boost::context::stack_context stack, std::
 
 int Rank::run() { return entry_(static_cast<int>(args_.size()), argv_.data()); }
 
+void Rank::hold_sends() {
+    if (holds_sends_ || !routes_.link) return;
+    holds_sends_ = true;
+    routes_.link->hold_sends(vrank());
+}
+
+void Rank::release_sends() {
+    if (!holds_sends_) return;
+    holds_sends_ = false;
+    routes_.link->release_sends(vrank());
+}
+
 void Rank::finish() {
+    release_sends();  // a send block left by return or exit()
     GetoptSession::instance().task_ended(*this);
     // Sends the program never waited for: their buffers may go with the task's stack.
     buy_back_all(*this);

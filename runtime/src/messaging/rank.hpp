@@ -95,6 +95,12 @@ public:
     // ... until an unexpected message that `pattern` accepts is in the mailbox, where it stays.
     void wait_for_message(const Pattern& pattern, const char* call, bamboo_site at);
 
+    // Running rank only: a send block (bamboo_send_block_begin) begins or ends. Inside it the
+    // rank's messages to another process may be held back and leave together, one MPI
+    // message per process, when the block ends, the rank suspends or it finishes.
+    void hold_sends();
+    void release_sends();
+
     // The communicator of this rank whose messages carry `context` (either of its two), or
     // nullptr. For reports; call from the rank itself or while it waits.
     const Communicator* communicator_with_context(int context) const;
@@ -170,6 +176,7 @@ private:
     // Closes the mailbox: a message that comes later is dropped with a warning, and one that
     // was never received is warned about now.
     void finish() override;
+    void before_suspend() override { release_sends(); }
 
     Entry entry_;
     std::vector<std::string> args_;
@@ -178,6 +185,7 @@ private:
     Mailbox mailbox_;
     RequestTable requests_;
     WaitInfo wait_info_;
+    bool holds_sends_ = false;
     // The last traced wait for one message or request, and its text: a loop waits for the
     // same thing again and again, and the text costs more to make than the rest of the record.
     struct TracedWaitKey {

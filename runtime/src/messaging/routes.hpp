@@ -42,6 +42,12 @@ public:
     // round of work, never starting one of its own.
     virtual void send_later(const Envelope& envelope, int dest_vrank, const TypedBuffer& data) = 0;
 
+    // Rank `vrank` of this process only, from its own task (a send block: Rank::hold_sends):
+    // until release_sends(vrank), the link may hold back its messages that complete at once,
+    // so that those for one process leave together in one message of the transport.
+    virtual void hold_sends(int vrank) = 0;
+    virtual void release_sends(int vrank) = 0;
+
 protected:
     ~ProcessLink() = default;
 };

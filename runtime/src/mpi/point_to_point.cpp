@@ -998,6 +998,15 @@ void bamboo_fire(bamboo_site at) {
     self.evaluation_point();  // the region runs here, on the worker that runs the task now
 }
 
+// No check of MPI_Init here: a send block may run before it, sending nothing.
+void bamboo_send_block_begin(void) {
+    if (Rank* self = Rank::current()) self->hold_sends();
+}
+
+void bamboo_send_block_end(void) {
+    if (Rank* self = Rank::current()) self->release_sends();
+}
+
 void bamboo_set_priority(int priority) {
     Rank* self = Rank::current();
     if (!self) fatal("#pragma bamboo priority reached outside a task");

@@ -329,7 +329,9 @@ void Runtime::report_message_counts() const {
                        part("point-to-point", MessageCounts::point_to_point) + "; " +
                        part("collectives", MessageCounts::collective) + "; at most " +
                        std::to_string(engine_->peak_requests_to_one_process()) +
-                       " MPI requests in flight to one process; bytes copied per byte delivered: " +
+                       " MPI requests in flight to one process; send blocks joined " +
+                       std::to_string(engine_->joined_messages()) + " messages into " +
+                       std::to_string(engine_->joint_sends()) + " MPI messages; bytes copied per byte delivered: " +
                        copies("point-to-point", MessageKind::point_to_point) + "; " +
                        copies("collectives", MessageKind::collective) + "\n";
     std::fwrite(line.data(), 1, line.size(), stderr);

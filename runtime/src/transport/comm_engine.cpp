@@ -50,6 +50,15 @@ struct WireHeader {
 
 namespace {
 
+// A control message's bytes: its header and the payload that rides in it. Several control
+// messages for one process may travel in one MPI message (a send block's, send_held()), each
+// at an offset aligned for its header.
+std::size_t record_bytes(const WireHeader& header) {
+    bool rides = static_cast<Kind>(header.kind) == Kind::data && !header.payload_separate;
+    return sizeof header + (rides ? header.bytes : 0);
+}
+std::size_t aligned(std::size_t offset) { return (offset + alignof(WireHeader) - 1) & ~(alignof(WireHeader) - 1); }
+
 constexpr int kTag = 0;  // the engine's communicators carry nothing else
 // From this size on, a payload travels as its own messages, after its header: straight from
 // the user's buffer when it is contiguous, and into the receive's buffer when the receive is
@@ -227,6 +236,7 @@ CommEngine::CommEngine(Routes& routes, const std::vector<std::unique_ptr<Worker>
                        const std::vector<int>& processes_on_node, bool payload_piece_auto, std::size_t payload_piece)
     : routes_(routes),
       workers_(workers),
+      held_(static_cast<std::size_t>(routes.vf)),
       sent_to_(routes.process_count, 0),
       early_(routes.process_count),
       arrivals_(routes.process_count),
@@ -296,8 +306,74 @@ CommEngine::Outgoing CommEngine::control_message(int process, const WireHeader& 
 bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data, Request* completion,
                       ReceiverWait receiver_wait) {
     bool completes_later = false;
-    hand_over(outgoing(e, dest_vrank, data, completion, receiver_wait, &completes_later));
+    Outgoing out = outgoing(e, dest_vrank, data, completion, receiver_wait, &completes_later);
+    if (completion) {
+        Held& held = held_by(completion->owner->vrank());
+        if (held.on) {
+            // Held if it is one control message that completes the send now; otherwise what
+            // is held goes first, so that messages to one process keep their order.
+            if (!completes_later && out.payload_bytes == 0) {
+                held.messages.push_back(std::move(out));
+                return false;
+            }
+            send_held(held.messages);
+        }
+    }
+    hand_over(std::move(out));
     return completes_later;
+}
+
+void CommEngine::hold_sends(int vrank) { held_by(vrank).on = true; }
+
+void CommEngine::release_sends(int vrank) {
+    Held& held = held_by(vrank);
+    held.on = false;
+    send_held(held.messages);
+}
+
+// Hands over `messages`, those for one process joined into as few MPI messages as a control
+// slot holds, in order: each MPI message costs both ends a fixed overhead, and a task's halo
+// exchange sends several to one process (multigrid's 26 neighbours lie in at most 7).
+void CommEngine::send_held(std::vector<Outgoing>& messages) {
+    for (std::size_t first = 0; first < messages.size(); ++first) {
+        if (!messages[first].control) continue;  // joined to an earlier one
+        const int process = messages[first].process;
+        std::vector<Outgoing*> joint{&messages[first]};
+        std::size_t bytes = messages[first].control_bytes;
+        auto send_joint = [&] {
+            if (joint.size() == 1) {
+                hand_over(std::move(*joint[0]));
+            } else {
+                Outgoing out;
+                out.process = process;
+                out.control_bytes = bytes;
+                out.control = ByteBuffer(bytes);
+                CopyCharge charge(bytes);
+                std::size_t at = 0;
+                for (Outgoing* part : joint) {
+                    std::memcpy(out.control.get() + at, part->control.get(), part->control_bytes);
+                    at = aligned(at + part->control_bytes);
+                }
+                joined_messages_.fetch_add(joint.size(), std::memory_order_relaxed);
+                joint_sends_.fetch_add(1, std::memory_order_relaxed);
+                hand_over(std::move(out));
+            }
+            for (Outgoing* part : joint) part->control = ByteBuffer();
+        };
+        for (std::size_t next = first + 1; next < messages.size(); ++next) {
+            Outgoing& candidate = messages[next];
+            if (!candidate.control || candidate.process != process) continue;
+            if (aligned(bytes) + candidate.control_bytes > kControlSlotBytes) {
+                send_joint();
+                joint.clear();
+                bytes = 0;
+            }
+            bytes = (joint.empty() ? 0 : aligned(bytes)) + candidate.control_bytes;
+            joint.push_back(&candidate);
+        }
+        send_joint();
+    }
+    messages.clear();
 }
 
 void CommEngine::send_later(const Envelope& e, int dest_vrank, const TypedBuffer& data) {
@@ -487,17 +563,22 @@ bool CommEngine::launch_queued() {
 void CommEngine::launch(Outgoing&& out) {
     std::size_t first = mpi_requests_.size();
     if (out.control) {
-        WireHeader& header = out.header();
-        // Its number among the control messages to that process (the receiver checks the
-        // order), and whatever credit that process is owed by now.
-        header.sequence = sent_to_[out.process]++;
-        header.refund = routes_.budget->take_refund(out.process);
-        if (out.lent) {
-            header.id = next_announce_id_++;
-            announced_.emplace(header.id, *out.lent);
+        // Each control message's number among those to that process (the receiver checks the
+        // order); the first carries whatever credit that process is owed by now.
+        std::uint64_t refund = routes_.budget->take_refund(out.process);
+        for (std::size_t at = 0; at < out.control_bytes;) {
+            WireHeader& header = *reinterpret_cast<WireHeader*>(out.control.get() + at);
+            header.sequence = sent_to_[out.process]++;
+            header.refund = refund;
+            refund = 0;
+            if (out.lent) {  // an announce travels alone
+                header.id = next_announce_id_++;
+                announced_.emplace(header.id, *out.lent);
+            }
+            if (counted(static_cast<Kind>(header.kind))) count_sent();
+            if (carries_message(static_cast<Kind>(header.kind))) charge(RuntimeWork::remote_message_end);
+            at = aligned(at + record_bytes(header));
         }
-        if (counted(static_cast<Kind>(header.kind))) count_sent();
-        if (carries_message(static_cast<Kind>(header.kind))) charge(RuntimeWork::remote_message_end);
     }
     settle_charges();
     {
@@ -596,7 +677,19 @@ std::size_t CommEngine::receive_controls(Look look) {
         int size = 0;
         MPI_Get_count(&slot_statuses_[i], MPI_BYTE, &size);
         count_move();
-        take_control(slot_statuses_[i].MPI_SOURCE, slot_buffers_[slot].get(), static_cast<std::size_t>(size));
+        const int source = slot_statuses_[i].MPI_SOURCE;
+        const char* message = slot_buffers_[slot].get();
+        for (std::size_t at = 0; at < static_cast<std::size_t>(size);) {
+            WireHeader header;
+            std::size_t left = static_cast<std::size_t>(size) - at;
+            if (left >= sizeof header) std::memcpy(&header, message + at, sizeof header);
+            if (left < sizeof header || record_bytes(header) > left)
+                fatal("process %d received a %d-byte message from process %d that ends inside the control "
+                      "message at byte %zu: the message was cut short or corrupted",
+                      routes_.process, size, source, at);
+            take_control(source, message + at, record_bytes(header));
+            at = aligned(at + record_bytes(header));
+        }
         post_control_receive(slot);
     }
     return static_cast<std::size_t>(completed);
@@ -619,24 +712,24 @@ void CommEngine::take_control(int source, const char* bytes, std::size_t size) {
               routes_.process, static_cast<unsigned long long>(header.sequence), source,
               static_cast<unsigned long long>(due));
     if (header.sequence != due) {
-        Early kept{ByteBuffer(size), size};
+        Early kept{ByteBuffer(size)};
         CopyCharge charge(size);
         std::memcpy(kept.bytes.get(), bytes, size);
         early.emplace(header.sequence, std::move(kept));
         return;
     }
-    accept_control(source, bytes, size, ByteBuffer());
+    accept_control(source, bytes, ByteBuffer());
     for (auto next = early.begin(); next != early.end() && next->first == next_sequence_from_[source];
          next = early.begin()) {
         Early kept = std::move(next->second);
         early.erase(next);
         const char* bytes_kept = kept.bytes.get();  // before the move below: argument order is unspecified
-        accept_control(source, bytes_kept, kept.size, std::move(kept.bytes));
+        accept_control(source, bytes_kept, std::move(kept.bytes));
     }
 }
 
 // The control message due from `source`, at `bytes`: in its slot, or in `owned`.
-void CommEngine::accept_control(int source, const char* bytes, std::size_t size, ByteBuffer owned) {
+void CommEngine::accept_control(int source, const char* bytes, ByteBuffer owned) {
     WireHeader header;
     std::memcpy(&header, bytes, sizeof header);
     ++next_sequence_from_[source];
@@ -655,9 +748,6 @@ void CommEngine::accept_control(int source, const char* bytes, std::size_t size,
         routes_.process_of(header.dest_vrank) != routes_.process)
         fatal("process %d received a message for task vrank %d, which is not one of its tasks",
               routes_.process, header.dest_vrank);
-    if (!header.payload_separate && kind == Kind::data && size - sizeof header != header.bytes)
-        fatal("process %d received a %zu-byte message from process %d whose header says %llu bytes", routes_.process,
-              size - sizeof header, source, static_cast<unsigned long long>(header.bytes));
     Arrival a;
     a.source_process = source;
     a.envelope = Envelope{header.source, header.tag, header.comm};

@@ -32,6 +32,13 @@
 // without a handshake (--bamboo-payload-piece; within a node, where shared memory has no such
 // queue, whole, unless Open MPI was told to leave shared memory out).
 //
+// Inside a send block (Rank::hold_sends) a task's control messages that complete its sends at
+// once are held back, and when the block ends those for one process leave together in one MPI
+// message, as many as a control slot holds: a halo exchange sends several messages to each
+// neighbouring process (multigrid's 26 neighbours lie in at most 7 processes), and each MPI
+// message costs both ends a fixed overhead that a single worker cannot hide. A message that
+// cannot be held sends what is held first.
+//
 // The engine sends in the order tasks hand it messages, and MPI keeps that order between two
 // processes, so messages from one task to another never overtake each other.
 //
@@ -88,6 +95,8 @@ public:
     bool send(const Envelope& envelope, int dest_vrank, const TypedBuffer& data, Request* completion,
               ReceiverWait receiver_wait) override;
     void send_later(const Envelope& envelope, int dest_vrank, const TypedBuffer& data) override;
+    void hold_sends(int vrank) override;
+    void release_sends(int vrank) override;
 
     // Announced messages (any thread): a receive took one, or nobody will.
     void pull(Request& receive, const Envelope& envelope, std::size_t bytes, const Announced& announced) override;
@@ -127,6 +136,10 @@ public:
 
     // The most MPI requests the engine had in flight to one process at once (--bamboo-stats).
     int peak_requests_to_one_process() const { return peak_requests_to_one_; }
+    // Messages of send blocks that left together with others for the same process, and the
+    // MPI messages they took (--bamboo-stats).
+    std::uint64_t joined_messages() const { return joined_messages_.load(std::memory_order_relaxed); }
+    std::uint64_t joint_sends() const { return joint_sends_.load(std::memory_order_relaxed); }
 
 private:
     struct Outgoing;
@@ -163,8 +176,15 @@ private:
     // larger one still arriving), kept until that one is in.
     struct Early {
         ByteBuffer bytes;
-        std::size_t size = 0;
     };
+
+    // A rank's messages held back inside its send block (hold_sends), in the order it sent them.
+    struct Held {
+        bool on = false;
+        std::vector<Outgoing> messages;
+    };
+    Held& held_by(int vrank) { return held_[static_cast<std::size_t>(vrank - routes_.process * routes_.vf)]; }
+    void send_held(std::vector<Outgoing>& messages);
 
     // The members below require progress_mutex_.
     bool progress(Look look);
@@ -190,7 +210,7 @@ private:
     void post_control_receive(std::size_t slot);
     std::size_t receive_controls(Look look);  // how many it took
     void take_control(int source, const char* bytes, std::size_t size);
-    void accept_control(int source, const char* bytes, std::size_t size, ByteBuffer owned);
+    void accept_control(int source, const char* bytes, ByteBuffer owned);
     ByteBuffer copy_out(Arrival& arrival);
     bool deliver_held(Arrival& arrival);  // false while its data is only in its slot
     bool advance_arrivals(Look look);
@@ -208,6 +228,11 @@ private:
     const std::vector<std::unique_ptr<Worker>>& workers_;  // (their waiting tasks)
     MPI_Comm control_comm_ = MPI_COMM_NULL;
     MPI_Comm payload_comm_ = MPI_COMM_NULL;
+
+    // Per rank of this process, each touched by its own rank only.
+    std::vector<Held> held_;
+    std::atomic<std::uint64_t> joined_messages_{0};
+    std::atomic<std::uint64_t> joint_sends_{0};
 
     // Handed over by tasks; guarded by outbox_mutex_.
     std::mutex outbox_mutex_;

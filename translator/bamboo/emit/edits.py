@@ -65,6 +65,9 @@ class EditOrder(IntEnum):
     # A brace closing a block the translator opened comes after everything inserted at the
     # end of the statement it encloses.
     CLOSE_BRACE = auto()
+    # The end of a send block (bamboo_send_block_end) stands before its closing brace, after
+    # the braces closed inside the block.
+    SEND_BLOCK_END = auto()
 
 
 class EditConflict(Exception):

@@ -2,6 +2,9 @@
 immediately precede it (never past other statements or another send block, and blocks of
 one kind keep their order), so that a task's messages leave before it waits.
 
+Every send block is bracketed by bamboo_send_block_begin() and bamboo_send_block_end(): the
+runtime may then hold its messages for one process back and send them as one.
+
 Checked first: a send block holds sends only, and reads nothing a receive block it moves
 past writes or declares (the send would otherwise use data not yet received, or a name the
 receive block means differently).
@@ -11,7 +14,7 @@ from __future__ import annotations
 from .. import mpi_api
 from ..analysis.regions import Block, Move, Region
 from ..analysis.summaries import call_chain_to, is_assignment
-from ..emit.edits import EditBuffer
+from ..emit.edits import EditBuffer, EditOrder
 from ..frontend import directives as dirs
 from ..frontend.cx import CK, TK
 from ..frontend.lvalues import base_variable_node, request_variable
@@ -32,14 +35,30 @@ class ReorderBlocks(BlockTransformation):
             moved = {id(m.send): m for m in r.moves}
             for b in r.blocks_of(dirs.SEND):
                 m = moved.get(id(b))
+                unit = self._unit(b) if m is not None else None
+                bracket = self._bracket(b, unit)
                 if m is None:
-                    replace_directive(buf, b.directive, "/* bamboo: send block */")
-                    continue
-                replace_directive(buf, b.directive, "/* bamboo: send block (moved before the "
-                                  f"receive block at line {m.passed[0].line}: sends leave before "
-                                  "the task waits) */")
-                start, end = self._unit(b)
-                buf.move(start, end, m.dest.line_start)
+                    replace_directive(buf, b.directive, "/* bamboo: send block */" + bracket)
+                else:
+                    replace_directive(buf, b.directive, "/* bamboo: send block (moved before the "
+                                      f"receive block at line {m.passed[0].line}: sends leave before "
+                                      "the task waits) */" + bracket)
+                    buf.move(*unit, m.dest.line_start)
+                if bracket:
+                    buf.insert(self._end_offset(b), " bamboo_send_block_end();", EditOrder.SEND_BLOCK_END)
+
+    def _end_offset(self, b: Block) -> int:
+        """Where the block's bamboo_send_block_end() goes: before a compound statement's
+        closing brace, else after the statement."""
+        end = b.stmt.stmt_end()
+        return end - 1 if b.stmt.kind == CK.COMPOUND_STMT else end
+
+    def _bracket(self, b: Block, unit) -> str:
+        """The call that opens the send block, or nothing where its end could not go with it
+        (a moved single statement with more code after it on its line)."""
+        if unit is not None and self._end_offset(b) >= unit[1]:
+            return ""
+        return " bamboo_send_block_begin();"
 
     def _own_send_requests(self, b: Block) -> set:
         """Request variables that only this send block's MPI_Isends fill: a wait on them

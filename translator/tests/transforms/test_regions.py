@@ -50,6 +50,33 @@ def test_reordering_and_windows(translate, tmp_path):
         assert ok, err
 
 
+def test_send_blocks_are_bracketed_where_they_end_up(translate, tmp_path):
+    # every send block of CODE holds one statement; moved or not, its messages may be joined
+    # (bamboo_send_block_begin before it, _end right after it, moved along with it)
+    res = translate(CODE)
+    assert res.ok, errors(res)
+    t = res.text
+    for call in ("MPI_Send(z, 1, MPI_DOUBLE, a, 1", "MPI_Send(z, 1, MPI_DOUBLE, b, 2",
+                 "MPI_Send(z, 1, MPI_DOUBLE, a, 3"):
+        at = t.index(call)
+        begin = t.rindex("bamboo_send_block_begin();", 0, at) + len("bamboo_send_block_begin();")
+        assert ";" not in t[begin:at]  # nothing between the begin and the statement
+        assert t[at:t.index("bamboo_send_block_end();", at)].count(";") == 1  # the end right after it
+    assert t.count("bamboo_send_block_begin();") == t.count("bamboo_send_block_end();") == 3
+    # a compound send block ends before its closing brace; a moved single statement followed
+    # by more code on its line is left unbracketed (its end could not move with it)
+    res = translate(CODE.replace("    MPI_Send(z, 1, MPI_DOUBLE, a, 1, MPI_COMM_WORLD);",
+                                 "    { MPI_Send(z, 1, MPI_DOUBLE, a, 1, MPI_COMM_WORLD); }")
+                        .replace("    MPI_Send(z, 1, MPI_DOUBLE, b, 2, MPI_COMM_WORLD);",
+                                 "    MPI_Send(z, 1, MPI_DOUBLE, b, 2, MPI_COMM_WORLD); z[1] = 0;"))
+    assert res.ok, errors(res)
+    assert "MPI_Send(z, 1, MPI_DOUBLE, a, 1, MPI_COMM_WORLD);  bamboo_send_block_end();}" in res.text
+    assert res.text.count("bamboo_send_block_begin();") == res.text.count("bamboo_send_block_end();") == 2
+    if HAVE_MPICC:
+        ok, err = compile_c(res.text, tmp_path)
+        assert ok, err
+
+
 def test_no_reordering_when_sends_come_first(translate):
     res = translate(CODE.replace("#pragma bamboo receive\n    MPI_Recv(x, 1, MPI_DOUBLE, b, 3",
                                  "    MPI_Recv(x, 1, MPI_DOUBLE, b, 3")
