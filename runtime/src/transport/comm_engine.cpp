@@ -566,6 +566,7 @@ void CommEngine::launch(Outgoing&& out) {
         // Each control message's number among those to that process (the receiver checks the
         // order); the first carries whatever credit that process is owed by now.
         std::uint64_t refund = routes_.budget->take_refund(out.process);
+        bool carries = false;
         for (std::size_t at = 0; at < out.control_bytes;) {
             WireHeader& header = *reinterpret_cast<WireHeader*>(out.control.get() + at);
             header.sequence = sent_to_[out.process]++;
@@ -576,9 +577,12 @@ void CommEngine::launch(Outgoing&& out) {
                 announced_.emplace(header.id, *out.lent);
             }
             if (counted(static_cast<Kind>(header.kind))) count_sent();
-            if (carries_message(static_cast<Kind>(header.kind))) charge(RuntimeWork::remote_message_end);
+            carries = carries || carries_message(static_cast<Kind>(header.kind));
             at = aligned(at + record_bytes(header));
         }
+        // The engine's work beyond a message within the process is its MPI calls: once per
+        // MPI message, however many tasks' messages it carries.
+        if (carries) charge(RuntimeWork::remote_message_end);
     }
     settle_charges();
     {
@@ -679,6 +683,7 @@ std::size_t CommEngine::receive_controls(Look look) {
         count_move();
         const int source = slot_statuses_[i].MPI_SOURCE;
         const char* message = slot_buffers_[slot].get();
+        bool carries = false;
         for (std::size_t at = 0; at < static_cast<std::size_t>(size);) {
             WireHeader header;
             std::size_t left = static_cast<std::size_t>(size) - at;
@@ -687,9 +692,11 @@ std::size_t CommEngine::receive_controls(Look look) {
                 fatal("process %d received a %d-byte message from process %d that ends inside the control "
                       "message at byte %zu: the message was cut short or corrupted",
                       routes_.process, size, source, at);
+            carries = carries || carries_message(static_cast<Kind>(header.kind));
             take_control(source, message + at, record_bytes(header));
             at = aligned(at + record_bytes(header));
         }
+        if (carries) charge(RuntimeWork::remote_message_end);  // as at the sender (launch())
         post_control_receive(slot);
     }
     return static_cast<std::size_t>(completed);
@@ -743,7 +750,6 @@ void CommEngine::accept_control(int source, const char* bytes, ByteBuffer owned)
         case Kind::data:
         case Kind::announce: break;
     }
-    charge(RuntimeWork::remote_message_end);
     if (header.dest_vrank < 0 || header.dest_vrank >= routes_.world->size() ||
         routes_.process_of(header.dest_vrank) != routes_.process)
         fatal("process %d received a message for task vrank %d, which is not one of its tasks",
