@@ -78,7 +78,12 @@ ThreadPlan plan_threads(const Options& options, bool single_thread, int workers_
         // polling; nor with other threads, one of which could hand the blocked engine a
         // message.
         plan.blocks_when_idle = single_thread && remote && machine.mpi_simulated;
-        if (plan.blocks_when_idle) plan.idle_polls_engine = plan.idle_runs_watch = false;  // the wait does both
+        // The wait does the idle worker's polling and watching. Nor does it poll between
+        // tasks: SimGrid 3.32 keeps a request that a test completes in its process's list of
+        // activities for good, a std::list that every completion a wait sees is then removed
+        // from, front to back, and the wall time of a simulation grew with the square of its
+        // messages (bench/smpi/README.md).
+        if (plan.blocks_when_idle) plan.idle_polls_engine = plan.idle_runs_watch = plan.polls_between_tasks = false;
     }
     return plan;
 }

@@ -164,6 +164,18 @@ TEST(ThreadPlan, OneThreadHasNoEngineThreadAndNeverSleeps) {
     EXPECT_TRUE(plan.never_sleeps);
 }
 
+// Under SimGrid SMPI the one worker blocks in MPI when idle and polls nowhere else: SimGrid
+// 3.32 never forgets a request a test completed, and every later wait walks the list of them.
+TEST(ThreadPlan, OneThreadUnderASimulatedMpiWaitsInsteadOfPolling) {
+    Machine simulated = machine(8, 8, 1);
+    simulated.mpi_simulated = true;
+    ThreadPlan plan = plan_threads(Options{}, true, 1, 8, 2, true, simulated);
+    EXPECT_TRUE(plan.blocks_when_idle);
+    EXPECT_FALSE(plan.idle_polls_engine);
+    EXPECT_FALSE(plan.idle_runs_watch);
+    EXPECT_FALSE(plan.polls_between_tasks);
+}
+
 TEST(ThreadPlan, ASingleProcessHasNoEngineToPoll) {
     ThreadPlan threaded = plan_threads(Options{}, false, 2, 4, 1, false, machine(4, 4, 1));
     EXPECT_TRUE(threaded.comm_thread);
