@@ -208,7 +208,6 @@ struct CommEngine::Outgoing {
     Request* completion = nullptr;    // completed once a payload from the user's buffer has left
     std::optional<Lent> lent;         // an announce: the data the sender keeps meanwhile
 
-    WireHeader& header() { return *reinterpret_cast<WireHeader*>(control.get()); }
     int mpi_requests() const {  // the control message and the payload's pieces
         std::size_t piece = piece_bytes ? piece_bytes : payload_bytes;
         return (control ? 1 : 0) + (payload_bytes ? static_cast<int>((payload_bytes + piece - 1) / piece) : 0);
