@@ -1,5 +1,5 @@
 # Bamboo: `make demo` (set up, build, run the 2D Jacobi example) and `make test`.
-.PHONY: all setup build runtime loopcomm demo test test-translator test-runtime test-e2e test-mpich test-sanitize bench clean
+.PHONY: all setup build runtime loopcomm commdir demo test test-translator test-runtime test-e2e test-mpich test-sanitize bench clean
 
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
@@ -15,7 +15,7 @@ all: build
 setup:
 	@scripts/setup
 
-build: setup runtime loopcomm
+build: setup runtime loopcomm commdir
 
 # Quiet unless something goes wrong (CMAKE_RULE_MESSAGES: no per-file progress lines).
 runtime:
@@ -40,6 +40,20 @@ $(LOOPCOMM_BUILD)/libbamboo_loopcomm.a: $(LOOPCOMM_OBJ)
 $(LOOPCOMM_BUILD)/%.o: $(LOOPCOMM)/src/%.c $(wildcard $(LOOPCOMM)/src/*.h) $(LOOPCOMM)/include/bamboo_loopcomm.h
 	@mkdir -p $(LOOPCOMM_BUILD)
 	@oshcc $(LOOPCOMM_CFLAGS) -c $< -o $@
+
+# What OpenSHMEM programs' lowered comm directives call (docs/comm-directives.md): SHMEM's
+# state, for a clear error in a region that runs before shmem_init. (The MPI half is built with
+# the runtime, against its MPI.)
+COMMDIR := runtime/commdir
+COMMDIR_BUILD := $(BUILD)/commdir
+
+commdir: setup $(COMMDIR_BUILD)/libbamboo_commdir_shmem.a
+
+$(COMMDIR_BUILD)/libbamboo_commdir_shmem.a: $(COMMDIR)/src/shmem_ready.c $(COMMDIR)/include/bamboo_commdir.h
+	@echo "building the comm directives' SHMEM library ($@)"
+	@mkdir -p $(COMMDIR_BUILD)
+	@oshcc -std=c11 -O2 -Wall -Wextra -I$(COMMDIR)/include -c $< -o $(COMMDIR_BUILD)/shmem_ready.o
+	@ar rcs $@ $(COMMDIR_BUILD)/shmem_ready.o
 
 demo: build
 	@apps/jacobi2d/demo

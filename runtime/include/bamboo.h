@@ -397,6 +397,9 @@ int bamboo_op_commutative(bamboo_site at, MPI_Op op, int *commute);
 
 int bamboo_comm_split(bamboo_site at, MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 int bamboo_comm_dup(bamboo_site at, MPI_Comm comm, MPI_Comm *newcomm);
+/* The communicator lowered comm directives send on (docs/comm-directives.md): MPI_COMM_WORLD's
+ * tasks in a context of their own; file:line is the directive's, for the error before MPI_Init. */
+MPI_Comm bamboo_comm_world(const char *file, int line);
 int bamboo_comm_create(bamboo_site at, MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 int bamboo_comm_create_group(bamboo_site at, MPI_Comm comm, MPI_Group group, int tag,
                              MPI_Comm *newcomm);

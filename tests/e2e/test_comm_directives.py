@@ -24,6 +24,9 @@ PROGRAMS = {
     "exchange": ((TWO_SIDED, ONE_SIDED, SHMEM), (1, 2, 4, 5)),
     "forward": ((TWO_SIDED,), (2, 3)),
     "olap_halo": ((TWO_SIDED,), (2, 3)),
+    # without the directives' own communicator the program's MPI_ANY_TAG receive takes the
+    # region's message and the region's receive never completes
+    "user_tags": ((TWO_SIDED, ONE_SIDED), (1, 2, 3)),
 }
 TASK_CONFIGS = [(1, 1), (1, 4), (2, 2), (2, 3)]
 
@@ -102,3 +105,53 @@ def test_cxx_prints_what_hand_written_mpi_prints(kind, processes, vf, executable
     run = run_plain(exe, processes) if kind == "lowered-cxx" else run_bamboo(exe, processes, vf)
     assert run.returncode == 0, run.stderr
     assert run.lines() == expected.lines()
+
+
+EARLY = """#include <mpi.h>
+#include <stdio.h>
+{include}
+static long in[2];
+
+int main(int argc, char **argv)
+{{
+    long out[2] = {{1, 2}};
+    {before}
+#pragma comm_parameters sender(0) receiver(0) target({target})
+    {{
+#pragma comm_p2p sbuf(out) rbuf(in)
+        {{ }}
+    }}
+    {after}
+    printf("%ld\\n", in[0]);
+    return 0;
+}}
+"""
+REGION_LINE, P2P_LINE = 10, 12   # SHMEM checks at the region's start, MPI at the transfer
+
+
+@pytest.mark.parametrize("target,before,after,line,why", [
+    (SHMEM, "", "shmem_init(); shmem_finalize();", REGION_LINE, "ran before shmem_init"),
+    (SHMEM, "shmem_init(); shmem_finalize();", "", REGION_LINE, "ran after shmem_finalize"),
+    (TWO_SIDED, "", "MPI_Init(&argc, &argv); MPI_Finalize();", P2P_LINE, "ran before MPI_Init"),
+], ids=["shmem-before-init", "shmem-after-finalize", "mpi-before-init"])
+def test_a_region_where_its_library_is_not_running_is_a_located_error(target, before, after, line,
+                                                                       why, tmp_path):
+    """Not a segmentation fault in the first put (SHMEM), nor an MPI error that names none of
+    the program's lines."""
+    source = tmp_path / "early.c"
+    source.write_text(EARLY.format(include="#include <shmem.h>" if target == SHMEM else "",
+                                   target=target, before=before, after=after))
+    exe = build(str(BAMBOOCC), [source], tmp_path / "early", ["--bamboo-comm-only"])
+    run = mpirun(exe, 2, launcher=(str(OSHRUN),)) if target == SHMEM else run_plain(exe, 2)
+    assert run.returncode != 0
+    assert f"{source}:{line}: error: " in run.stderr and why in run.stderr, run.stderr
+
+
+def test_a_region_before_mpi_init_under_tasks_is_a_located_error(tmp_path):
+    source = tmp_path / "early.c"
+    source.write_text(EARLY.format(include="", target=TWO_SIDED, before="",
+                                   after="MPI_Init(&argc, &argv); MPI_Finalize();"))
+    run = run_bamboo(build(str(BAMBOOCC), [source], tmp_path / "early"), 1, 2)
+    assert run.returncode != 0
+    assert f"task vrank 0: a comm directive at {source}:{P2P_LINE}: it ran before MPI_Init" \
+        in run.stderr, run.stderr

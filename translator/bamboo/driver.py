@@ -32,6 +32,10 @@ RUNTIME_INCLUDE = REPO / "runtime" / "include"
 LOOPCOMM_LIBDIR = REPO / "build" / "loopcomm"
 # The built runtime to link; BAMBOO_RUNTIME_LIBDIR picks another build (e.g. the MPICH one).
 RUNTIME_LIBDIR = Path(os.environ.get("BAMBOO_RUNTIME_LIBDIR") or REPO / "build" / "runtime").resolve()
+# What a plain program's lowered comm directives call (runtime/commdir): the MPI half, built
+# with the runtime against its MPI, and the OpenSHMEM half. Linked into every plain program:
+# an archive's members come in only where the program calls them.
+COMMDIR_LIBS = [(RUNTIME_LIBDIR, "bamboo_commdir"), (REPO / "build" / "commdir", "bamboo_commdir_shmem")]
 # The program's main() is the runtime's: asked for by name, so that it comes out of the
 # archive also where nothing refers to it (a shared object, as SimGrid SMPI loads programs).
 RUNTIME_LIBS = ["-Wl,--undefined=main", "-lbamboo", "-lboost_context", "-lstdc++", "-lpthread", "-lm"]
@@ -208,6 +212,8 @@ def build_command(cmd: Command, translated: dict[int, Path],
         # `-x none` first: the build's libraries are named by path, and a `-x c++` of the
         # user's would make the compiler read them as sources.
         out += ["-x", "none", f"-L{RUNTIME_LIBDIR}", *RUNTIME_LIBS, *runtime_build_libs()]
+    if cmd.links and built.plain:
+        out += ["-x", "none"] + [arg for libdir, name in COMMDIR_LIBS for arg in (f"-L{libdir}", f"-l{name}")]
     if cmd.links and built.loop_runtime:
         out += [f"-L{LOOPCOMM_LIBDIR}", "-lbamboo_loopcomm"]
     return out
@@ -295,9 +301,10 @@ def main(argv: list[str] | None = None) -> int:
         translated = translate_sources(cmd, workdir, built)
         if translated is None:
             return 1
-        for needed, library in ((cmd.links and not built.plain, RUNTIME_LIBDIR / "libbamboo.a"),
-                                (cmd.links and built.loop_runtime,
-                                 LOOPCOMM_LIBDIR / "libbamboo_loopcomm.a")):
+        needs = [(cmd.links and not built.plain, RUNTIME_LIBDIR / "libbamboo.a"),
+                 (cmd.links and built.loop_runtime, LOOPCOMM_LIBDIR / "libbamboo_loopcomm.a")]
+        needs += [(cmd.links and built.plain, libdir / f"lib{name}.a") for libdir, name in COMMDIR_LIBS]
+        for needed, library in needs:
             if needed and not library.is_file():
                 print(f"bamboocc: error: the runtime library is not built ({library}); run "
                       "`make` in the Bamboo checkout", file=sys.stderr)

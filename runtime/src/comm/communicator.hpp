@@ -29,7 +29,10 @@ namespace bamboo {
 
 constexpr int kWorldContext = 0;
 constexpr int kSelfContext = 2;
-constexpr int kFirstFreeContext = 4;
+// The comm directives' communicator (bamboo_comm_world): MPI_COMM_WORLD's tasks, a context of
+// its own that every task knows without agreeing on it.
+constexpr int kDirectivesContext = 4;
+constexpr int kFirstFreeContext = 6;
 
 class Communicator {
 public:

@@ -148,6 +148,8 @@ public:
     MPI_Errhandler file_errhandler = MPI_ERRORS_RETURN;
     // Freed communicators stay alive: a report may still name one.
     std::vector<std::shared_ptr<const Communicator>> freed_comms;
+    // Its handle of the comm directives' communicator, once it has one (bamboo_comm_world).
+    MPI_Comm directives_comm = MPI_COMM_NULL;
     // The context the next communicator made with this rank may take (see comm/communicator.hpp).
     int next_context = kFirstFreeContext;
     MessageCounts sent;

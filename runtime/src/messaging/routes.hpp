@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "comm/communicator.hpp"
@@ -59,6 +60,9 @@ struct Routes {
     int host = 0;  // the lowest process rank on this process's host: which ranks share memory
     std::unique_ptr<BufferBudget> budget;       // for messages sent but not yet received
     std::shared_ptr<const Communicator> world;  // the ranks' MPI_COMM_WORLD
+    // The comm directives' communicator, made when a task first needs it (mpi/communicators.cpp).
+    std::shared_ptr<const Communicator> directives;
+    std::once_flag directives_made;
     std::vector<std::unique_ptr<Rank>> ranks;   // this process's, by vrank
     ProcessLink* link = nullptr;                // to the other processes
     CopyCounts copies;                          // --bamboo-stats

@@ -524,4 +524,23 @@ int bamboo_group_free(bamboo_site at, MPI_Group* group) {
     });
 }
 
+// The communicator of the comm directives lowered into this program (translator/bamboo/
+// comm_directives/targets.py; a plain MPI program gets it from runtime/commdir). No agreement
+// is needed: its context is reserved, and each task adopts it on its own when it first asks.
+MPI_Comm bamboo_comm_world(const char* file, int line) {
+    Rank* self = Rank::current();
+    if (!self) fatal("%s:%d: a comm directive ran outside a task", file, line);
+    if (!self->initialized)
+        task_error(self->vrank(), "a comm directive", bamboo_site{file, line}, "it ran before MPI_Init");
+    if (self->directives_comm == MPI_COMM_NULL) {
+        Routes& routes = self->routes();
+        std::call_once(routes.directives_made, [&routes] {
+            routes.directives = std::make_shared<Communicator>(kDirectivesContext, routes.world->vranks(), routes.vf,
+                                                               "the comm directives' communicator");
+        });
+        self->directives_comm = adopt_communicator(*self, routes.directives, self->vrank(), self->world_local);
+    }
+    return self->directives_comm;
+}
+
 }  // extern "C"

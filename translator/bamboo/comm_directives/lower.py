@@ -57,7 +57,7 @@ def lower(src: SourceFile, args, cxx: bool, diags: Diagnostics) -> Lowered:
     plan_groups(src, layout, diags)
     if diags.has_errors:
         return Lowered(None, found=True)
-    writer = Writer(src, layout)
+    writer = Writer(src, layout, cxx)
     text = writer.write()
     targets = {}
     for inst in layout.instances:

@@ -5,14 +5,16 @@ Generated names start with ``bamboo_comm_``; every part is one line of C (the lo
 keeps the user's line numbers).  What the targets do:
 
 - MPI two-sided: the receiver posts ``MPI_Irecv``, the sender ``MPI_Isend`` (tag
-  ``TAG_BASE`` + the instance's number, ``MPI_COMM_WORLD``); a group completes with one
-  ``MPI_Waitall``.  A list of buffers travels as one message of an MPI struct datatype, and
+  ``TAG_BASE`` + the instance's number, on the directives' own communicator: ``WORLD``); a
+  group completes with one ``MPI_Waitall``.  A list of buffers travels as one message of an MPI struct datatype, and
   so do the buffers of adjacent instances between the same peers (groups.py fuses them).
 - MPI one-sided: every process opens, at its region's start, a window over each object the
-  region's ``rbuf`` items lie in (``MPI_Win_create`` over ``MPI_COMM_WORLD``, then a fence);
+  region's ``rbuf`` items lie in (``MPI_Win_create`` over ``WORLD``, then a fence);
   the sender puts (``MPI_Put``) at the displacement its ``rbuf`` expression has in that
   object; the group completes with a fence and frees the windows.
-- SHMEM: a barrier at the region's start (the receivers are done with ``rbuf``), typed
+- SHMEM: a check that SHMEM is running (``SHMEM_READY``: a clear error, not a fault, in a
+  program that has not called ``shmem_init``), a barrier at the region's start (the
+  receivers are done with ``rbuf``), typed
   non-blocking puts (``shmem_double_put_nbi``...) to the ``rbuf`` address, which names
   symmetric storage; the group completes with ``shmem_quiet`` and ``shmem_barrier_all``.
 """
@@ -22,6 +24,25 @@ from .datatypes import Basic, Record
 
 TAG_BASE = 32000
 MAX_INSTANCES = 32767 - TAG_BASE
+
+# The directives' messages travel on a communicator of their own (MPI_COMM_WORLD's ranks, a
+# context of its own), so that a receive of the program's with MPI_ANY_TAG never takes one.
+# It is made where all ranks are sure to be, in MPI_Init: by the Bamboo runtime for tasks,
+# by runtime/commdir's MPI_Init (over PMPI) in a plain MPI program.  __FILE__ and __LINE__
+# (the user's, through #line) locate the error of a directive that runs before MPI_Init.
+WORLD = "bamboo_comm_world(__FILE__, __LINE__)"
+SHMEM_READY = "bamboo_comm_shmem_ready(__FILE__, __LINE__); "
+
+
+def declarations(targets: set, cxx: bool) -> str:
+    """The prototypes of runtime/commdir/include/bamboo_commdir.h that the lowered file's
+    targets call, on one line (written before the first function that calls them)."""
+    text = ""
+    if targets & {"TARGET_COMM_MPI_2SIDE", "TARGET_COMM_MPI_1SIDE"}:
+        text += "MPI_Comm bamboo_comm_world(const char *, int); "
+    if "TARGET_COMM_SHMEM" in targets:
+        text += "void bamboo_comm_shmem_ready(const char *, int); "
+    return f'extern "C" {{ {text}}} ' if cxx and text else text
 
 
 def element_type(elem, record_names: dict) -> str:
@@ -104,7 +125,7 @@ class TwoSided:
             setup, address, count, dtype = self._message(pieces, g, record_names)
             request = f"&bamboo_comm_requests_{n}[bamboo_comm_posted_{n}++]"
             body = (f"{setup}{call}({address}, {count}, {dtype}, ({inst.clause(peer).expr.text}), "
-                    f"{tag}, MPI_COMM_WORLD, {request}); ")
+                    f"{tag}, {WORLD}, {request}); ")
             condition = inst.clause(when)
             text += f"if ({condition.expr.text}) {{ {body}}} " if condition else f"{{ {body}}} "
         return text
@@ -161,7 +182,7 @@ class OneSided:
     def create(self, g, key) -> str:
         obj = g.window_variables[key].spelling
         return (f"MPI_Win_create(&({obj}), (MPI_Aint)sizeof({obj}), 1, MPI_INFO_NULL, "
-                f"MPI_COMM_WORLD, &{g.windows[key]}); ")
+                f"{WORLD}, &{g.windows[key]}); ")
 
     def complete(self, g) -> str:
         text = "".join(f"MPI_Win_fence({CLOSING_FENCE}, {w}); " for w in g.windows.values())
@@ -198,7 +219,7 @@ class Shmem:
         return ""
 
     def region_start(self, region) -> str:
-        return "shmem_barrier_all(); "
+        return f"{SHMEM_READY}shmem_barrier_all(); "
 
     def complete(self, g) -> str:
         return "shmem_quiet(); shmem_barrier_all(); "

@@ -9,19 +9,21 @@ from . import buffers as bf
 from . import clauses as cl
 from .datatypes import Record
 from .structure import Instance, Layout, Region, SyncGroup
-from .targets import TAG_BASE, WRITERS
+from .targets import TAG_BASE, WRITERS, declarations
 
 
 class Writer:
     """The lowered text of a file (write) and what each directive became (explain)."""
 
-    def __init__(self, src: SourceFile, layout: Layout):
+    def __init__(self, src: SourceFile, layout: Layout, cxx: bool):
         self.src = src
         self.layout = layout
+        self.cxx = cxx
         self.edits = []          # (offset, end, rank, text)
         self.record_names = {}   # per function: {fn hash: {record spelling: name}}
 
     def write(self) -> str:
+        self._declare_library()
         self._declare_record_types()
         for g in self.layout.groups:
             if g.windows_around is not None:
@@ -35,6 +37,16 @@ class Writer:
             self._instance(inst)
         ordered = sorted(self.edits, key=lambda e: (e[0], e[2]))
         return self.src.with_replacements((start, end, text) for start, end, _, text in ordered)
+
+    def _declare_library(self):
+        """The target libraries' own functions, declared at file scope just before the first
+        declaration that holds a directive (a function, or the namespace or class around it)."""
+        if not self.layout.instances:
+            return
+        text = declarations({inst.target for inst in self.layout.instances}, self.cxx)
+        first = min(_outermost(inst.stmt.function).extent.start.offset
+                    for inst in self.layout.instances)
+        self.edits.append((first, first, 0, text))
 
     def _declare_record_types(self):
         """The cached MPI struct types each function needs, declared at its body's start."""
@@ -152,7 +164,7 @@ class Writer:
         if inst.target == cl.TWO_SIDED:
             how = (f"MPI_Irecv from sender({inst.clause('sender').expr.text})"
                    f"{_when(inst.clause('receivewhen'))}, MPI_Isend to {to}, "
-                   f"tag {TAG_BASE + inst.number}")
+                   f"tag {TAG_BASE + inst.number} on the directives' communicator")
             if inst.fused:
                 lines = ", ".join(str(self._line(m)) for m in inst.fused)
                 how += f", one message with the buffers of the comm_p2p at line(s) {lines}"
@@ -171,6 +183,13 @@ class Writer:
         if inst.in_loop:
             how += "; in a loop"
         return f"{head}: {items}, count {inst.count}: {how}"
+
+
+def _outermost(cursor):
+    """The file-scope declaration whose text holds ``cursor``'s."""
+    while cursor.lexical_parent is not None and cursor.lexical_parent.kind != cx.CK.TRANSLATION_UNIT:
+        cursor = cursor.lexical_parent
+    return cursor
 
 
 def _when(clause) -> str:

@@ -317,7 +317,34 @@ void f(int rank) {
     assert "t.c:5: comm_parameters: 1 comm_p2p; synchronization at its end (place_sync END_PARAM_REGION)" in res.explanation
     assert ("t.c:7: comm_p2p (MPI two-sided, region at line 5): a -> b (double), count 2: MPI_Irecv "
             "from sender(rank - 1) when rank % 2, MPI_Isend to receiver(rank + 1) when rank % 2 == 0, "
-            "tag 32000") in res.explanation
+            "tag 32000 on the directives' communicator") in res.explanation
+
+
+@pytest.mark.parametrize("language", ["c", "c++"])
+def test_transfers_use_the_directives_communicator_declared_before_the_first_user(lower, language):
+    """Not MPI_COMM_WORLD, where a receive of the program's with MPI_ANY_TAG could take their
+    messages; declared at file scope, on the line of the namespace the first user is in."""
+    res = lower("""static double a[2], b[2];
+namespace_or_not_begin
+void f(int rank) {
+#pragma comm_parameters sender(rank - 1) receiver(rank + 1)
+    {
+#pragma comm_p2p sbuf(a) rbuf(b)
+        { }
+    }
+}
+namespace_or_not_end
+""".replace("namespace_or_not_begin", "namespace solver {" if language == "c++" else "")
+       .replace("namespace_or_not_end", "}" if language == "c++" else ""), "-x", language)
+    assert res.ok, res.diagnostics
+    lines = res.text.split("\n")
+    at = 4 if language == "c++" else 5   # after the #line and mpi.h
+    declaration = "MPI_Comm bamboo_comm_world(const char *, int); "
+    expected = f'extern "C" {{ {declaration}}} namespace solver {{' if language == "c++" else \
+        f"{declaration}void f(int rank) {{"
+    assert lines[at - 1] == expected
+    assert "MPI_COMM_WORLD" not in res.text
+    assert res.text.count("bamboo_comm_world(__FILE__, __LINE__)") == 2
 
 
 def test_a_file_without_comm_directives_comes_out_as_it_is(lower):

@@ -1,0 +1,27 @@
+/* What a plain MPI or OpenSHMEM program's lowered comm directives call besides the target
+ * library (bamboocc --bamboo-comm-only, bamboo translate --comm-only; docs/comm-directives.md).
+ * Under Bamboo tasks the runtime defines the same functions.  The lowering declares them
+ * itself, so the lowered file needs no include; this header is for the library's own sources. */
+#ifndef BAMBOO_COMMDIR_H
+#define BAMBOO_COMMDIR_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef BAMBOO_COMMDIR_MPI
+/* The communicator the directives' MPI messages and windows use: MPI_COMM_WORLD's ranks in a
+ * context of their own, so that the program's own MPI_ANY_TAG receives never take their
+ * messages.  A directive that runs before MPI_Init is an error located at file:line. */
+MPI_Comm bamboo_comm_world(const char *file, int line);
+#endif
+
+/* At each SHMEM region's start: an error located at file:line, rather than a segmentation
+ * fault in the first put, if the program has not called shmem_init or has finalized SHMEM. */
+void bamboo_comm_shmem_ready(const char *file, int line);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
