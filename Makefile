@@ -28,8 +28,8 @@ runtime:
 LOOPCOMM := runtime/loopcomm
 LOOPCOMM_BUILD := $(BUILD)/loopcomm
 LOOPCOMM_SRC := $(wildcard $(LOOPCOMM)/src/*.c)
-LOOPCOMM_OBJ := $(patsubst $(LOOPCOMM)/src/%.c,$(LOOPCOMM_BUILD)/%.o,$(LOOPCOMM_SRC))
-LOOPCOMM_CFLAGS := -std=c11 -O2 -Wall -Wextra -I$(LOOPCOMM)/include -I$(LOOPCOMM)/src
+LOOPCOMM_OBJ := $(patsubst $(LOOPCOMM)/src/%.c,$(LOOPCOMM_BUILD)/%.o,$(LOOPCOMM_SRC)) $(LOOPCOMM_BUILD)/shmem_quiet.o
+LOOPCOMM_CFLAGS := -std=c11 -O2 -Wall -Wextra -I$(LOOPCOMM)/include -I$(LOOPCOMM)/src -Iruntime/commdir/include
 
 loopcomm: setup $(LOOPCOMM_BUILD)/libbamboo_loopcomm.a
 
@@ -37,7 +37,12 @@ $(LOOPCOMM_BUILD)/libbamboo_loopcomm.a: $(LOOPCOMM_OBJ)
 	@echo "building the loop communication runtime ($@)"
 	@ar rcs $@ $^
 
-$(LOOPCOMM_BUILD)/%.o: $(LOOPCOMM)/src/%.c $(wildcard $(LOOPCOMM)/src/*.h) $(LOOPCOMM)/include/bamboo_loopcomm.h
+$(LOOPCOMM_BUILD)/%.o: $(LOOPCOMM)/src/%.c $(wildcard $(LOOPCOMM)/src/*.h) $(LOOPCOMM)/include/bamboo_loopcomm.h runtime/commdir/include/bamboo_commdir.h
+	@mkdir -p $(LOOPCOMM_BUILD)
+	@oshcc $(LOOPCOMM_CFLAGS) -c $< -o $@
+
+# shmem_quiet made whole, shared with the comm directives' library (below)
+$(LOOPCOMM_BUILD)/shmem_quiet.o: runtime/commdir/src/shmem_quiet.c runtime/commdir/include/bamboo_commdir.h
 	@mkdir -p $(LOOPCOMM_BUILD)
 	@oshcc $(LOOPCOMM_CFLAGS) -c $< -o $@
 
@@ -47,13 +52,17 @@ $(LOOPCOMM_BUILD)/%.o: $(LOOPCOMM)/src/%.c $(wildcard $(LOOPCOMM)/src/*.h) $(LOO
 COMMDIR := runtime/commdir
 COMMDIR_BUILD := $(BUILD)/commdir
 
+COMMDIR_SHMEM_OBJ := $(COMMDIR_BUILD)/shmem_ready.o $(COMMDIR_BUILD)/shmem_quiet.o
+
 commdir: setup $(COMMDIR_BUILD)/libbamboo_commdir_shmem.a
 
-$(COMMDIR_BUILD)/libbamboo_commdir_shmem.a: $(COMMDIR)/src/shmem_ready.c $(COMMDIR)/include/bamboo_commdir.h
+$(COMMDIR_BUILD)/libbamboo_commdir_shmem.a: $(COMMDIR_SHMEM_OBJ)
 	@echo "building the comm directives' SHMEM library ($@)"
+	@ar rcs $@ $^
+
+$(COMMDIR_BUILD)/%.o: $(COMMDIR)/src/%.c $(COMMDIR)/include/bamboo_commdir.h
 	@mkdir -p $(COMMDIR_BUILD)
-	@oshcc -std=c11 -O2 -Wall -Wextra -I$(COMMDIR)/include -c $< -o $(COMMDIR_BUILD)/shmem_ready.o
-	@ar rcs $@ $(COMMDIR_BUILD)/shmem_ready.o
+	@oshcc -std=c11 -O2 -Wall -Wextra -I$(COMMDIR)/include -c $< -o $@
 
 demo: build
 	@apps/jacobi2d/demo

@@ -22,11 +22,14 @@ from harness import MPI_ENV, REPO, mpirun
 pytestmark = pytest.mark.xdist_group("openshmem")
 
 LOOPCOMM = REPO / "runtime" / "loopcomm"
-SOURCES = sorted((LOOPCOMM / "src").glob("*.c"))
+COMMDIR = REPO / "runtime" / "commdir"
+# with the quiet it shares with the comm directives' library
+SOURCES = sorted((LOOPCOMM / "src").glob("*.c")) + [COMMDIR / "src" / "shmem_quiet.c"]
 PURE = [LOOPCOMM / "src" / f for f in ("lmad.c", "model.c", "profile.c", "plan.c")]
 OSHRUN = (str(REPO / "bin" / "bamboo-oshrun"),)
 TIMEOUT = 120
-FLAGS = ["-std=c11", "-Wall", "-Wextra", f"-I{LOOPCOMM / 'include'}", f"-I{LOOPCOMM / 'src'}"]
+FLAGS = ["-std=c11", "-Wall", "-Wextra", f"-I{LOOPCOMM / 'include'}", f"-I{LOOPCOMM / 'src'}",
+         f"-I{COMMDIR / 'include'}"]
 # sites of e2e_loopcomm.c, each run 3 times
 SITES = 23
 CASES = 34 * 3  # get_case, put_case, mixed and recursive calls per PE

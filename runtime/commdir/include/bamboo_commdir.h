@@ -20,6 +20,12 @@ MPI_Comm bamboo_comm_world(const char *file, int line);
  * fault in the first put, if the program has not called shmem_init or has finalized SHMEM. */
 void bamboo_comm_shmem_ready(const char *file, int line);
 
+/* shmem_quiet, made to complete on this machine's UCX shared memory (src/shmem_quiet.c):
+ * bamboo_shmem_moved after each put or non-blocking get names the PE and a symmetric address
+ * it touched there; bamboo_shmem_quiet quiets, then reads a byte from each such PE. */
+void bamboo_shmem_moved(int pe, const void *symmetric);
+void bamboo_shmem_quiet(void);
+
 #ifdef __cplusplus
 }
 #endif

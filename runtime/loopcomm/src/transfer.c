@@ -4,27 +4,7 @@
 #include <shmem.h>
 #include <stdint.h>
 
-/* PEs with transfers since the last quiet, and a symmetric address on each (lc_xfer_quiet). */
-#define LC_MAX_PENDING 64
-static struct {
-    int pe;
-    const void *addr;
-} pending[LC_MAX_PENDING];
-static int npending, pending_overflow;
-
-static void note_get(int pe, const void *addr)
-{
-    for (int i = 0; i < npending; i++)
-        if (pending[i].pe == pe)
-            return;
-    if (npending == LC_MAX_PENDING) {
-        pending_overflow = 1;
-        return;
-    }
-    pending[npending].pe = pe;
-    pending[npending].addr = addr;
-    npending++;
-}
+#include "bamboo_commdir.h"
 
 typedef struct move {
     int put;
@@ -46,7 +26,7 @@ static void contiguous(long start, long len, void *ctx)
         shmem_putmem_nbi(far, local, bytes, m->pe);
     else
         shmem_getmem_nbi(local, far, bytes, m->pe);
-    note_get(m->pe, far);
+    bamboo_shmem_moved(m->pe, far);
     m->bytes += (double)bytes;
 }
 
@@ -58,7 +38,7 @@ static void strided(const move *m, long start, long stride, long nelems)
     void *far = (void *)(uintptr_t)(m->remote + start * (long)m->elem);
     ptrdiff_t s = (ptrdiff_t)stride;
     size_t n = (size_t)nelems;
-    note_get(m->pe, far);
+    bamboo_shmem_moved(m->pe, far);
     switch (m->elem) {
     case 4:
         if (m->put) shmem_iput32(far, local, s, s, n, m->pe);
@@ -111,28 +91,7 @@ double lc_xfer_region(int put, const lc_region *r, enum lc_kind kind, void *buf,
     return m.bytes;
 }
 
-/* On this machine's Open MPI 4.1.4 over UCX 1.13 shared memory (posix, sysv, cma; not tcp),
- * shmem_quiet returned with getmem_nbi data still missing: after a few hundred small gets, a
- * whole batch stayed unwritten even 0.1 s later, until the next blocking get progressed it;
- * putmem_nbi data was missing after quiet and a barrier in some runs too
- * (docs/loop-communication.md, "SHMEM on this machine").  So after the quiet, one blocking
- * one-byte get from every PE this runtime moved data with since the last one.  End-to-end
- * test runs failing: 19 of 48 with the quiet alone, 6 of 32 with the get after GETs only
- * (all of them PUT cases), 0 of 80 with it after both. */
-void lc_xfer_quiet(void)
-{
-    shmem_quiet();
-    static char scratch;
-    if (pending_overflow) {
-        int n = shmem_n_pes();
-        for (int pe = 0; pe < n; pe++)
-            shmem_getmem(&scratch, pending[0].addr, 1, pe);
-    } else {
-        for (int i = 0; i < npending; i++)
-            shmem_getmem(&scratch, pending[i].addr, 1, pending[i].pe);
-    }
-    npending = 0;
-    pending_overflow = 0;
-}
+/* runtime/commdir/src/shmem_quiet.c says why a quiet is not enough here. */
+void lc_xfer_quiet(void) { bamboo_shmem_quiet(); }
 
 int lc_xfer_my_pe(void) { return shmem_my_pe(); }

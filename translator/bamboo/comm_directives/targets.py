@@ -16,7 +16,8 @@ keeps the user's line numbers).  What the targets do:
   program that has not called ``shmem_init``), a barrier at the region's start (the
   receivers are done with ``rbuf``), typed
   non-blocking puts (``shmem_double_put_nbi``...) to the ``rbuf`` address, which names
-  symmetric storage; the group completes with ``shmem_quiet`` and ``shmem_barrier_all``.
+  symmetric storage; the group completes with ``bamboo_shmem_quiet`` (``shmem_quiet``, then
+  a byte read from each PE put to) and ``shmem_barrier_all``.
 """
 from __future__ import annotations
 
@@ -41,7 +42,8 @@ def declarations(targets: set, cxx: bool) -> str:
     if targets & {"TARGET_COMM_MPI_2SIDE", "TARGET_COMM_MPI_1SIDE"}:
         text += "MPI_Comm bamboo_comm_world(const char *, int); "
     if "TARGET_COMM_SHMEM" in targets:
-        text += "void bamboo_comm_shmem_ready(const char *, int); "
+        text += ("void bamboo_comm_shmem_ready(const char *, int); "
+                 "void bamboo_shmem_moved(int, const void *); void bamboo_shmem_quiet(void); ")
     return f'extern "C" {{ {text}}} ' if cxx and text else text
 
 
@@ -222,7 +224,9 @@ class Shmem:
         return f"{SHMEM_READY}shmem_barrier_all(); "
 
     def complete(self, g) -> str:
-        return "shmem_quiet(); shmem_barrier_all(); "
+        # bamboo_shmem_quiet: shmem_quiet alone leaves puts undone on this machine's UCX
+        # shared memory (runtime/commdir/src/shmem_quiet.c)
+        return "bamboo_shmem_quiet(); shmem_barrier_all(); "
 
     def post(self, inst, g, record_names: dict) -> str:
         text = ""
@@ -236,6 +240,7 @@ class Shmem:
             else:
                 text += (f"shmem_putmem_nbi({r.address}, {s.address}, "
                          f"(size_t)bamboo_comm_count * {e.size}, {pe}); ")
+            text += f"bamboo_shmem_moved({pe}, {r.address}); "
         when = inst.clause("sendwhen")
         return f"if ({when.expr.text}) {{ {text}}} " if when else f"{{ {text}}} "
 

@@ -272,7 +272,7 @@ void f(int me, double *out, int *k) {
     assert res.ok, res.diagnostics
     assert "shmem_double_put_nbi((double *)((in)), (const double *)((out)), (size_t)bamboo_comm_count, (me + 1))" in res.text
     assert "shmem_int_put_nbi(" in res.text
-    assert "shmem_quiet(); shmem_barrier_all();" in res.text
+    assert "bamboo_shmem_quiet(); shmem_barrier_all();" in res.text
 
 
 def test_lowering_keeps_every_line_so_errors_point_at_the_users_lines(lower, tmp_path):
