@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..frontend.cx import CK
 from . import buffers as bf
 from . import clauses as cl
+from .datatypes import Basic
 from .structure import (LOOP_KINDS, Instance, Layout, SyncGroup, follows_directly, leaves,
                         statement_end)
 
@@ -135,15 +136,38 @@ def _hoist_windows(src, layout: Layout, r):
     g.windows_around, g.windows_around_end = loop, end
 
 
-def _variables(buffers):
-    return {b.variable.hash if b.variable is not None else None for b in buffers}
+CHARACTERS = {"char", "signed char", "unsigned char"}   # may alias any object (C11 6.5p7)
 
 
 def _dependent(a: Instance, b: Instance) -> bool:
-    """Whether b's buffers may overlap what a's transfer is still writing or reading (by the
-    variables that hold them; buffers in different variables are taken as disjoint)."""
-    a_r, a_s = _variables(a.rbufs), _variables(a.sbufs)
-    b_r, b_s = _variables(b.rbufs), _variables(b.sbufs)
-    if None in a_r | a_s | b_r | b_s:
+    """Whether b's buffers may overlap what a's transfer is still writing or reading."""
+    pointers = a.target == b.target == cl.TWO_SIDED
+    pairs = [(x, y) for x in a.rbufs for y in b.rbufs + b.sbufs] + \
+        [(x, y) for x in a.sbufs for y in b.rbufs]
+    return any(_may_overlap(x, y, pointers) for x, y in pairs)
+
+
+def _may_overlap(x, y, pointers: bool) -> bool:
+    """Buffers in one variable may overlap, and (between two-sided transfers, where taking
+    them as dependent only completes the earlier first) buffers behind two pointers that may
+    point into one array: elements of types that may alias, the pointers not both
+    ``restrict``. Other buffers in different variables are taken as disjoint: a pointer into
+    an array also named in the region is not seen (docs/comm-directives.md); the one-sided
+    targets' rbufs are named objects or SHMEM allocations of their own."""
+    if x.variable is None or y.variable is None or x.variable.hash == y.variable.hash:
         return True
-    return bool(a_r & (b_r | b_s)) or bool(a_s & b_r)
+    if not (pointers and x.through_pointer and y.through_pointer):
+        return False
+    restrict = all(v.type.is_restrict_qualified() for v in (x.variable, y.variable))
+    return _may_alias(x.element, y.element) and not restrict
+
+
+def _may_alias(e, f) -> bool:
+    if not (isinstance(e, Basic) and isinstance(f, Basic)):
+        return True   # a structure may hold either
+    return _unsigned_too(e) == _unsigned_too(f) or bool({e.c_name, f.c_name} & CHARACTERS)
+
+
+def _unsigned_too(e: Basic) -> str:
+    """A type and its unsigned twin may alias each other."""
+    return "int" if e.c_name == "unsigned" else e.c_name.removeprefix("unsigned ")

@@ -353,6 +353,48 @@ def test_a_file_without_comm_directives_comes_out_as_it_is(lower):
     assert res.text.split("\n", 1)[1] == HEADER + "int main(void) { return 0; }\n"
 
 
+@pytest.mark.parametrize("element,dependent", [
+    ("double", True),                 # q may point into the array p receives into
+    ("int", False),                   # types that cannot alias
+    ("unsigned char", True),          # a character type may alias anything
+])
+def test_two_sided_buffers_behind_different_pointers_may_overlap(lower, element, dependent):
+    """Taken as disjoint, q would be sent while p's receive may still be writing it."""
+    res = lower(f"""
+static double x[4]; static {element} z[4];
+void f(int rank, double *p, {element} *q) {{
+#pragma comm_parameters sender(rank) receiver(rank)
+    {{
+#pragma comm_p2p sbuf(x) rbuf(p) count(4)
+        {{ }}
+#pragma comm_p2p sbuf(q) rbuf(z) count(4)
+        {{ }}
+    }}
+}}
+""", explain=True)
+    assert res.ok, res.diagnostics
+    line = [text for text in res.explanation.splitlines() if "t.c:9:" in text][0]
+    assert ("completes the transfers before it first" in line) == dependent, line
+
+
+def test_restrict_pointers_are_taken_at_their_word(lower):
+    res = lower("""
+static double x[4], z[4];
+void f(int rank, double *restrict p, double *restrict q) {
+#pragma comm_parameters sender(rank) receiver(rank)
+    {
+#pragma comm_p2p sbuf(x) rbuf(p) count(4)
+        { }
+#pragma comm_p2p sbuf(q) rbuf(z) count(4)
+        { }
+    }
+}
+""", explain=True)
+    assert res.ok, res.diagnostics
+    assert "completes the transfers before it first" not in res.explanation
+    assert "one message with the buffers of the comm_p2p at line(s) 9" in res.explanation
+
+
 def test_adjacent_standalone_instances_share_one_completion_unless_dependent(lower):
     res = lower("""
 static double a[2], b[2], c[2], d[2];
