@@ -45,6 +45,14 @@ def test_commands_shm():
     assert shmem[-2:] == ["64", str(bench.ATOM_REPS)]
 
 
+def test_bamboo_runs_its_ranks_as_tasks_of_one_process_per_lab_node():
+    cmd = bench.command(config("bamboo", ranks=4))
+    assert cmd[cmd.index("-n") + 1] == "2" and cmd[-2:] == ["--bamboo-vf", "2"]
+    assert cmd[cmd.index("-n") + 2] == str(bench.APP / "build" / "spin_bamboo")
+    odd = bench.command(config("bamboo", ranks=3))
+    assert odd[odd.index("-n") + 1] == "1" and odd[-2:] == ["--bamboo-vf", "3"]
+
+
 def test_commands_through_the_lab(monkeypatch):
     monkeypatch.setattr(bench.netlab, "node_count", lambda: 2)
     one = bench.command(config("1side", network="1gbit"))
@@ -62,7 +70,7 @@ def test_rounds_shrink_for_big_messages():
 
 
 def synthetic(configs):
-    times = {"orig": 4.0, "waitall": 2.0, "2side": 1.0, "1side": 8.0, "shmem": 0.5}
+    times = {"orig": 4.0, "waitall": 2.0, "2side": 1.0, "1side": 8.0, "shmem": 0.5, "bamboo": 3.0}
     return {c: [bench.Run(times[c.variant] * c.rounds * (1 + c.size / 1e6), VERIFICATION,
                           139 if c.variant == "shmem" else 0)] * 3 for c in configs}
 
