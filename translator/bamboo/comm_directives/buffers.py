@@ -32,6 +32,9 @@ class Buffer:
     extent: int | None         # elements, when its type says (an array, or one object)
     variable: object = None    # the variable whose storage holds it (cursor), if one does
     through_pointer: bool = False   # reached through a pointer held in ``variable``
+    # the index of its first element in ``variable``, a one-dimensional array, where the
+    # expression says it with a constant (``a``, ``&a[3]``): sections of one array
+    offset: int | None = None
 
     @property
     def name(self) -> str:
@@ -177,7 +180,28 @@ def buffer_of(src, clause_name: str, e: Expr, cursor, cxx: bool, diags) -> Buffe
         diags.error_at(src, e.offset, f"{clause_name} item '{e.text}' cannot be transferred: {why}")
         return None
     variable, through_pointer = base_variable(cursor)
-    return Buffer(e, address, elem, extent, variable, through_pointer)
+    offset = None if through_pointer or variable is None else _constant_offset(cursor, variable)
+    return Buffer(e, address, elem, extent, variable, through_pointer, offset)
+
+
+def _constant_offset(cursor, variable) -> int | None:
+    """The index ``a`` or ``&a[K]`` starts at, K an integer literal and ``a`` a one-dimensional
+    array; None for anything else (``a + K`` has no variable: base_variable)."""
+    t = variable.type.get_canonical()
+    if t.kind != TK.CONSTANTARRAY or t.element_type.get_canonical().kind in \
+            (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY):
+        return None
+    c = unwrap(cursor, (CK.PAREN_EXPR, CK.UNEXPOSED_EXPR))
+    names = lambda x: unwrap(x, (CK.PAREN_EXPR, CK.UNEXPOSED_EXPR)).kind == CK.DECL_REF_EXPR
+    if c.kind == CK.DECL_REF_EXPR:
+        return 0
+    parts = list(c.get_children())
+    if c.kind == CK.UNARY_OPERATOR and cx.unary_op(c) == "&" and parts:
+        element = unwrap(parts[0], (CK.PAREN_EXPR, CK.UNEXPOSED_EXPR))
+        inner = list(element.get_children())
+        if element.kind == CK.ARRAY_SUBSCRIPT_EXPR and len(inner) == 2 and names(inner[0]):
+            return cx.integer_literal(inner[1])
+    return None
 
 
 def _is_lvalue(c) -> bool:

@@ -142,9 +142,28 @@ CHARACTERS = {"char", "signed char", "unsigned char"}   # may alias any object (
 def _dependent(a: Instance, b: Instance) -> bool:
     """Whether b's buffers may overlap what a's transfer is still writing or reading."""
     pointers = a.target == b.target == cl.TWO_SIDED
-    pairs = [(x, y) for x in a.rbufs for y in b.rbufs + b.sbufs] + \
-        [(x, y) for x in a.sbufs for y in b.rbufs]
-    return any(_may_overlap(x, y, pointers) for x, y in pairs)
+    pairs = [(x, a, y, b) for x in a.rbufs for y in b.rbufs + b.sbufs] + \
+        [(x, a, y, b) for x in a.sbufs for y in b.rbufs]
+    return any(_may_overlap(x, y, pointers) and not _disjoint_sections(x, i, y, j)
+               for x, i, y, j in pairs)
+
+
+def _disjoint_sections(x, i: Instance, y, j: Instance) -> bool:
+    """Two sections of one array whose starts and counts are constants, and do not meet."""
+    if x.offset is None or y.offset is None or x.variable.hash != y.variable.hash:
+        return False
+    counts = [_constant(inst.count) for inst in (i, j)]
+    if None in counts:
+        return False
+    return x.offset + counts[0] <= y.offset or y.offset + counts[1] <= x.offset
+
+
+def _constant(count: str) -> int | None:
+    """A count the lowering wrote as a number: ``6``, or ``(6)`` from count(6)."""
+    text = count.strip()
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1].strip()
+    return int(text) if text.isdigit() else None
 
 
 def _may_overlap(x, y, pointers: bool) -> bool:

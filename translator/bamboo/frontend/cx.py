@@ -171,6 +171,22 @@ def unary_op(cursor) -> str:
     return s
 
 
+def integer_literal(c) -> int | None:
+    """The value of an integer literal (through implicit conversions and parentheses)."""
+    while c.kind in (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR):
+        inner = list(c.get_children())
+        if len(inner) != 1:
+            return None
+        c = inner[0]
+    if c.kind != CK.INTEGER_LITERAL:
+        return None
+    tokens = [t.spelling for t in c.get_tokens()]
+    try:
+        return int(tokens[0].rstrip("uUlL"), 0) if len(tokens) == 1 else None
+    except ValueError:
+        return None
+
+
 # What defines a function body (C has the first only), and what holds declarations of
 # namespace or class scope (a translated C++ file is read inside these).
 FUNCTION_KINDS = {CK.FUNCTION_DECL, CK.CXX_METHOD, CK.CONSTRUCTOR, CK.DESTRUCTOR,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .affine import integer_literal
+from ..frontend import cx
 
 GET = "get"
 PUT = "put"
@@ -68,7 +68,7 @@ def remote_access(call) -> RemoteAccess | str | None:
     if form == "p" and len(args) == 3:
         return RemoteAccess(call, PUT, ctype, args[0], args[2], args[1], form)
     if form in ("get", "put") and len(args) == 4:
-        if integer_literal(args[2]) != 1:
+        if cx.integer_literal(args[2]) != 1:
             return f"{call.spelling} moves a block of elements, not one"
         if form == "get":
             return RemoteAccess(call, GET, ctype, args[1], args[3], args[0], form)
@@ -81,7 +81,7 @@ def _mpi_access(call) -> RemoteAccess | str | None:
     if len(args) != 8:
         return None
     for count in (args[1], args[5]):
-        if integer_literal(count) != 1:
+        if cx.integer_literal(count) != 1:
             return f"{call.spelling} moves a block of elements, not one"
     return RemoteAccess(call, MPI_FORMS[call.spelling], None, args[0], args[3], None,
                         call.spelling, target=args[4], datatype=args[2],

@@ -116,18 +116,6 @@ def _mentions_loop_var(c, ctx: Context) -> bool:
                x.referenced.hash in ctx.loop_vars for x in cx.walk_preorder(c))
 
 
-def integer_literal(c) -> int | None:
-    """The value of an integer literal (through implicit conversions and parentheses)."""
-    c = unwrap(c, (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR))
-    if c.kind != CK.INTEGER_LITERAL:
-        return None
-    tokens = [t.spelling for t in c.get_tokens()]
-    try:
-        return int(tokens[0].rstrip("uUlL"), 0) if len(tokens) == 1 else None
-    except ValueError:
-        return None
-
-
 def _text(c) -> str:
     return " ".join(t.spelling for t in c.get_tokens())
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from ..comm_directives.buffers import INTEGER_KINDS, unwrap
 from ..frontend import cx
 from ..source import SourceFile
-from .affine import integer_literal
 
 CK = cx.CK
 _IMPLICIT = (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR)
@@ -146,5 +145,5 @@ def _step(inc, var) -> int | None:
 
 
 def _positive_constant(c) -> int | None:
-    value = integer_literal(c)
+    value = cx.integer_literal(c)
     return value if value is not None and value > 0 else None

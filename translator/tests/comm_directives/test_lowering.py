@@ -377,6 +377,32 @@ void f(int rank, double *p, {element} *q) {{
     assert ("completes the transfers before it first" in line) == dependent, line
 
 
+@pytest.mark.parametrize("second,dependent", [
+    ("sbuf(&a[4]) rbuf(b) count(4)", False),     # a[0..4) received, a[4..8) sent
+    ("sbuf(a + 4) rbuf(b) count(4)", True),      # pointer arithmetic: not followed
+    ("sbuf(&a[3]) rbuf(b) count(4)", True),      # a[3] in both
+    ("sbuf(a) rbuf(b)", True),                    # the whole array
+    ("sbuf(&a[k]) rbuf(b) count(4)", True),      # where k is, is not known
+])
+def test_sections_of_one_array_are_independent_where_constants_say_they_do_not_meet(
+        lower, second, dependent):
+    res = lower(f"""
+static double a[8], b[8], c[4];
+void f(int rank, int k) {{
+#pragma comm_parameters sender(rank) receiver(rank)
+    {{
+#pragma comm_p2p sbuf(c) rbuf(a) count(4)
+        {{ }}
+#pragma comm_p2p {second}
+        {{ }}
+    }}
+}}
+""", explain=True)
+    assert res.ok, res.diagnostics
+    line = [text for text in res.explanation.splitlines() if "t.c:9:" in text][0]
+    assert ("completes the transfers before it first" in line) == dependent, line
+
+
 def test_restrict_pointers_are_taken_at_their_word(lower):
     res = lower("""
 static double x[4], z[4];
