@@ -52,7 +52,7 @@ $(LOOPCOMM_BUILD)/shmem_quiet.o: runtime/commdir/src/shmem_quiet.c runtime/commd
 COMMDIR := runtime/commdir
 COMMDIR_BUILD := $(BUILD)/commdir
 
-COMMDIR_SHMEM_OBJ := $(COMMDIR_BUILD)/shmem_ready.o $(COMMDIR_BUILD)/shmem_quiet.o
+COMMDIR_SHMEM_OBJ := $(COMMDIR_BUILD)/shmem_ready.o $(COMMDIR_BUILD)/shmem_sync.o $(COMMDIR_BUILD)/shmem_quiet.o
 
 commdir: setup $(COMMDIR_BUILD)/libbamboo_commdir_shmem.a
 

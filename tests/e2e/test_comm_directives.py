@@ -168,3 +168,37 @@ def test_a_region_before_mpi_init_under_tasks_is_a_located_error(tmp_path):
     assert run.returncode != 0
     assert f"task vrank 0: a comm directive at {source}:{P2P_LINE}: it ran before MPI_Init" \
         in run.stderr, run.stderr
+
+
+NEVER_SENT = """#include <shmem.h>
+#include <stdio.h>
+
+static long in[2];
+
+int main(void)
+{
+    long out[2] = {1, 2};
+    shmem_init();
+    int me = shmem_my_pe(), n = shmem_n_pes();
+#pragma comm_parameters sender((me + n - 1) % n) receiver((me + 1) % n) sendwhen(0) receivewhen(1) target(TARGET_COMM_SHMEM)
+    {
+#pragma comm_p2p sbuf(out) rbuf(in)
+        { }
+    }
+    printf("%ld\\n", in[0]);
+    shmem_finalize();
+    return 0;
+}
+"""
+
+
+def test_a_shmem_transfer_that_never_comes_is_reported(tmp_path):
+    """The SHMEM target waits point to point: a receivewhen that no sender matches would wait
+    for ever; after BAMBOO_DEADLOCK_TIMEOUT it names the region, the PE and whom it waits for."""
+    source = tmp_path / "never.c"
+    source.write_text(NEVER_SENT)
+    exe = build(str(BAMBOOCC), [source], tmp_path / "never", ["--bamboo-comm-only"])
+    run = mpirun(exe, 2, launcher=(str(OSHRUN), "-x", "BAMBOO_DEADLOCK_TIMEOUT"),
+                 env={**os.environ, "BAMBOO_DEADLOCK_TIMEOUT": "2"})
+    assert run.returncode != 0
+    assert f"{source}:15: error: PE 0 waited 2 s for the transfers from PE 1" in run.stderr, run.stderr

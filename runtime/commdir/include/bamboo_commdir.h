@@ -20,6 +20,19 @@ MPI_Comm bamboo_comm_world(const char *file, int line);
  * fault in the first put, if the program has not called shmem_init or has finalized SHMEM. */
 void bamboo_comm_shmem_ready(const char *file, int line);
 
+/* The SHMEM target's point-to-point synchronization (src/shmem_sync.c). A region starts with
+ * bamboo_comm_shmem_start; a sender calls before_put(pe) ahead of an instance's puts and
+ * sent(pe, an rbuf address) after them; a receiver calls expect(sender) once per instance
+ * whose receivewhen holds; the group ends with complete. file:line locate the reports. */
+void bamboo_comm_shmem_start(const char *file, int line);
+void bamboo_comm_shmem_before_put(int pe, const char *file, int line);
+void bamboo_comm_shmem_sent(int pe, const void *symmetric);
+void bamboo_comm_shmem_expect(int pe);
+void bamboo_comm_shmem_complete(const char *file, int line);
+/* Its counters, made and freed as SHMEM starts and ends (src/shmem_ready.c). */
+void bamboo_comm_shmem_sync_init(void);
+void bamboo_comm_shmem_sync_end(void);
+
 /* shmem_quiet, made to complete on this machine's UCX shared memory (src/shmem_quiet.c):
  * bamboo_shmem_moved after each put or non-blocking get names the PE and a symmetric address
  * it touched there; bamboo_shmem_quiet quiets, then reads a byte from each such PE. */

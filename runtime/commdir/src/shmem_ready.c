@@ -1,6 +1,8 @@
 /* Whether SHMEM runs, for the checks at the start of each SHMEM region: OpenSHMEM 1.4 has no
  * query for it (shmem_query_initialized is 1.5's), so this file takes over the calls that start
- * and end it through the profiling interface (pshmem_*) and notes the state. */
+ * and end it through the profiling interface (pshmem_*) and notes the state. They also make and
+ * free the synchronization's counters (shmem_sync.c): symmetric memory is allocated by all PEs
+ * together, which these calls are. */
 #include <pshmem.h>
 #include <pshmemx.h>
 #include <shmem.h>
@@ -15,13 +17,16 @@ void shmem_init(void)
 {
     pshmem_init();
     state = RUNNING;
+    bamboo_comm_shmem_sync_init();
 }
 
 int shmem_init_thread(int requested, int *provided)
 {
     int code = pshmem_init_thread(requested, provided);
-    if (code == 0)
+    if (code == 0) {
         state = RUNNING;
+        bamboo_comm_shmem_sync_init();
+    }
     return code;
 }
 
@@ -29,11 +34,13 @@ void start_pes(int npes)   /* deprecated, still in use */
 {
     pstart_pes(npes);
     state = RUNNING;
+    bamboo_comm_shmem_sync_init();
 }
 
 void shmem_finalize(void)
 {
     state = FINALIZED;
+    bamboo_comm_shmem_sync_end();
     pshmem_finalize();
 }
 

@@ -12,12 +12,10 @@ keeps the user's line numbers).  What the targets do:
   region's ``rbuf`` items lie in (``MPI_Win_create`` over ``WORLD``, then a fence);
   the sender puts (``MPI_Put``) at the displacement its ``rbuf`` expression has in that
   object; the group completes with a fence and frees the windows.
-- SHMEM: a check that SHMEM is running (``SHMEM_READY``: a clear error, not a fault, in a
-  program that has not called ``shmem_init``), a barrier at the region's start (the
-  receivers are done with ``rbuf``), typed
-  non-blocking puts (``shmem_double_put_nbi``...) to the ``rbuf`` address, which names
-  symmetric storage; the group completes with ``bamboo_shmem_quiet`` (``shmem_quiet``, then
-  a byte read from each PE put to) and ``shmem_barrier_all``.
+- SHMEM: typed non-blocking puts (``shmem_double_put_nbi``...) to the ``rbuf`` address,
+  which names symmetric storage, synchronized point to point by runtime/commdir (class
+  Shmem); the region's start also checks that SHMEM is running (a clear error, not a fault,
+  in a program that has not called ``shmem_init``).
 """
 from __future__ import annotations
 
@@ -32,7 +30,6 @@ MAX_INSTANCES = 32767 - TAG_BASE
 # by runtime/commdir's MPI_Init (over PMPI) in a plain MPI program.  __FILE__ and __LINE__
 # (the user's, through #line) locate the error of a directive that runs before MPI_Init.
 WORLD = "bamboo_comm_world(__FILE__, __LINE__)"
-SHMEM_READY = "bamboo_comm_shmem_ready(__FILE__, __LINE__); "
 
 
 def declarations(targets: set, cxx: bool) -> str:
@@ -42,8 +39,10 @@ def declarations(targets: set, cxx: bool) -> str:
     if targets & {"TARGET_COMM_MPI_2SIDE", "TARGET_COMM_MPI_1SIDE"}:
         text += "MPI_Comm bamboo_comm_world(const char *, int); "
     if "TARGET_COMM_SHMEM" in targets:
-        text += ("void bamboo_comm_shmem_ready(const char *, int); "
-                 "void bamboo_shmem_moved(int, const void *); void bamboo_shmem_quiet(void); ")
+        text += ("void bamboo_comm_shmem_start(const char *, int); "
+                 "void bamboo_comm_shmem_before_put(int, const char *, int); "
+                 "void bamboo_comm_shmem_sent(int, const void *); void bamboo_comm_shmem_expect(int); "
+                 "void bamboo_comm_shmem_complete(const char *, int); ")
     return f'extern "C" {{ {text}}} ' if cxx and text else text
 
 
@@ -215,34 +214,40 @@ class OneSided:
 
 
 class Shmem:
+    """Point-to-point synchronization (runtime/commdir/src/shmem_sync.c): a sender waits,
+    before its group's first put to a PE, until that PE is done with what it sent it before,
+    and signals each PE it put to at the group's end; a receiver counts the transfers it
+    expects (receivewhen) and waits for them there. No barrier: PEs that do not exchange do
+    not wait for each other."""
     name = "SHMEM"
 
     def storage(self, g, capacity: str) -> str:
         return ""
 
     def region_start(self, region) -> str:
-        return f"{SHMEM_READY}shmem_barrier_all(); "
+        return "bamboo_comm_shmem_start(__FILE__, __LINE__); "
 
     def complete(self, g) -> str:
-        # bamboo_shmem_quiet: shmem_quiet alone leaves puts undone on this machine's UCX
-        # shared memory (runtime/commdir/src/shmem_quiet.c)
-        return "bamboo_shmem_quiet(); shmem_barrier_all(); "
+        return "bamboo_comm_shmem_complete(__FILE__, __LINE__); "
 
     def post(self, inst, g, record_names: dict) -> str:
-        text = ""
         pe = f"({inst.clause('receiver').expr.text})"
+        send = f"bamboo_comm_shmem_before_put({pe}, __FILE__, __LINE__); "
         for s, r in zip(inst.sbufs, inst.rbufs):
             e = s.element
             if isinstance(e, Basic) and e.shmem:
                 t = e.c_name
-                text += (f"shmem_{e.shmem}_put_nbi(({t} *)({r.address}), "
+                send += (f"shmem_{e.shmem}_put_nbi(({t} *)({r.address}), "
                          f"(const {t} *)({s.address}), (size_t)bamboo_comm_count, {pe}); ")
             else:
-                text += (f"shmem_putmem_nbi({r.address}, {s.address}, "
+                send += (f"shmem_putmem_nbi({r.address}, {s.address}, "
                          f"(size_t)bamboo_comm_count * {e.size}, {pe}); ")
-            text += f"bamboo_shmem_moved({pe}, {r.address}); "
-        when = inst.clause("sendwhen")
-        return f"if ({when.expr.text}) {{ {text}}} " if when else f"{{ {text}}} "
+        send += f"bamboo_comm_shmem_sent({pe}, {inst.rbufs[0].address}); "
+        receive = f"bamboo_comm_shmem_expect(({inst.clause('sender').expr.text})); "
+        text = ""
+        for body, condition in ((send, inst.clause("sendwhen")), (receive, inst.clause("receivewhen"))):
+            text += f"if ({condition.expr.text}) {{ {body}}} " if condition else f"{{ {body}}} "
+        return text
 
 
 WRITERS = {"TARGET_COMM_MPI_2SIDE": TwoSided(), "TARGET_COMM_MPI_1SIDE": OneSided(),

@@ -272,7 +272,33 @@ void f(int me, double *out, int *k) {
     assert res.ok, res.diagnostics
     assert "shmem_double_put_nbi((double *)((in)), (const double *)((out)), (size_t)bamboo_comm_count, (me + 1))" in res.text
     assert "shmem_int_put_nbi(" in res.text
-    assert "bamboo_shmem_quiet(); shmem_barrier_all();" in res.text
+    assert "shmem_barrier_all" not in res.text
+
+
+def test_shmem_synchronizes_point_to_point(tmp_path):
+    """A sender waits for its receiver to be done before putting again and signals it at the
+    group's end; a receiver counts what it expects (receivewhen) and waits for it there: no
+    barrier of all PEs (runtime/commdir/src/shmem_sync.c)."""
+    path = tmp_path / "t.c"
+    path.write_text("""#include <shmem.h>
+static double in[4];
+void f(int me, double *out) {
+#pragma comm_parameters sender(me - 1) receiver(me + 1) sendwhen(me % 2 == 0) receivewhen(me % 2) target(TARGET_COMM_SHMEM)
+    {
+#pragma comm_p2p sbuf(out) rbuf(in) count(4)
+        { }
+    }
+}
+""")
+    res = translate_file(str(path), [], display="t.c", comm_only=True)
+    assert res.ok, res.diagnostics
+    line = res.text.split("\n")[6]   # the comm_p2p's (after #line)
+    assert line.index("if (me % 2 == 0) { bamboo_comm_shmem_before_put((me + 1), __FILE__, __LINE__); "
+                      "shmem_double_put_nbi(") < line.index("bamboo_comm_shmem_sent((me + 1), (in)); }")
+    assert "if (me % 2) { bamboo_comm_shmem_expect((me - 1)); }" in line
+    assert "bamboo_comm_shmem_start(__FILE__, __LINE__);" in res.text.split("\n")[4]
+    assert "bamboo_comm_shmem_complete(__FILE__, __LINE__);" in res.text.split("\n")[8]
+    assert "shmem_barrier_all" not in res.text
 
 
 def test_lowering_keeps_every_line_so_errors_point_at_the_users_lines(lower, tmp_path):
