@@ -202,3 +202,14 @@ def test_a_shmem_transfer_that_never_comes_is_reported(tmp_path):
                  env={**os.environ, "BAMBOO_DEADLOCK_TIMEOUT": "2"})
     assert run.returncode != 0
     assert f"{source}:15: error: PE 0 waited 2 s for the transfers from PE 1" in run.stderr, run.stderr
+
+
+def test_a_shmem_peer_out_of_range_is_a_located_error(tmp_path):
+    """Not a write past the synchronization's counters, nor the library's own message."""
+    source = tmp_path / "far.c"
+    source.write_text(NEVER_SENT.replace("sendwhen(0) receivewhen(1)", "")
+                      .replace("receiver((me + 1) % n)", "receiver(me + n)"))
+    exe = build(str(BAMBOOCC), [source], tmp_path / "far", ["--bamboo-comm-only"])
+    run = mpirun(exe, 2, launcher=(str(OSHRUN),))
+    assert run.returncode != 0
+    assert f"{source}:13: error: receiver(2) on PE 0: there are 2 PEs (0 to 1)" in run.stderr, run.stderr

@@ -27,7 +27,7 @@ void bamboo_comm_shmem_ready(const char *file, int line);
 void bamboo_comm_shmem_start(const char *file, int line);
 void bamboo_comm_shmem_before_put(int pe, const char *file, int line);
 void bamboo_comm_shmem_sent(int pe, const void *symmetric);
-void bamboo_comm_shmem_expect(int pe);
+void bamboo_comm_shmem_expect(int pe, const char *file, int line);
 void bamboo_comm_shmem_complete(const char *file, int line);
 /* Its counters, made and freed as SHMEM starts and ends (src/shmem_ready.c). */
 void bamboo_comm_shmem_sync_init(void);

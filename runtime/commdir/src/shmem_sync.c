@@ -137,8 +137,18 @@ void bamboo_comm_shmem_start(const char *file, int line)
     }
 }
 
+static void check_pe(int pe, const char *clause, const char *file, int line)
+{
+    if (pe < 0 || pe >= pes) {
+        fprintf(stderr, "%s:%d: error: %s(%d) on PE %d: there are %d PEs (0 to %d)\n", file, line,
+                clause, pe, me, pes, pes - 1);
+        shmem_global_exit(1);
+    }
+}
+
 void bamboo_comm_shmem_before_put(int pe, const char *file, int line)
 {
+    check_pe(pe, "receiver", file, line);
     if (sending[pe] == 0)   /* the group's first to pe: pe must be done with what came before */
         wait_at_least(&let_go[pe], sent[pe], "PE to be done with what it received from this",
                       pe, file, line);
@@ -151,8 +161,9 @@ void bamboo_comm_shmem_sent(int pe, const void *symmetric)
         to_signal[signals++] = pe;
 }
 
-void bamboo_comm_shmem_expect(int pe)
+void bamboo_comm_shmem_expect(int pe, const char *file, int line)
 {
+    check_pe(pe, "sender", file, line);
     if (expecting[pe]++ == 0)
         to_wait[waits++] = pe;
 }

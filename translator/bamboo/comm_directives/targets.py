@@ -41,7 +41,8 @@ def declarations(targets: set, cxx: bool) -> str:
     if "TARGET_COMM_SHMEM" in targets:
         text += ("void bamboo_comm_shmem_start(const char *, int); "
                  "void bamboo_comm_shmem_before_put(int, const char *, int); "
-                 "void bamboo_comm_shmem_sent(int, const void *); void bamboo_comm_shmem_expect(int); "
+                 "void bamboo_comm_shmem_sent(int, const void *); "
+                 "void bamboo_comm_shmem_expect(int, const char *, int); "
                  "void bamboo_comm_shmem_complete(const char *, int); ")
     return f'extern "C" {{ {text}}} ' if cxx and text else text
 
@@ -243,7 +244,7 @@ class Shmem:
                 send += (f"shmem_putmem_nbi({r.address}, {s.address}, "
                          f"(size_t)bamboo_comm_count * {e.size}, {pe}); ")
         send += f"bamboo_comm_shmem_sent({pe}, {inst.rbufs[0].address}); "
-        receive = f"bamboo_comm_shmem_expect(({inst.clause('sender').expr.text})); "
+        receive = f"bamboo_comm_shmem_expect(({inst.clause('sender').expr.text}), __FILE__, __LINE__); "
         text = ""
         for body, condition in ((send, inst.clause("sendwhen")), (receive, inst.clause("receivewhen"))):
             text += f"if ({condition.expr.text}) {{ {body}}} " if condition else f"{{ {body}}} "

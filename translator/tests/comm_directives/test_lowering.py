@@ -295,7 +295,7 @@ void f(int me, double *out) {
     line = res.text.split("\n")[6]   # the comm_p2p's (after #line)
     assert line.index("if (me % 2 == 0) { bamboo_comm_shmem_before_put((me + 1), __FILE__, __LINE__); "
                       "shmem_double_put_nbi(") < line.index("bamboo_comm_shmem_sent((me + 1), (in)); }")
-    assert "if (me % 2) { bamboo_comm_shmem_expect((me - 1)); }" in line
+    assert "if (me % 2) { bamboo_comm_shmem_expect((me - 1), __FILE__, __LINE__); }" in line
     assert "bamboo_comm_shmem_start(__FILE__, __LINE__);" in res.text.split("\n")[4]
     assert "bamboo_comm_shmem_complete(__FILE__, __LINE__);" in res.text.split("\n")[8]
     assert "shmem_barrier_all" not in res.text
