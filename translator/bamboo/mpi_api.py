@@ -500,6 +500,10 @@ LIBC_REPLACED = ("exit", "rand", "srand", "random", "srandom",
                  "drand48", "lrand48", "mrand48", "erand48", "nrand48", "jrand48", "srand48",
                  "seed48", "lcong48", "strtok", "getopt", "getopt_long", "getopt_long_only",
                  "sleep", "usleep", "nanosleep")
+# Runtime functions that lowered comm directives call (comm_directives/targets.py): local,
+# like a function of the system's headers (they neither send nor receive nor touch the
+# program's memory), so a receive after one can still be announced.
+RUNTIME_LOCAL = ("bamboo_comm_world",)
 # C library variables the runtime makes the task's own: the translator rewrites each use of
 # the library's (transforms/privatize.py).
 LIBC_VARIABLES_REPLACED = ("optarg", "optind", "opterr", "optopt")

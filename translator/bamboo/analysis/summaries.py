@@ -21,7 +21,7 @@ PURE_LIBRARY = {
     "acos", "atan", "atan2", "sinh", "cosh", "tanh", "hypot", "ldexp", "copysign", "isnan",
     "isinf", "toupper", "tolower", "isdigit", "isalpha", "isspace",
     "__builtin_expect", "__builtin_abs", "__builtin_fabs",
-}
+} | set(mpi_api.RUNTIME_LOCAL)   # the same value at every call in a task, nothing else changed
 
 # Library calls that leave the calling function without returning to it.
 LONG_JUMPS = {"longjmp", "siglongjmp", "_longjmp", "__builtin_longjmp"}

@@ -464,6 +464,9 @@ class Program:
         return self.functions.get(d.spelling)
 
     def function_is_system(self, name: str) -> bool:
-        """A function of the system's headers (libc, ...): it does not communicate."""
+        """A function of the system's headers (libc, ...), or one of the runtime's own local
+        ones: it does not communicate."""
+        if name in mpi_api.RUNTIME_LOCAL:
+            return True
         decls = self.declared_functions.get(name, [])
         return bool(decls) and all(c.location.is_in_system_header for c in decls)

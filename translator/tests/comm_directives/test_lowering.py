@@ -542,3 +542,29 @@ def test_a_loop_that_may_return_keeps_windows_in_its_region(lower):
     region = next(i for i, l in enumerate(lines) if "/* comm_parameters */" in l)
     assert "MPI_Win_create(&(in)" in lines[region]
     assert "MPI_Win_free" in "\n".join(lines[region:region + 6])
+
+
+def test_under_tasks_the_directives_communicator_is_not_taken_for_communication(tmp_path):
+    """bamboo_comm_world is the runtime's and local: the firing rule's notes give the
+    receive's real reason (its send follows it), not a call that 'may communicate'."""
+    path = tmp_path / "t.c"
+    path.write_text(HEADER + """static double ghost;
+void step(int left, int right, double *u, int n) {
+#pragma bamboo olap
+    for (int it = 0; it < n; it++) {
+#pragma bamboo receive
+        {
+#pragma comm_parameters sender(left) receiver(right)
+            {
+#pragma comm_p2p sbuf(&u[0]) rbuf(&ghost) count(1)
+                { }
+            }
+        }
+        u[1] += ghost;
+    }
+}
+""")
+    res = translate_file(str(path), [], display="t.c", explain=True)
+    assert res.ok, res.diagnostics
+    notes = " ".join(d.message for d in res.diagnostics) + res.explanation
+    assert "MPI_Irecv" in notes and "bamboo_comm_world" not in notes, notes
