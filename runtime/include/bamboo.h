@@ -614,6 +614,9 @@ int bamboo_status_set_elements_x(bamboo_site at, MPI_Status *status, MPI_Datatyp
 
 int bamboo_win_create(bamboo_site at, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                       MPI_Comm comm, MPI_Win *win);
+int bamboo_win_create_dynamic(bamboo_site at, MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int bamboo_win_attach(bamboo_site at, MPI_Win win, void *base, MPI_Aint size);
+int bamboo_win_detach(bamboo_site at, MPI_Win win, const void *base);
 int bamboo_win_free(bamboo_site at, MPI_Win *win);
 int bamboo_win_get_group(bamboo_site at, MPI_Win win, MPI_Group *group);
 int bamboo_win_set_name(bamboo_site at, MPI_Win win, const char *name);
@@ -971,6 +974,9 @@ using ::bamboo_strtok;
 #undef MPI_Get_elements_x
 #undef MPI_Status_set_elements_x
 #undef MPI_Win_create
+#undef MPI_Win_create_dynamic
+#undef MPI_Win_attach
+#undef MPI_Win_detach
 #undef MPI_Win_free
 #undef MPI_Win_get_group
 #undef MPI_Win_set_name
@@ -1184,6 +1190,9 @@ using ::bamboo_strtok;
 #define MPI_Get_elements_x(...) bamboo_get_elements_x(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Status_set_elements_x(...) bamboo_status_set_elements_x(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_create(...) bamboo_win_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_create_dynamic(...) bamboo_win_create_dynamic(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_attach(...) bamboo_win_attach(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_detach(...) bamboo_win_detach(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_free(...) bamboo_win_free(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_get_group(...) bamboo_win_get_group(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_set_name(...) bamboo_win_set_name(BAMBOO_AT, __VA_ARGS__)

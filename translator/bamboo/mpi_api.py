@@ -350,6 +350,9 @@ _TABLE += [
 _TABLE += [
     _collective("MPI_Win_create", "bamboo_win_create", None, comm=4, outputs=(5,)),
     _collective("MPI_Win_allocate", "bamboo_win_allocate", None, comm=3, outputs=(4, 5)),
+    _collective("MPI_Win_create_dynamic", "bamboo_win_create_dynamic", None, comm=1, outputs=(2,)),
+    _local("MPI_Win_attach", "bamboo_win_attach"),
+    _local("MPI_Win_detach", "bamboo_win_detach"),
     _local("MPI_Put", "bamboo_put"),
     _local("MPI_Get", "bamboo_get", 0),
     _local("MPI_Accumulate", "bamboo_accumulate"),

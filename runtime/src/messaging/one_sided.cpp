@@ -88,7 +88,7 @@ bool is_local(const WindowPart& window, int rank) { return window.local_parts[st
 // The target buffer of an operation on a part of this process.
 TypedBuffer target_buffer(const WindowPart& window, const RmaTarget& target) {
     TypedBuffer buffer;
-    buffer.base = local_target(window, target.rank).base + target.byte_offset(window);
+    buffer.base = local_target(window, target.rank).address(target.byte_offset(window));
     buffer.count = target.count;
     buffer.type = target.type;
     buffer.layout = target.layout;
@@ -224,6 +224,18 @@ void wait_for_signal(WindowPart& window, Signal& signal, const std::string& what
     window.owner.wait_until(info, [&signal] { return signal.done.load(std::memory_order_acquire); });
 }
 
+// An operation from another process on a dynamic part, which only the target's process can
+// check: every byte it touches attached. MPI calls anything else erroneous; it is the origin's
+// error, found here, so it ends the job with both tasks named.
+void check_attached(const WindowPart& part, int origin_vrank, const std::vector<ByteRun>& runs, const char* at) {
+    for (const ByteRun& run : runs)
+        if (!part.covered(at + run.offset, static_cast<MPI_Aint>(run.bytes)))
+            fatal("task vrank %d: a one-sided operation from vrank %d on %s reaches %zu bytes at address %p, "
+                  "which are not attached to the window there (MPI_Win_attach)",
+                  part.owner.vrank(), origin_vrank, window_name(part).c_str(), run.bytes,
+                  static_cast<const void*>(at + run.offset));
+}
+
 std::string describe_target(const WindowPart& window, int rank) {
     return "rank " + std::to_string(rank) + " (vrank " + std::to_string(window.comm->vrank_of(rank)) + ") of " +
            window_name(window);
@@ -232,14 +244,44 @@ std::string describe_target(const WindowPart& window, int rank) {
 }  // namespace
 
 WindowPart::WindowPart(Rank& owner_task, std::shared_ptr<const Communicator> window_comm, int own_rank, void* memory,
-                       MPI_Aint bytes, int unit)
+                       MPI_Aint bytes, int unit, bool is_dynamic)
     : owner(owner_task),
       comm(std::move(window_comm)),
       rank(own_rank),
       base(static_cast<char*>(memory)),
       size(bytes),
       disp_unit(unit),
+      dynamic(is_dynamic),
       sent(static_cast<std::size_t>(comm->size()), 0) {}
+
+bool WindowPart::covered(const char* first, MPI_Aint bytes) const {
+    std::lock_guard<std::mutex> guard(attached_mutex_);
+    for (const Attached& range : attached_)
+        if (first >= range.first && first + bytes <= range.first + range.bytes) return true;
+    return false;
+}
+
+bool WindowPart::overlaps_attached(const char* first, MPI_Aint bytes) const {
+    std::lock_guard<std::mutex> guard(attached_mutex_);
+    for (const Attached& range : attached_)
+        if (first < range.first + range.bytes && range.first < first + bytes) return true;
+    return false;
+}
+
+void WindowPart::attach(const char* first, MPI_Aint bytes) {
+    std::lock_guard<std::mutex> guard(attached_mutex_);
+    attached_.push_back(Attached{first, bytes});
+}
+
+bool WindowPart::detach(const char* first) {
+    std::lock_guard<std::mutex> guard(attached_mutex_);
+    for (auto range = attached_.begin(); range != attached_.end(); ++range)
+        if (range->first == first) {
+            attached_.erase(range);
+            return true;
+        }
+    return false;
+}
 
 void WindowDirectory::add(WindowPart& part) {
     std::lock_guard<std::mutex> guard(mutex_);
@@ -380,8 +422,9 @@ void receive_one_sided(Rank& dest, const Envelope& envelope, const char* data, s
     std::vector<ByteRun> runs(header.run_count);
     if (!runs.empty()) std::memcpy(runs.data(), data + sizeof header, runs.size() * sizeof(ByteRun));
     const char* payload = data + sizeof header + runs.size() * sizeof(ByteRun);
-    char* at = part->base + header.offset;
+    char* at = part->address(header.offset);
     int origin_vrank = part->comm->vrank_of(envelope.source);
+    if (part->dynamic && !runs.empty()) check_attached(*part, origin_vrank, runs, at);
     switch (static_cast<RmaKind>(header.kind)) {
         case RmaKind::put:
             scatter_runs(payload, runs, at);

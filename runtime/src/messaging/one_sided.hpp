@@ -12,6 +12,10 @@
 // flush or unlock with an acknowledgement; messages from one task to another keep their
 // order, so the acknowledgement tells that everything the origin sent before it is applied.
 //
+// A dynamic window (MPI_Win_create_dynamic) has no base: a displacement is an address
+// (MPI_Get_address) in the target's process, inside memory the target attached; the target's
+// process checks that before it applies an operation from another process.
+//
 // Completion at a fence: each part counts the puts and accumulates it sent to members in
 // other processes, by target, and those from other processes applied to it; the fence
 // (mpi/window_epochs.cpp) exchanges the first so that each target knows how many of the
@@ -48,7 +52,7 @@ struct PartShape {
 // One task's part of a window, shared with the tasks and the delivery of its process.
 struct WindowPart {
     WindowPart(Rank& owner, std::shared_ptr<const Communicator> comm, int rank, void* base, MPI_Aint size,
-               int disp_unit);
+               int disp_unit, bool dynamic);
 
     Rank& owner;
     const std::shared_ptr<const Communicator> comm;  // the window's own (a duplicate of the one given)
@@ -56,6 +60,7 @@ struct WindowPart {
     char* const base;
     const MPI_Aint size;
     const int disp_unit;
+    const bool dynamic;
     // Set up while the window is made, read-only after: every member's shape, and the parts of
     // the members in this process (nullptr for the others), by rank in `comm`.
     std::vector<PartShape> shapes;
@@ -73,6 +78,24 @@ struct WindowPart {
     // Accumulates apply one at a time (MPI makes them atomic per element); the lock queue.
     SpinLock access;
     WindowLock lock;
+
+    // Where an operation `offset` bytes from the part's base lands.
+    char* address(MPI_Aint offset) const { return dynamic ? reinterpret_cast<char*>(offset) : base + offset; }
+
+    // A dynamic part's memory: attached and detached by the owner, read by delivery too.
+    struct Attached {
+        const char* first;
+        MPI_Aint bytes;
+    };
+    // Whether [first, first + bytes) lies inside one attached range; whether it meets one.
+    bool covered(const char* first, MPI_Aint bytes) const;
+    bool overlaps_attached(const char* first, MPI_Aint bytes) const;
+    void attach(const char* first, MPI_Aint bytes);
+    bool detach(const char* first);  // false: nothing attached starts there
+
+private:
+    mutable std::mutex attached_mutex_;
+    std::vector<Attached> attached_;
 };
 
 // The window parts of this process's tasks, found by delivery from a one-sided message's

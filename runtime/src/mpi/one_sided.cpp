@@ -16,7 +16,8 @@ namespace bamboo {
 namespace {
 
 // The target of an operation on `window`, checked: a member's rank (MPI_PROC_NULL: false, no
-// operation), a datatype as large as the origin's data, and a buffer inside the target's part.
+// operation), a datatype as large as the origin's data, and a buffer inside the target's part
+// (of a dynamic window: inside memory it attached, where this process can see it).
 bool checked_target(Rank& self, const WindowPart& window, int rank, MPI_Aint disp, int count, MPI_Datatype type,
                     const TypedBuffer& origin, RmaTarget* target, const char* call, bamboo_site at) {
     if (rank == MPI_PROC_NULL) return false;
@@ -36,9 +37,19 @@ bool checked_target(Rank& self, const WindowPart& window, int rank, MPI_Aint dis
     target->type = type;
     target->layout = described.layout;
     if (count == 0 || described.layout.size == 0) return true;
-    const PartShape& shape = window.shapes[static_cast<std::size_t>(rank)];
     MPI_Aint first = target->byte_offset(window) + described.layout.true_lb;
     MPI_Aint end = first + static_cast<MPI_Aint>(described.layout.span(count));
+    if (window.dynamic) {
+        // A part in another process is checked there (messaging/one_sided.cpp).
+        const WindowPart* local = window.local_parts[static_cast<std::size_t>(rank)];
+        if (local && !local->covered(local->address(first), end - first))
+            call_error(MPI_ERR_RMA_RANGE, self.vrank(), call, at,
+                       "the target buffer, addresses %#lx to %#lx of target rank %d, is not inside memory it attached "
+                       "to the window (MPI_Win_attach)",
+                       static_cast<unsigned long>(first), static_cast<unsigned long>(end), rank);
+        return true;
+    }
+    const PartShape& shape = window.shapes[static_cast<std::size_t>(rank)];
     if (first < 0 || end > shape.size)
         call_error(MPI_ERR_RMA_RANGE, self.vrank(), call, at,
                    "the target buffer, bytes %ld to %ld of the part of target rank %d (displacement %ld x unit %d), "

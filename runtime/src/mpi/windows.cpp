@@ -1,5 +1,5 @@
-// Windows (MPI_Win_create, MPI_Win_allocate): made and freed collectively over a
-// communicator, with names and cached attributes like communicators'. Each window has a
+// Windows (MPI_Win_create, MPI_Win_allocate, MPI_Win_create_dynamic): made and freed
+// collectively over a communicator, with names and cached attributes like communicators'. Each window has a
 // communicator of its own, a duplicate of the one given, whose context its one-sided
 // messages carry (messaging/one_sided.hpp) and whose collectives its fences run.
 #include "mpi/windows.hpp"
@@ -53,7 +53,8 @@ WindowEntry make_window(Rank& self, MPI_Comm comm, void* base, MPI_Aint size, in
     entry.local.size = size;
     entry.local.disp_unit = disp_unit;
     entry.local.flavor = flavor;
-    entry.part = std::make_shared<WindowPart>(self, window_comm, view.rank, base, size, disp_unit);
+    entry.part = std::make_shared<WindowPart>(self, window_comm, view.rank, base, size, disp_unit,
+                                              flavor == MPI_WIN_FLAVOR_DYNAMIC);
     WindowPart& part = *entry.part;
     // Registered before the exchange below, so every member's part is found once it is over.
     self.routes().windows.add(part);
@@ -144,6 +145,49 @@ int bamboo_win_allocate(bamboo_site at, MPI_Aint size, int disp_unit, MPI_Info, 
         void* base = entry.allocated.get();
         std::memcpy(baseptr, &base, sizeof base);  // `baseptr` is a void** in disguise
         *win = self.windows.insert(std::move(entry));
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_create_dynamic(bamboo_site at, MPI_Info, MPI_Comm comm, MPI_Win* win) {
+    const char* call = "MPI_Win_create_dynamic";
+    return checked_call(comm, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        check_not_null(self, win, "the window pointer", call, at);
+        // MPI_WIN_BASE is MPI_BOTTOM and MPI_WIN_SIZE 0; displacements are addresses.
+        *win = self.windows.insert(make_window(self, comm, nullptr, 0, 1, MPI_WIN_FLAVOR_DYNAMIC, call, at));
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_attach(bamboo_site at, MPI_Win win, void* base, MPI_Aint size) {
+    const char* call = "MPI_Win_attach";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowPart& part = *window_of(self, win, call, at).part;
+        if (!part.dynamic)
+            call_error(MPI_ERR_RMA_FLAVOR, self.vrank(), call, at, "the window was not made by MPI_Win_create_dynamic");
+        if (size < 0) call_error(MPI_ERR_SIZE, self.vrank(), call, at, "the size %ld is negative", static_cast<long>(size));
+        const char* first = static_cast<const char*>(base);
+        if (size > 0 && part.overlaps_attached(first, size))
+            call_error(MPI_ERR_RMA_ATTACH, self.vrank(), call, at,
+                       "bytes %p to %p overlap memory attached to the window already", base,
+                       static_cast<const void*>(first + size));
+        if (size > 0) part.attach(first, size);
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_detach(bamboo_site at, MPI_Win win, const void* base) {
+    const char* call = "MPI_Win_detach";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowPart& part = *window_of(self, win, call, at).part;
+        if (!part.dynamic)
+            call_error(MPI_ERR_RMA_FLAVOR, self.vrank(), call, at, "the window was not made by MPI_Win_create_dynamic");
+        if (!part.detach(static_cast<const char*>(base)))
+            call_error(MPI_ERR_RMA_ATTACH, self.vrank(), call, at, "no memory attached to the window starts at %p",
+                       base);
         return MPI_SUCCESS;
     });
 }

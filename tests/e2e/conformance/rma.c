@@ -10,6 +10,10 @@
  *   locks        a counter on rank 0 raised by every rank under MPI_LOCK_EXCLUSIVE (get,
  *                flush, put, unlock), a sum under MPI_LOCK_SHARED (accumulate), read back
  *                by every rank with MPI_Win_lock_all / MPI_Win_unlock_all
+ *   dynamic      MPI_Win_create_dynamic; a static array and a stack array attached, their
+ *                addresses (MPI_Get_address) exchanged with MPI_Allgather; puts into both
+ *                parts of the right neighbour and a get from the left one's, one fence epoch;
+ *                detached, then a part of the static array attached again
  * Ranks of one process and of others are targets alike (neighbours and all-to-all). */
 #include "conformance.h"
 
@@ -209,6 +213,59 @@ static int locks(int rank, int size)
     return bad;
 }
 
+static double dynamic_static[6];
+
+static int dynamic_windows(int rank, int size)
+{
+    int bad = 0;
+    long on_stack[3] = {rank * 10L, rank * 10L + 1, rank * 10L + 2};
+    for (int i = 0; i < 6; i++)
+        dynamic_static[i] = -1.0;
+    MPI_Win win;
+    MPI_Win_create_dynamic(MPI_INFO_NULL, WORLD, &win);
+    int flavor_found = 0, *flavor = NULL;
+    MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flavor_found);
+    bad += expect(flavor_found && *flavor == MPI_WIN_FLAVOR_DYNAMIC, "dynamic: flavor %d", flavor_found ? *flavor : -1);
+    MPI_Win_attach(win, dynamic_static, sizeof dynamic_static);
+    MPI_Win_attach(win, on_stack, sizeof on_stack);
+    MPI_Aint mine[2], *all = malloc(2 * sizeof(MPI_Aint) * (size_t)size);
+    MPI_Get_address(dynamic_static, &mine[0]);
+    MPI_Get_address(&on_stack[1], &mine[1]);
+    MPI_Allgather(mine, 2, MPI_AINT, all, 2, MPI_AINT, WORLD);
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    double out[2] = {rank + 0.5, rank + 0.25};
+    long got = -1, one = 1000L + rank;
+
+    MPI_Win_fence(MPI_MODE_NOPRECEDE, win);
+    MPI_Put(out, 2, MPI_DOUBLE, right, all[2 * right] + 3 * (MPI_Aint)sizeof(double), 2, MPI_DOUBLE, win);
+    MPI_Put(&one, 1, MPI_LONG, right, all[2 * right + 1] + (MPI_Aint)sizeof(long), 1, MPI_LONG, win);
+    MPI_Get(&got, 1, MPI_LONG, left, all[2 * left + 1], 1, MPI_LONG, win);
+    MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
+    bad += expect(dynamic_static[3] == left + 0.5 && dynamic_static[4] == left + 0.25 && dynamic_static[2] == -1.0,
+                  "dynamic: static cells %g %g %g, want -1 %g %g", dynamic_static[2], dynamic_static[3],
+                  dynamic_static[4], left + 0.5, left + 0.25);
+    bad += expect(on_stack[2] == 1000L + left && on_stack[0] == rank * 10L, "dynamic: stack cells %ld %ld",
+                  on_stack[0], on_stack[2]);
+    bad += expect(got == left * 10L + 1, "dynamic: got %ld, want %ld", got, left * 10L + 1);
+    say("rank %d: dynamic %g %ld %ld", rank, dynamic_static[3], on_stack[2], got);
+    MPI_Win_detach(win, on_stack);
+    MPI_Win_detach(win, dynamic_static);
+
+    /* Attached again: a part of the static array only. */
+    MPI_Win_attach(win, &dynamic_static[1], 2 * sizeof(double));
+    MPI_Get_address(&dynamic_static[1], &mine[0]);
+    MPI_Allgather(mine, 1, MPI_AINT, all, 1, MPI_AINT, WORLD);
+    double two = rank * 2.0;
+    MPI_Win_fence(MPI_MODE_NOPRECEDE, win);
+    MPI_Put(&two, 1, MPI_DOUBLE, right, all[right] + (MPI_Aint)sizeof(double), 1, MPI_DOUBLE, win);
+    MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
+    bad += expect(dynamic_static[2] == left * 2.0, "dynamic: reattached cell %g, want %g", dynamic_static[2], left * 2.0);
+    MPI_Win_detach(win, &dynamic_static[1]);
+    free(all);
+    MPI_Win_free(&win);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, bad = 0;
@@ -219,6 +276,7 @@ int main(int argc, char **argv)
     bad += derived_datatypes(rank, size);
     bad += disp_units(rank, size);
     bad += locks(rank, size);
+    bad += dynamic_windows(rank, size);
     int status = report_failures(rank, bad);
     MPI_Finalize();
     return status;
