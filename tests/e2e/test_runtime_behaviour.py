@@ -167,3 +167,50 @@ def test_errors_are_fatal_under_mpi_errors_are_fatal(fatal_errors_exe, case, rep
     assert re.search(rf"^bamboo: task vrank 0: {report}$", run.stderr, re.MULTILINE), run.stderr
     if case == "restored":
         assert "rank 0: the error on MPI_COMM_WORLD returned" in run.stdout
+
+
+UNATTACHED_PUT = r"""#include <mpi.h>
+#include <stdio.h>
+
+static int attached[4], elsewhere[4];
+
+int main(int argc, char **argv)
+{
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Win win;
+    MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_attach(win, attached, sizeof attached);
+    MPI_Aint mine, theirs[2];
+    MPI_Get_address(elsewhere, &mine);
+    MPI_Allgather(&mine, 1, MPI_AINT, theirs, 1, MPI_AINT, MPI_COMM_WORLD);
+    int one = 1;
+    MPI_Win_fence(0, win);
+    if (rank == 0)
+        MPI_Put(&one, 1, MPI_INT, 1, theirs[1], 1, MPI_INT, win);
+    MPI_Win_fence(0, win);
+    printf("never gets here\n");
+    MPI_Win_detach(win, attached);
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("processes,vf,report", [
+    (2, 1, r"task vrank 1: a one-sided operation from vrank 0 on the window from MPI_Win_create_dynamic at "
+           r"\S*unattached\.c:12 reaches 4 bytes at address 0x[0-9a-f]+, which are not attached to the window there"),
+    (1, 2, r"task vrank 0: MPI_Put at \S*unattached\.c:20: the target buffer, addresses 0x[0-9a-f]+ to 0x[0-9a-f]+ "
+           r"of target rank 1, is not inside memory it attached to the window")],
+    ids=["other-process", "same-process"])
+def test_a_put_outside_a_dynamic_windows_attached_memory_is_reported(tmp_path, processes, vf, report):
+    """Not a write to whatever lies at that address: the origin checks a target of its own
+    process, the target's process any other."""
+    source = tmp_path / "unattached.c"
+    source.write_text(UNATTACHED_PUT)
+    run = run_bamboo(build_bamboo([source], tmp_path / "unattached"), processes, vf, timeout=60)
+    assert run.returncode != 0
+    assert "never gets here" not in run.stdout
+    assert re.search(report, run.stderr), run.stderr

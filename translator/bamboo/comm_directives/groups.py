@@ -2,7 +2,7 @@
 made them, place_sync), adjacent standalone instances with independent buffers share one;
 within a group, an instance whose buffers depend on an earlier one's completes the group
 first (two-sided) or is refused (one-sided); adjacent two-sided instances between the same
-peers travel as one message; the windows each group opens."""
+peers travel as one message; the objects attached to each group's window."""
 from __future__ import annotations
 
 from ..frontend.cx import CK
@@ -102,24 +102,25 @@ def _computes_nothing(inst: Instance) -> bool:
 
 
 def _open_windows(g: SyncGroup, instances, opened: list):
-    """The group's window over each object its one-sided instances put into, named in
-    ``opened`` (as (key, object's name)) where it is first needed."""
+    """Each object the group's one-sided instances put into, attached to its window where
+    it is first needed: named in ``opened`` (as (key, object's name))."""
     for inst in instances:
         if inst.target != cl.ONE_SIDED or not inst.typed:
             continue
         for b in inst.rbufs:
             key = b.variable.hash
-            if key not in g.windows:
-                g.windows[key] = f"bamboo_comm_window_{g.number}_{len(g.windows)}"
+            if key not in g.window_bases:
+                g.window_bases[key] = f"bamboo_comm_addresses_{g.number}_{len(g.window_bases)}"
                 g.window_variables[key] = b.variable
                 opened.append((key, b.variable.spelling))
 
 
 def _hoist_windows(src, layout: Layout, r):
-    """Making a window is collective and costs far more than a fence: a region in a loop
-    opens its windows before the outermost loop around it (in its function) and frees them
-    after it, when every object is declared before that loop and nothing returns or jumps
-    out of it; each execution of the region still opens and closes its epoch with fences."""
+    """Making a window and gathering its addresses is collective and costs far more than a
+    fence: a region in a loop makes its window before the outermost loop around it (in its
+    function) and frees it after, when every object is declared before that loop and nothing
+    returns or jumps out of it; each execution of the region still opens and closes its
+    epoch with fences."""
     g = r.group
     if not r.opens_windows or len(g.regions) != 1 or g.completes_at_next is not None:
         return
@@ -129,7 +130,7 @@ def _hoist_windows(src, layout: Layout, r):
     start, end = loop.extent.start.offset, statement_end(src, loop)
     if any(i.stmt.end == end for i in layout.instances):
         return   # the loop is an instance's computation: its closing brace goes there too
-    for key in g.windows:
+    for key in g.window_bases:
         variable = g.window_variables[key]
         if not bf.is_static_storage(variable) and bf.declared_at(src, variable) >= start:
             return

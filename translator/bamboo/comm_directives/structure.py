@@ -42,14 +42,25 @@ class SyncGroup:
     instances: list = field(default_factory=list)
     targets: set = field(default_factory=set)
     list_types: bool = False                        # two-sided buffer lists: types to free
-    windows: dict = field(default_factory=dict)     # one-sided: object's key -> window name
     standalone: list = field(default_factory=list)  # adjacent comm_p2p outside regions
-    standalone_windows: list = field(default_factory=list)   # (key, object name) they open
+    # one-sided: the objects attached to the group's window, in the order they are attached
+    # (key -> the name of the table of every process's address of the object)
+    window_bases: dict = field(default_factory=dict)
+    standalone_windows: list = field(default_factory=list)   # (key, object name) they attach
     window_variables: dict = field(default_factory=dict)     # key -> the object's cursor
-    # one-sided: the loop around its region that its windows are opened before and freed
-    # after, once instead of at every execution of the region (groups.py)
+    # one-sided: the loop around its region that its window is made before and freed after,
+    # once instead of at every execution of the region (groups.py)
     windows_around: object = None
     windows_around_end: int = 0
+
+    @property
+    def window(self) -> str:
+        return f"bamboo_comm_window_{self.number}"
+
+    @property
+    def window_procs(self) -> str:
+        """The size of the directives' communicator, as the window's tables have it."""
+        return f"bamboo_comm_procs_{self.number}"
 
     @property
     def declared_before_first(self) -> bool:
@@ -65,7 +76,7 @@ class Region:
     instances: list = field(default_factory=list)
     group: SyncGroup | None = None
     completes: list = field(default_factory=list)   # groups completed at its start
-    opens_windows: list = field(default_factory=list)   # one-sided: (key, object's name)
+    opens_windows: list = field(default_factory=list)   # one-sided: (key, object's name) it attaches
 
     def clause(self, name):
         return self.directive.clauses.get(name)

@@ -8,10 +8,11 @@ keeps the user's line numbers).  What the targets do:
   ``TAG_BASE`` + the instance's number, on the directives' own communicator: ``WORLD``); a
   group completes with one ``MPI_Waitall``.  A list of buffers travels as one message of an MPI struct datatype, and
   so do the buffers of adjacent instances between the same peers (groups.py fuses them).
-- MPI one-sided: every process opens, at its region's start, a window over each object the
-  region's ``rbuf`` items lie in (``MPI_Win_create`` over ``WORLD``, then a fence);
-  the sender puts (``MPI_Put``) at the displacement its ``rbuf`` expression has in that
-  object; the group completes with a fence and frees the windows.
+- MPI one-sided: one dynamic window per group (``MPI_Win_create_dynamic`` over ``WORLD``),
+  with each object the group's ``rbuf`` items lie in attached to it and every process's
+  address of the object gathered once; the sender puts (``MPI_Put``) at the receiver's
+  address of its ``rbuf`` expression. One epoch per group: a fence where it starts, one
+  where it completes, whatever the number of objects.
 - SHMEM: typed non-blocking puts (``shmem_double_put_nbi``...) to the ``rbuf`` address,
   which names symmetric storage, synchronized point to point by runtime/commdir (class
   Shmem); the region's start also checks that SHMEM is running (a clear error, not a fault,
@@ -161,55 +162,74 @@ CLOSING_FENCE = "MPI_MODE_NOSUCCEED"
 
 
 class OneSided:
+    """A dynamic window's displacements are addresses in the target's process: each process
+    gathers every process's address of each attached object into a table of its own
+    (MPI_Alloc_mem, so that no header is needed), read by the puts."""
     name = "MPI one-sided"
 
     def storage(self, g, capacity: str) -> str:
-        if g.windows_around is not None:
-            return ""   # declared around the loop (hoisted)
-        return "".join(f"MPI_Win {w}; " for w in g.windows.values())
+        return "" if g.windows_around is not None else self._declare(g)
+
+    def _declare(self, g) -> str:
+        return (f"MPI_Win {g.window}; int {g.window_procs}; "
+                + "".join(f"MPI_Aint *{table}; " for table in g.window_bases.values()))
 
     def region_start(self, region) -> str:
         g = region.group
         if g.windows_around is not None:
-            return "".join(f"MPI_Win_fence({OPENING_FENCE}, {g.windows[key]}); "
-                           for key, _ in region.opens_windows)
+            return f"MPI_Win_fence({OPENING_FENCE}, {g.window}); " if region.opens_windows else ""
         return self.open_windows(g, region.opens_windows)
 
     def open_windows(self, g, opened) -> str:
-        """Every process exposes the object at once (MPI_Win_create is collective), then a
-        fence opens the epoch."""
-        return "".join(f"{self.create(g, key)}MPI_Win_fence({OPENING_FENCE}, "
-                       f"{g.windows[key]}); " for key, _ in opened)
+        """The group's first objects make its window and open its epoch; later ones (of a
+        later region of the group) are attached to it within that epoch."""
+        if not opened:
+            return ""
+        first = opened[0][0] == next(iter(g.window_bases))
+        text = self._create(g) if first else ""
+        text += "".join(self._attach(g, key) for key, _ in opened)
+        return text + (f"MPI_Win_fence({OPENING_FENCE}, {g.window}); " if first else "")
 
-    def create(self, g, key) -> str:
+    def _create(self, g) -> str:
+        return (f"MPI_Win_create_dynamic(MPI_INFO_NULL, {WORLD}, &{g.window}); "
+                f"MPI_Comm_size({WORLD}, &{g.window_procs}); ")
+
+    def _attach(self, g, key) -> str:
         obj = g.window_variables[key].spelling
-        return (f"MPI_Win_create(&({obj}), (MPI_Aint)sizeof({obj}), 1, MPI_INFO_NULL, "
-                f"{WORLD}, &{g.windows[key]}); ")
+        table = g.window_bases[key]
+        return (f"MPI_Win_attach({g.window}, &({obj}), (MPI_Aint)sizeof({obj})); "
+                f"MPI_Alloc_mem((MPI_Aint){g.window_procs} * (MPI_Aint)sizeof(MPI_Aint), MPI_INFO_NULL, "
+                f"&{table}); {{ MPI_Aint bamboo_comm_address; "
+                f"MPI_Get_address(&({obj}), &bamboo_comm_address); "
+                f"MPI_Allgather(&bamboo_comm_address, 1, MPI_AINT, {table}, 1, MPI_AINT, {WORLD}); }} ")
 
     def complete(self, g) -> str:
-        text = "".join(f"MPI_Win_fence({CLOSING_FENCE}, {w}); " for w in g.windows.values())
+        text = f"MPI_Win_fence({CLOSING_FENCE}, {g.window}); "
         return text if g.windows_around is not None else text + self.free(g)
 
     def free(self, g) -> str:
-        return "".join(f"MPI_Win_free(&{w}); " for w in g.windows.values())
+        text = "".join(f"MPI_Win_detach({g.window}, &({g.window_variables[key].spelling})); "
+                       f"MPI_Free_mem({table}); " for key, table in g.window_bases.items())
+        return text + f"MPI_Win_free(&{g.window}); "
 
     def around_loop(self, g) -> tuple[str, str]:
-        """What goes before and after the loop a group's windows are hoisted to."""
-        declare = "".join(f"MPI_Win {w}; " for w in g.windows.values())
-        make = "".join(self.create(g, key) for key in g.windows)
-        return f"{{ {declare}{make}", f" {self.free(g)}}}"
+        """What goes before and after the loop a group's window is hoisted to."""
+        make = self._create(g) + "".join(self._attach(g, key) for key in g.window_bases)
+        return f"{{ {self._declare(g)}{make}", f" {self.free(g)}}}"
 
     def post(self, inst, g, record_names: dict) -> str:
-        text = ""
+        # a receiver out of range reads no table entry: MPI_Put reports it
+        text = (f"int bamboo_comm_to = ({inst.clause('receiver').expr.text}); "
+                f"int bamboo_comm_known = bamboo_comm_to >= 0 && bamboo_comm_to < {g.window_procs}; ")
         for s, r in zip(inst.sbufs, inst.rbufs):
             text += record_type_setup(s.element, record_names)
-            w = g.windows[r.variable.hash]
             obj = r.variable.spelling
+            table = g.window_bases[r.variable.hash]
             dtype = element_type(s.element, record_names)
-            receiver = inst.clause("receiver").expr.text
-            text += (f"MPI_Put({s.address}, bamboo_comm_count, {dtype}, ({receiver}), "
+            text += (f"MPI_Put({s.address}, bamboo_comm_count, {dtype}, bamboo_comm_to, "
+                     f"(bamboo_comm_known ? {table}[bamboo_comm_to] : 0) + "
                      f"(MPI_Aint)((char *)({r.address}) - (char *)&({obj})), bamboo_comm_count, "
-                     f"{dtype}, {w}); ")
+                     f"{dtype}, {g.window}); ")
         when = inst.clause("sendwhen")
         return f"if ({when.expr.text}) {{ {text}}} " if when else f"{{ {text}}} "
 

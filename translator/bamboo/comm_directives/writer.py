@@ -175,7 +175,7 @@ class Writer:
                        f"{self._line(inst.fused_into)}")
         elif inst.target == cl.ONE_SIDED:
             objects = ", ".join(sorted({r.variable.spelling for r in inst.rbufs}))
-            how = f"MPI_Put to {to}, into windows over {objects}"
+            how = f"MPI_Put to {to}, into the group's dynamic window ({objects} attached)"
         else:
             how = f"SHMEM puts to {to}"
         if inst.waits_for_earlier:

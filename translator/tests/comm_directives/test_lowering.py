@@ -238,7 +238,7 @@ void f(int rank) {
     assert "int bamboo_comm_count = (int)10;" in res.text
 
 
-def test_one_sided_puts_into_a_window_over_the_object(lower):
+def test_one_sided_puts_into_the_groups_dynamic_window(lower):
     res = lower("""
 static struct { double evec[8][3]; } local;
 static double ev[24];
@@ -252,11 +252,35 @@ void f(int rank, int p) {
 }
 """)
     assert res.ok, res.diagnostics
-    assert "MPI_Win_create(&(local), (MPI_Aint)sizeof(local), 1" in res.text
-    assert "(MPI_Aint)((char *)((&local.evec[p][0])) - (char *)&(local))" in res.text
-    assert "MPI_Win_fence(MPI_MODE_NOPRECEDE, bamboo_comm_window_0_0)" in res.text
-    assert "MPI_Win_fence(MPI_MODE_NOSUCCEED, bamboo_comm_window_0_0)" in res.text
-    assert res.text.count("MPI_Win_fence") == 2 and "MPI_Win_free" in res.text
+    assert "MPI_Win_create_dynamic(MPI_INFO_NULL, bamboo_comm_world(__FILE__, __LINE__), " \
+        "&bamboo_comm_window_0)" in res.text
+    assert "MPI_Win_attach(bamboo_comm_window_0, &(local), (MPI_Aint)sizeof(local))" in res.text
+    # the receiver's address of the object, gathered once, plus the rbuf's place in it
+    assert "MPI_Allgather(&bamboo_comm_address, 1, MPI_AINT, bamboo_comm_addresses_0_0, 1, MPI_AINT" in res.text
+    assert "bamboo_comm_addresses_0_0[bamboo_comm_to] : 0) + " \
+        "(MPI_Aint)((char *)((&local.evec[p][0])) - (char *)&(local))" in res.text
+    assert "MPI_Win_fence(MPI_MODE_NOPRECEDE, bamboo_comm_window_0)" in res.text
+    assert "MPI_Win_fence(MPI_MODE_NOSUCCEED, bamboo_comm_window_0)" in res.text
+    assert res.text.count("MPI_Win_fence") == 2 and "MPI_Win_free(&bamboo_comm_window_0)" in res.text
+
+
+def test_one_sided_objects_share_one_window_and_one_epoch(lower):
+    """Seven objects used to be seven windows, each fenced twice a region."""
+    res = lower("""
+static double a[4], b[4], c[4];
+void f(int rank, double *out, double *more) {
+#pragma comm_parameters sender(rank) receiver(rank) count(4) target(TARGET_COMM_MPI_1SIDE)
+    {
+#pragma comm_p2p sbuf(out) rbuf(a)
+        { }
+#pragma comm_p2p sbuf(out, more) rbuf(b, c)
+        { }
+    }
+}
+""")
+    assert res.ok, res.diagnostics
+    assert res.text.count("MPI_Win_create_dynamic") == 1 and res.text.count("MPI_Win_attach") == 3
+    assert res.text.count("MPI_Win_fence") == 2 and res.text.count("MPI_Win_detach") == 3
 
 
 def test_shmem_puts_are_typed(tmp_path):
@@ -529,8 +553,10 @@ def test_one_sided_windows_are_made_once_around_the_loop(lower):
     assert res.ok, res.diagnostics
     lines = res.text.splitlines()
     loop = next(i for i, l in enumerate(lines) if "for (int s = 0" in l)
-    assert lines[loop].lstrip().startswith("{ MPI_Win bamboo_comm_window_0_0; MPI_Win_create(&(in)")
-    assert res.text.count("MPI_Win_create") == 1 and res.text.count("MPI_Win_free") == 1
+    assert lines[loop].lstrip().startswith("{ MPI_Win bamboo_comm_window_0; int bamboo_comm_procs_0; "
+                                           "MPI_Aint *bamboo_comm_addresses_0_0; MPI_Win_create_dynamic(")
+    assert "MPI_Win_attach(bamboo_comm_window_0, &(in)" in lines[loop]
+    assert res.text.count("MPI_Win_create_dynamic") == 1 and res.text.count("MPI_Win_free") == 1
     after = "\n".join(lines[loop + 1:])
     assert after.index("MPI_Win_fence(MPI_MODE_NOSUCCEED") < after.index("MPI_Win_free")
 
@@ -540,7 +566,7 @@ def test_a_loop_that_may_return_keeps_windows_in_its_region(lower):
     assert res.ok, res.diagnostics
     lines = res.text.splitlines()
     region = next(i for i, l in enumerate(lines) if "/* comm_parameters */" in l)
-    assert "MPI_Win_create(&(in)" in lines[region]
+    assert "MPI_Win_attach(bamboo_comm_window_0, &(in)" in lines[region]
     assert "MPI_Win_free" in "\n".join(lines[region:region + 6])
 
 
