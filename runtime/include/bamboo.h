@@ -646,6 +646,7 @@ int bamboo_win_lock_all(bamboo_site at, int assert_, MPI_Win win);
 int bamboo_win_unlock_all(bamboo_site at, MPI_Win win);
 int bamboo_win_flush(bamboo_site at, int rank, MPI_Win win);
 int bamboo_win_flush_all(bamboo_site at, MPI_Win win);
+int bamboo_win_sync(bamboo_site at, MPI_Win win);
 
 /* ---- Graph and distributed graph topologies, neighbourhood collectives ------------- */
 
@@ -997,6 +998,7 @@ using ::bamboo_strtok;
 #undef MPI_Win_unlock_all
 #undef MPI_Win_flush
 #undef MPI_Win_flush_all
+#undef MPI_Win_sync
 #undef MPI_Intercomm_create
 #undef MPI_Intercomm_merge
 #undef MPI_Comm_test_inter
@@ -1213,6 +1215,7 @@ using ::bamboo_strtok;
 #define MPI_Win_unlock_all(...) bamboo_win_unlock_all(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_flush(...) bamboo_win_flush(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_flush_all(...) bamboo_win_flush_all(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_sync(...) bamboo_win_sync(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Intercomm_create(...) bamboo_intercomm_create(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Intercomm_merge(...) bamboo_intercomm_merge(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_test_inter(...) bamboo_comm_test_inter(BAMBOO_AT, __VA_ARGS__)

@@ -363,6 +363,7 @@ _TABLE += [
     MPIFunction("MPI_Win_unlock_all", SETUP, "bamboo_win_unlock_all", blocking=True),
     MPIFunction("MPI_Win_flush", SETUP, "bamboo_win_flush", blocking=True),
     MPIFunction("MPI_Win_flush_all", SETUP, "bamboo_win_flush_all", blocking=True),
+    _local("MPI_Win_sync", "bamboo_win_sync"),
     MPIFunction("MPI_Win_free", COLLECTIVE, "bamboo_win_free", outputs=(0,), blocking=True),
     _local("MPI_Win_get_group", "bamboo_win_get_group", 1),
     _local("MPI_Win_set_name", "bamboo_win_set_name"),

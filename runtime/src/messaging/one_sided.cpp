@@ -170,6 +170,7 @@ void send_update(WindowPart& window, const TypedBuffer& origin, const RmaTarget&
     pack(origin, data_of(message, header));
     send_from_task(window, target.rank, message, bytes);
     ++window.sent[static_cast<std::size_t>(target.rank)];
+    window.unflushed[static_cast<std::size_t>(target.rank)] = 1;
 }
 
 // From delivery (or a task letting go of a lock) to the task `dest_vrank` of another process.
@@ -252,7 +253,8 @@ WindowPart::WindowPart(Rank& owner_task, std::shared_ptr<const Communicator> win
       size(bytes),
       disp_unit(unit),
       dynamic(is_dynamic),
-      sent(static_cast<std::size_t>(comm->size()), 0) {}
+      sent(static_cast<std::size_t>(comm->size()), 0),
+      unflushed(static_cast<std::size_t>(comm->size()), 0) {}
 
 bool WindowPart::covered(const char* first, MPI_Aint bytes) const {
     std::lock_guard<std::mutex> guard(attached_mutex_);
@@ -341,6 +343,7 @@ void get(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target)
     ByteBuffer message = message_to(window, target, header, origin.bytes(), &bytes);
     window.gets_pending.fetch_add(1, std::memory_order_relaxed);
     send_from_task(window, target.rank, message, bytes);
+    window.unflushed[static_cast<std::size_t>(target.rank)] = 1;
 }
 
 void wait_for_gets(WindowPart& window, const char* call, bamboo_site at) {
@@ -384,6 +387,8 @@ void lock_part(WindowPart& window, int target, LockMode mode, const char* call, 
 
 void flush_part(WindowPart& window, int target, const char* call, bamboo_site at) {
     if (is_local(window, target)) return;  // done in memory already
+    if (!window.unflushed[static_cast<std::size_t>(target)]) return;
+    window.unflushed[static_cast<std::size_t>(target)] = 0;
     Signal done(window.owner);
     RmaHeader header = header_of(RmaKind::flush);
     header.token = done.token();
@@ -399,6 +404,7 @@ void unlock_part(WindowPart& window, int target, LockMode mode, const char* call
         release_lock(local_target(window, target), mode);
         return;
     }
+    window.unflushed[static_cast<std::size_t>(target)] = 0;
     Signal done(window.owner);
     RmaHeader header = header_of(RmaKind::unlock);
     header.token = done.token();

@@ -69,6 +69,9 @@ struct WindowPart {
     // The owner's side as an origin (its task only): puts and accumulates sent to members of
     // other processes, by target rank, since the window was made; the locks it holds.
     std::vector<std::uint64_t> sent;
+    // By target: whether it was sent an operation since the last flush or unlock of it, which
+    // a flush must then wait for (a flush of nothing is over at once, as MPI has it).
+    std::vector<char> unflushed;
     std::unordered_map<int, LockMode> locks_held;
     // Its gets from other processes not yet answered (the answer's delivery counts down).
     std::atomic<int> gets_pending{0};

@@ -8,6 +8,7 @@
 // A lock's waits suspend the task; the target task is never asked to do anything.
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -132,6 +133,20 @@ int bamboo_win_flush(bamboo_site at, int rank, MPI_Win win) {
         if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
         check_target_rank(self, window, rank, call, at);
         flush_part(*window.part, rank, call, at);  // its answer comes after those of the gets before it
+        return MPI_SUCCESS;
+    });
+}
+
+// Operations from tasks of this process are done in memory by their call, and those from
+// other processes by this process's delivery before it counts or answers them: the task sees
+// them once it has learnt they are done (a flush's answer, a message, a fence). What is left
+// is the memory ordering of that learning, which a full fence gives.
+int bamboo_win_sync(bamboo_site at, MPI_Win win) {
+    const char* call = "MPI_Win_sync";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        window_of(self, win, call, at);
+        std::atomic_thread_fence(std::memory_order_seq_cst);
         return MPI_SUCCESS;
     });
 }
