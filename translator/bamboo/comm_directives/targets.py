@@ -10,9 +10,12 @@ keeps the user's line numbers).  What the targets do:
   so do the buffers of adjacent instances between the same peers (groups.py fuses them).
 - MPI one-sided: one dynamic window per group (``MPI_Win_create_dynamic`` over ``WORLD``),
   with each object the group's ``rbuf`` items lie in attached to it and every process's
-  address of the object gathered once; the sender puts (``MPI_Put``) at the receiver's
-  address of its ``rbuf`` expression. One epoch per group: a fence where it starts, one
-  where it completes, whatever the number of objects.
+  address of the object gathered once, in a passive epoch (``MPI_Win_lock_all``) for the
+  window's life. Synchronized point to point by messages on ``WORLD``: the receiver tells
+  its sender when it may put (it is done with the last transfer's data), the sender puts
+  (``MPI_Put``) at the receiver's address of its ``rbuf``, and at the group's end flushes
+  and tells each receiver its data is there. No fence: processes that do not exchange do
+  not wait for each other.
 - SHMEM: typed non-blocking puts (``shmem_double_put_nbi``...) to the ``rbuf`` address,
   which names symmetric storage, synchronized point to point by runtime/commdir (class
   Shmem); the region's start also checks that SHMEM is running (a clear error, not a fault,
@@ -24,6 +27,10 @@ from .datatypes import Basic, Record
 
 TAG_BASE = 32000
 MAX_INSTANCES = 32767 - TAG_BASE
+# One-sided: a receiver's "you may put" to its sender travels with the instance's number as
+# its tag (the data's arrival with TAG_BASE + number); the directives' communicator is theirs
+# alone, so tags below TAG_BASE are free.
+READY_TAG_BASE = 0
 
 # The directives' messages travel on a communicator of their own (MPI_COMM_WORLD's ranks, a
 # context of its own), so that a receive of the program's with MPI_ANY_TAG never takes one.
@@ -71,21 +78,26 @@ def record_type_setup(elem, record_names: dict) -> str:
             f"MPI_Type_free(&bamboo_comm_fields); MPI_Type_commit(&{name}); {name}_made = 1; }} ")
 
 
+def request_array(array: str, counter: str, capacity: str, least: int, named: str) -> tuple[str, str]:
+    """The declaration of an array of MPI requests and its counter of those posted, and the
+    array's length: ``capacity``, a number, or an expression of max_comm_iter (an array of
+    that length: a VLA in C, an extension GCC and Clang accept in C++, held in ``named``)."""
+    if capacity.isdigit():
+        return f"MPI_Request {array}[{capacity}]; int {counter} = 0; ", capacity
+    # max_comm_iter may be 0 (or less): a VLA of length 0 is undefined, and a post needs
+    # room for `least` requests (the guard in post() then completes before each)
+    length = f"{named} > {least} ? {named} : {least}"
+    return f"int {named} = {capacity}; MPI_Request {array}[{length}]; int {counter} = 0; ", length
+
+
 class TwoSided:
     name = "MPI two-sided"
+    requests_per_post = 2   # the receive and the send
 
     def storage(self, g, capacity: str) -> str:
-        """``capacity``: a number, or an expression of max_comm_iter (an array of that length:
-        a VLA in C, an extension GCC and Clang accept in C++)."""
         n = g.number
-        length = capacity
-        text = ""
-        if not capacity.isdigit():
-            # max_comm_iter may be 0 (or less): a VLA of length 0 is undefined, and a post
-            # needs room for 2 requests (the guard in post() then completes before each)
-            length = f"bamboo_comm_capacity_{n} > 2 ? bamboo_comm_capacity_{n} : 2"
-            text = f"int bamboo_comm_capacity_{n} = {capacity}; "
-        text += f"MPI_Request bamboo_comm_requests_{n}[{length}]; int bamboo_comm_posted_{n} = 0; "
+        text, length = request_array(f"bamboo_comm_requests_{n}", f"bamboo_comm_posted_{n}", capacity,
+                                     self.requests_per_post, f"bamboo_comm_capacity_{n}")
         if g.list_types:
             text += (f"MPI_Datatype bamboo_comm_list_types_{n}[{length}]; "
                      f"int bamboo_comm_listed_{n} = 0; ")
@@ -155,20 +167,29 @@ class TwoSided:
         return setup, pieces[0][0].address, "1", dtype
 
 
-# The assertions the epochs allow: nothing is put before the opening fence of an epoch
-# (the window is new, or the last epoch closed), nothing after its closing one.
-OPENING_FENCE = "MPI_MODE_NOPRECEDE"
-CLOSING_FENCE = "MPI_MODE_NOSUCCEED"
-
-
 class OneSided:
     """A dynamic window's displacements are addresses in the target's process: each process
     gathers every process's address of each attached object into a table of its own
-    (MPI_Alloc_mem, so that no header is needed), read by the puts."""
+    (MPI_Alloc_mem, so that no header is needed), read by the puts.
+
+    An instance's receiver sends its sender a message that it may put (tag READY_TAG_BASE +
+    number; it has left the last transfer's data behind by reaching this instance again) and
+    posts the receive of the message that the data is there (TAG_BASE + number); the sender
+    receives the first before it puts, and sends the second at the group's end, after
+    MPI_Win_flush_all. Whatever the order in which processes post, the earliest instance any
+    of them waits in has had its receiver's message sent: each instance posts its receiver's
+    side before its sender's."""
     name = "MPI one-sided"
+    requests_per_post = 3   # "you may put" and "the data is there" sent, the latter received
 
     def storage(self, g, capacity: str) -> str:
-        return "" if g.windows_around is not None else self._declare(g)
+        n = g.number
+        text = "" if g.windows_around is not None else self._declare(g)
+        requests, length = request_array(f"bamboo_comm_syncs_{n}", f"bamboo_comm_synced_{n}", capacity,
+                                         self.requests_per_post, f"bamboo_comm_sync_capacity_{n}")
+        # each put's receiver and tag, told at the group's end (at most a third of the length)
+        return (text + requests + f"int bamboo_comm_put_to_{n}[{length}], bamboo_comm_put_tag_{n}[{length}]; "
+                f"int bamboo_comm_puts_{n} = 0; ")
 
     def _declare(self, g) -> str:
         return (f"MPI_Win {g.window}; int {g.window_procs}; "
@@ -176,23 +197,22 @@ class OneSided:
 
     def region_start(self, region) -> str:
         g = region.group
-        if g.windows_around is not None:
-            return f"MPI_Win_fence({OPENING_FENCE}, {g.window}); " if region.opens_windows else ""
-        return self.open_windows(g, region.opens_windows)
+        return "" if g.windows_around is not None else self.open_windows(g, region.opens_windows)
 
     def open_windows(self, g, opened) -> str:
-        """The group's first objects make its window and open its epoch; later ones (of a
-        later region of the group) are attached to it within that epoch."""
+        """The group's first objects make its window; later ones (of a later region of the
+        group) are attached to it then."""
         if not opened:
             return ""
         first = opened[0][0] == next(iter(g.window_bases))
         text = self._create(g) if first else ""
-        text += "".join(self._attach(g, key) for key, _ in opened)
-        return text + (f"MPI_Win_fence({OPENING_FENCE}, {g.window}); " if first else "")
+        return text + "".join(self._attach(g, key) for key, _ in opened)
 
     def _create(self, g) -> str:
+        """The window, in one passive epoch for its whole life: only the messages order puts."""
         return (f"MPI_Win_create_dynamic(MPI_INFO_NULL, {WORLD}, &{g.window}); "
-                f"MPI_Comm_size({WORLD}, &{g.window_procs}); ")
+                f"MPI_Comm_size({WORLD}, &{g.window_procs}); "
+                f"MPI_Win_lock_all(MPI_MODE_NOCHECK, {g.window}); ")
 
     def _attach(self, g, key) -> str:
         obj = g.window_variables[key].spelling
@@ -204,12 +224,22 @@ class OneSided:
                 f"MPI_Allgather(&bamboo_comm_address, 1, MPI_AINT, {table}, 1, MPI_AINT, {WORLD}); }} ")
 
     def complete(self, g) -> str:
-        text = f"MPI_Win_fence({CLOSING_FENCE}, {g.window}); "
+        """The puts done at their targets, each receiver told, the group's messages complete;
+        MPI_Win_sync orders this process's reads of what was put after all that."""
+        n = g.number
+        text = (f"if (bamboo_comm_puts_{n} > 0) MPI_Win_flush_all({g.window}); "
+                f"for (int bamboo_comm_k = 0; bamboo_comm_k < bamboo_comm_puts_{n}; bamboo_comm_k++) "
+                f"MPI_Isend(NULL, 0, MPI_BYTE, bamboo_comm_put_to_{n}[bamboo_comm_k], "
+                f"bamboo_comm_put_tag_{n}[bamboo_comm_k], {WORLD}, "
+                f"&bamboo_comm_syncs_{n}[bamboo_comm_synced_{n}++]); bamboo_comm_puts_{n} = 0; "
+                f"MPI_Waitall(bamboo_comm_synced_{n}, bamboo_comm_syncs_{n}, MPI_STATUSES_IGNORE); "
+                f"bamboo_comm_synced_{n} = 0; MPI_Win_sync({g.window}); ")
         return text if g.windows_around is not None else text + self.free(g)
 
     def free(self, g) -> str:
-        text = "".join(f"MPI_Win_detach({g.window}, &({g.window_variables[key].spelling})); "
-                       f"MPI_Free_mem({table}); " for key, table in g.window_bases.items())
+        text = f"MPI_Win_unlock_all({g.window}); "
+        text += "".join(f"MPI_Win_detach({g.window}, &({g.window_variables[key].spelling})); "
+                        f"MPI_Free_mem({table}); " for key, table in g.window_bases.items())
         return text + f"MPI_Win_free(&{g.window}); "
 
     def around_loop(self, g) -> tuple[str, str]:
@@ -218,20 +248,36 @@ class OneSided:
         return f"{{ {self._declare(g)}{make}", f" {self.free(g)}}}"
 
     def post(self, inst, g, record_names: dict) -> str:
-        # a receiver out of range reads no table entry: MPI_Put reports it
-        text = (f"int bamboo_comm_to = ({inst.clause('receiver').expr.text}); "
+        n = g.number
+        text = ""
+        if inst.in_loop:
+            # max_comm_iter too small, or not given: complete what is pending, stay correct
+            room = f"(int)(sizeof bamboo_comm_syncs_{n} / sizeof(MPI_Request))"
+            text += f"if (bamboo_comm_synced_{n} + {self.requests_per_post} > {room}) {{ {self.complete(g)}}} "
+        ready, arrived = READY_TAG_BASE + inst.number, TAG_BASE + inst.number
+        receive = (f"int bamboo_comm_from = ({inst.clause('sender').expr.text}); "
+                   f"MPI_Isend(NULL, 0, MPI_BYTE, bamboo_comm_from, {ready}, {WORLD}, "
+                   f"&bamboo_comm_syncs_{n}[bamboo_comm_synced_{n}++]); "
+                   f"MPI_Irecv(NULL, 0, MPI_BYTE, bamboo_comm_from, {arrived}, {WORLD}, "
+                   f"&bamboo_comm_syncs_{n}[bamboo_comm_synced_{n}++]); ")
+        # a receiver out of range reads no table entry: MPI_Recv reports it
+        send = (f"int bamboo_comm_to = ({inst.clause('receiver').expr.text}); "
+                f"MPI_Recv(NULL, 0, MPI_BYTE, bamboo_comm_to, {ready}, {WORLD}, MPI_STATUS_IGNORE); "
                 f"int bamboo_comm_known = bamboo_comm_to >= 0 && bamboo_comm_to < {g.window_procs}; ")
         for s, r in zip(inst.sbufs, inst.rbufs):
-            text += record_type_setup(s.element, record_names)
+            send += record_type_setup(s.element, record_names)
             obj = r.variable.spelling
             table = g.window_bases[r.variable.hash]
             dtype = element_type(s.element, record_names)
-            text += (f"MPI_Put({s.address}, bamboo_comm_count, {dtype}, bamboo_comm_to, "
+            send += (f"MPI_Put({s.address}, bamboo_comm_count, {dtype}, bamboo_comm_to, "
                      f"(bamboo_comm_known ? {table}[bamboo_comm_to] : 0) + "
                      f"(MPI_Aint)((char *)({r.address}) - (char *)&({obj})), bamboo_comm_count, "
                      f"{dtype}, {g.window}); ")
-        when = inst.clause("sendwhen")
-        return f"if ({when.expr.text}) {{ {text}}} " if when else f"{{ {text}}} "
+        send += (f"bamboo_comm_put_to_{n}[bamboo_comm_puts_{n}] = bamboo_comm_to; "
+                 f"bamboo_comm_put_tag_{n}[bamboo_comm_puts_{n}++] = {arrived}; ")
+        for body, condition in ((receive, inst.clause("receivewhen")), (send, inst.clause("sendwhen"))):
+            text += f"if ({condition.expr.text}) {{ {body}}} " if condition else f"{{ {body}}} "
+        return text
 
 
 class Shmem:
@@ -241,6 +287,7 @@ class Shmem:
     expects (receivewhen) and waits for them there. No barrier: PEs that do not exchange do
     not wait for each other."""
     name = "SHMEM"
+    requests_per_post = 0
 
     def storage(self, g, capacity: str) -> str:
         return ""

@@ -71,19 +71,21 @@ class Writer:
             at = body.extent.start.offset + 1
             self.edits.append((at, at, 0, f" {decls}"))
 
-    def _capacity(self, g: SyncGroup) -> str:
+    def _capacity(self, g: SyncGroup, target: str) -> str:
+        """The requests the group's instances of ``target`` may post before it completes."""
+        per = WRITERS[target].requests_per_post
         parts = []
         for inst in g.instances:
-            if inst.target != cl.TWO_SIDED:
+            if inst.target != target:
                 continue
             limit = inst.region.clause("max_comm_iter") if inst.region else None
-            parts.append(f"2 * ({limit.expr.text})" if inst.in_loop and limit else "2")
-        if all(p == "2" for p in parts):
-            return str(2 * len(parts))
+            parts.append(f"{per} * ({limit.expr.text})" if inst.in_loop and limit else str(per))
+        if all(p == str(per) for p in parts):
+            return str(per * len(parts))
         return " + ".join(parts)
 
     def _storage(self, g: SyncGroup) -> str:
-        return "".join(WRITERS[t].storage(g, self._capacity(g)) for t in sorted(g.targets))
+        return "".join(WRITERS[t].storage(g, self._capacity(g, t)) for t in sorted(g.targets))
 
     def _complete(self, g: SyncGroup) -> str:
         return "".join(WRITERS[t].complete(g) for t in sorted(g.targets))
@@ -175,7 +177,9 @@ class Writer:
                        f"{self._line(inst.fused_into)}")
         elif inst.target == cl.ONE_SIDED:
             objects = ", ".join(sorted({r.variable.spelling for r in inst.rbufs}))
-            how = f"MPI_Put to {to}, into the group's dynamic window ({objects} attached)"
+            how = (f"MPI_Put to {to}, into the group's dynamic window ({objects} attached), once "
+                   f"sender({inst.clause('sender').expr.text}){_when(inst.clause('receivewhen'))} "
+                   f"says it may; then a message says the data is there")
         else:
             how = f"SHMEM puts to {to}"
         if inst.waits_for_earlier:

@@ -259,12 +259,18 @@ void f(int rank, int p) {
     assert "MPI_Allgather(&bamboo_comm_address, 1, MPI_AINT, bamboo_comm_addresses_0_0, 1, MPI_AINT" in res.text
     assert "bamboo_comm_addresses_0_0[bamboo_comm_to] : 0) + " \
         "(MPI_Aint)((char *)((&local.evec[p][0])) - (char *)&(local))" in res.text
-    assert "MPI_Win_fence(MPI_MODE_NOPRECEDE, bamboo_comm_window_0)" in res.text
-    assert "MPI_Win_fence(MPI_MODE_NOSUCCEED, bamboo_comm_window_0)" in res.text
-    assert res.text.count("MPI_Win_fence") == 2 and "MPI_Win_free(&bamboo_comm_window_0)" in res.text
+    # point to point: the receiver's "you may put" before the put, "it is there" after the flush
+    text = res.text
+    assert "MPI_Win_fence" not in text and "MPI_Win_lock_all(MPI_MODE_NOCHECK, bamboo_comm_window_0)" in text
+    assert "if (rank == 1) { int bamboo_comm_from = (0); MPI_Isend(NULL, 0, MPI_BYTE, bamboo_comm_from, 0, " in text
+    assert "MPI_Irecv(NULL, 0, MPI_BYTE, bamboo_comm_from, 32000, " in text
+    assert text.index("MPI_Recv(NULL, 0, MPI_BYTE, bamboo_comm_to, 0, ") < text.index("MPI_Put(")
+    assert text.index("MPI_Win_flush_all(bamboo_comm_window_0)") < \
+        text.index("MPI_Isend(NULL, 0, MPI_BYTE, bamboo_comm_put_to_0[bamboo_comm_k], bamboo_comm_put_tag_0[")
+    assert "MPI_Win_unlock_all(bamboo_comm_window_0)" in text and "MPI_Win_free(&bamboo_comm_window_0)" in text
 
 
-def test_one_sided_objects_share_one_window_and_one_epoch(lower):
+def test_one_sided_objects_share_one_window_and_its_synchronization(lower):
     """Seven objects used to be seven windows, each fenced twice a region."""
     res = lower("""
 static double a[4], b[4], c[4];
@@ -280,7 +286,7 @@ void f(int rank, double *out, double *more) {
 """)
     assert res.ok, res.diagnostics
     assert res.text.count("MPI_Win_create_dynamic") == 1 and res.text.count("MPI_Win_attach") == 3
-    assert res.text.count("MPI_Win_fence") == 2 and res.text.count("MPI_Win_detach") == 3
+    assert res.text.count("MPI_Win_flush_all") == 1 and res.text.count("MPI_Win_detach") == 3
 
 
 def test_shmem_puts_are_typed(tmp_path):
@@ -558,7 +564,7 @@ def test_one_sided_windows_are_made_once_around_the_loop(lower):
     assert "MPI_Win_attach(bamboo_comm_window_0, &(in)" in lines[loop]
     assert res.text.count("MPI_Win_create_dynamic") == 1 and res.text.count("MPI_Win_free") == 1
     after = "\n".join(lines[loop + 1:])
-    assert after.index("MPI_Win_fence(MPI_MODE_NOSUCCEED") < after.index("MPI_Win_free")
+    assert after.index("MPI_Win_flush_all(") < after.index("MPI_Win_unlock_all(") < after.index("MPI_Win_free")
 
 
 def test_a_loop_that_may_return_keeps_windows_in_its_region(lower):
