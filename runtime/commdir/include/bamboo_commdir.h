@@ -14,6 +14,20 @@ extern "C" {
  * context of their own, so that the program's own MPI_ANY_TAG receives never take their
  * messages.  A directive that runs before MPI_Init is an error located at file:line. */
 MPI_Comm bamboo_comm_world(const char *file, int line);
+
+/* The MPI one-sided target's point-to-point synchronization (src/mpi_sync.c), one per group,
+ * made with its window: a receiver calls expect(sender) at each transfer whose receivewhen
+ * holds, a sender before_put(receiver) ahead of its puts, and the group ends with complete,
+ * which flushes the window. file:line locate MPI's reports and a peer out of range. */
+struct bamboo_comm_sync;
+struct bamboo_comm_sync *bamboo_comm_sync_new(MPI_Comm comm, int ready_tag, int arrived_tag,
+                                              const char *file, int line);
+void bamboo_comm_sync_expect(struct bamboo_comm_sync *s, int sender, const char *file, int line);
+void bamboo_comm_sync_before_put(struct bamboo_comm_sync *s, int receiver, const char *file,
+                                 int line);
+void bamboo_comm_sync_complete(struct bamboo_comm_sync *s, MPI_Win win, const char *file,
+                               int line);
+void bamboo_comm_sync_free(struct bamboo_comm_sync *s);
 #endif
 
 /* At each SHMEM region's start: an error located at file:line, rather than a segmentation

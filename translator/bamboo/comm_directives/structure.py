@@ -58,6 +58,11 @@ class SyncGroup:
         return f"bamboo_comm_window_{self.number}"
 
     @property
+    def window_sync(self) -> str:
+        """Its point-to-point synchronization (runtime/commdir/src/mpi_sync.c)."""
+        return f"bamboo_comm_sync_{self.number}"
+
+    @property
     def window_procs(self) -> str:
         """The size of the directives' communicator, as the window's tables have it."""
         return f"bamboo_comm_procs_{self.number}"

@@ -11,11 +11,9 @@ keeps the user's line numbers).  What the targets do:
 - MPI one-sided: one dynamic window per group (``MPI_Win_create_dynamic`` over ``WORLD``),
   with each object the group's ``rbuf`` items lie in attached to it and every process's
   address of the object gathered once, in a passive epoch (``MPI_Win_lock_all``) for the
-  window's life. Synchronized point to point by messages on ``WORLD``: the receiver tells
-  its sender when it may put (it is done with the last transfer's data), the sender puts
-  (``MPI_Put``) at the receiver's address of its ``rbuf``, and at the group's end flushes
-  and tells each receiver its data is there. No fence: processes that do not exchange do
-  not wait for each other.
+  window's life; the sender puts (``MPI_Put``) at the receiver's address of its ``rbuf``.
+  Synchronized point to point by empty messages on ``WORLD`` (runtime/commdir/src/mpi_sync.c):
+  no fence, so processes that do not exchange do not wait for each other.
 - SHMEM: typed non-blocking puts (``shmem_double_put_nbi``...) to the ``rbuf`` address,
   which names symmetric storage, synchronized point to point by runtime/commdir (class
   Shmem); the region's start also checks that SHMEM is running (a clear error, not a fault,
@@ -27,10 +25,9 @@ from .datatypes import Basic, Record
 
 TAG_BASE = 32000
 MAX_INSTANCES = 32767 - TAG_BASE
-# One-sided: a receiver's "you may put" to its sender travels with the instance's number as
-# its tag (the data's arrival with TAG_BASE + number); the directives' communicator is theirs
-# alone, so tags below TAG_BASE are free.
-READY_TAG_BASE = 0
+# One-sided: a group's synchronization messages use tags 2 * its number ("you may put") and
+# that plus 1 ("the data is there"); the directives' communicator is theirs alone, so the tags
+# below TAG_BASE are free.
 
 # The directives' messages travel on a communicator of their own (MPI_COMM_WORLD's ranks, a
 # context of its own), so that a receive of the program's with MPI_ANY_TAG never takes one.
@@ -46,6 +43,13 @@ def declarations(targets: set, cxx: bool) -> str:
     text = ""
     if targets & {"TARGET_COMM_MPI_2SIDE", "TARGET_COMM_MPI_1SIDE"}:
         text += "MPI_Comm bamboo_comm_world(const char *, int); "
+    if "TARGET_COMM_MPI_1SIDE" in targets:
+        text += ("struct bamboo_comm_sync; "
+                 "struct bamboo_comm_sync *bamboo_comm_sync_new(MPI_Comm, int, int, const char *, int); "
+                 "void bamboo_comm_sync_expect(struct bamboo_comm_sync *, int, const char *, int); "
+                 "void bamboo_comm_sync_before_put(struct bamboo_comm_sync *, int, const char *, int); "
+                 "void bamboo_comm_sync_complete(struct bamboo_comm_sync *, MPI_Win, const char *, int); "
+                 "void bamboo_comm_sync_free(struct bamboo_comm_sync *); ")
     if "TARGET_COMM_SHMEM" in targets:
         text += ("void bamboo_comm_shmem_start(const char *, int); "
                  "void bamboo_comm_shmem_before_put(int, const char *, int); "
@@ -170,29 +174,16 @@ class TwoSided:
 class OneSided:
     """A dynamic window's displacements are addresses in the target's process: each process
     gathers every process's address of each attached object into a table of its own
-    (MPI_Alloc_mem, so that no header is needed), read by the puts.
-
-    An instance's receiver sends its sender a message that it may put (tag READY_TAG_BASE +
-    number; it has left the last transfer's data behind by reaching this instance again) and
-    posts the receive of the message that the data is there (TAG_BASE + number); the sender
-    receives the first before it puts, and sends the second at the group's end, after
-    MPI_Win_flush_all. Whatever the order in which processes post, the earliest instance any
-    of them waits in has had its receiver's message sent: each instance posts its receiver's
-    side before its sender's."""
+    (MPI_Alloc_mem, so that no header is needed), read by the puts. The group's
+    synchronization (struct bamboo_comm_sync) is made and freed with its window."""
     name = "MPI one-sided"
-    requests_per_post = 3   # "you may put" and "the data is there" sent, the latter received
+    requests_per_post = 0   # the synchronization keeps its own, a few per peer
 
     def storage(self, g, capacity: str) -> str:
-        n = g.number
-        text = "" if g.windows_around is not None else self._declare(g)
-        requests, length = request_array(f"bamboo_comm_syncs_{n}", f"bamboo_comm_synced_{n}", capacity,
-                                         self.requests_per_post, f"bamboo_comm_sync_capacity_{n}")
-        # each put's receiver and tag, told at the group's end (at most a third of the length)
-        return (text + requests + f"int bamboo_comm_put_to_{n}[{length}], bamboo_comm_put_tag_{n}[{length}]; "
-                f"int bamboo_comm_puts_{n} = 0; ")
+        return "" if g.windows_around is not None else self._declare(g)
 
     def _declare(self, g) -> str:
-        return (f"MPI_Win {g.window}; int {g.window_procs}; "
+        return (f"MPI_Win {g.window}; int {g.window_procs}; struct bamboo_comm_sync *{g.window_sync}; "
                 + "".join(f"MPI_Aint *{table}; " for table in g.window_bases.values()))
 
     def region_start(self, region) -> str:
@@ -209,10 +200,12 @@ class OneSided:
         return text + "".join(self._attach(g, key) for key, _ in opened)
 
     def _create(self, g) -> str:
-        """The window, in one passive epoch for its whole life: only the messages order puts."""
+        """The window, in one passive epoch for its whole life: the messages order the puts."""
         return (f"MPI_Win_create_dynamic(MPI_INFO_NULL, {WORLD}, &{g.window}); "
                 f"MPI_Comm_size({WORLD}, &{g.window_procs}); "
-                f"MPI_Win_lock_all(MPI_MODE_NOCHECK, {g.window}); ")
+                f"MPI_Win_lock_all(MPI_MODE_NOCHECK, {g.window}); "
+                f"{g.window_sync} = bamboo_comm_sync_new({WORLD}, {2 * g.number}, {2 * g.number + 1}, "
+                f"__FILE__, __LINE__); ")
 
     def _attach(self, g, key) -> str:
         obj = g.window_variables[key].spelling
@@ -224,20 +217,11 @@ class OneSided:
                 f"MPI_Allgather(&bamboo_comm_address, 1, MPI_AINT, {table}, 1, MPI_AINT, {WORLD}); }} ")
 
     def complete(self, g) -> str:
-        """The puts done at their targets, each receiver told, the group's messages complete;
-        MPI_Win_sync orders this process's reads of what was put after all that."""
-        n = g.number
-        text = (f"if (bamboo_comm_puts_{n} > 0) MPI_Win_flush_all({g.window}); "
-                f"for (int bamboo_comm_k = 0; bamboo_comm_k < bamboo_comm_puts_{n}; bamboo_comm_k++) "
-                f"MPI_Isend(NULL, 0, MPI_BYTE, bamboo_comm_put_to_{n}[bamboo_comm_k], "
-                f"bamboo_comm_put_tag_{n}[bamboo_comm_k], {WORLD}, "
-                f"&bamboo_comm_syncs_{n}[bamboo_comm_synced_{n}++]); bamboo_comm_puts_{n} = 0; "
-                f"MPI_Waitall(bamboo_comm_synced_{n}, bamboo_comm_syncs_{n}, MPI_STATUSES_IGNORE); "
-                f"bamboo_comm_synced_{n} = 0; MPI_Win_sync({g.window}); ")
+        text = f"bamboo_comm_sync_complete({g.window_sync}, {g.window}, __FILE__, __LINE__); "
         return text if g.windows_around is not None else text + self.free(g)
 
     def free(self, g) -> str:
-        text = f"MPI_Win_unlock_all({g.window}); "
+        text = f"bamboo_comm_sync_free({g.window_sync}); MPI_Win_unlock_all({g.window}); "
         text += "".join(f"MPI_Win_detach({g.window}, &({g.window_variables[key].spelling})); "
                         f"MPI_Free_mem({table}); " for key, table in g.window_bases.items())
         return text + f"MPI_Win_free(&{g.window}); "
@@ -248,21 +232,12 @@ class OneSided:
         return f"{{ {self._declare(g)}{make}", f" {self.free(g)}}}"
 
     def post(self, inst, g, record_names: dict) -> str:
-        n = g.number
-        text = ""
-        if inst.in_loop:
-            # max_comm_iter too small, or not given: complete what is pending, stay correct
-            room = f"(int)(sizeof bamboo_comm_syncs_{n} / sizeof(MPI_Request))"
-            text += f"if (bamboo_comm_synced_{n} + {self.requests_per_post} > {room}) {{ {self.complete(g)}}} "
-        ready, arrived = READY_TAG_BASE + inst.number, TAG_BASE + inst.number
-        receive = (f"int bamboo_comm_from = ({inst.clause('sender').expr.text}); "
-                   f"MPI_Isend(NULL, 0, MPI_BYTE, bamboo_comm_from, {ready}, {WORLD}, "
-                   f"&bamboo_comm_syncs_{n}[bamboo_comm_synced_{n}++]); "
-                   f"MPI_Irecv(NULL, 0, MPI_BYTE, bamboo_comm_from, {arrived}, {WORLD}, "
-                   f"&bamboo_comm_syncs_{n}[bamboo_comm_synced_{n}++]); ")
-        # a receiver out of range reads no table entry: MPI_Recv reports it
+        """The receiving side first: see runtime/commdir/src/mpi_sync.c for why."""
+        receive = (f"bamboo_comm_sync_expect({g.window_sync}, ({inst.clause('sender').expr.text}), "
+                   f"__FILE__, __LINE__); ")
+        # a receiver out of range reads no table entry (bamboo_comm_sync_before_put stops)
         send = (f"int bamboo_comm_to = ({inst.clause('receiver').expr.text}); "
-                f"MPI_Recv(NULL, 0, MPI_BYTE, bamboo_comm_to, {ready}, {WORLD}, MPI_STATUS_IGNORE); "
+                f"bamboo_comm_sync_before_put({g.window_sync}, bamboo_comm_to, __FILE__, __LINE__); "
                 f"int bamboo_comm_known = bamboo_comm_to >= 0 && bamboo_comm_to < {g.window_procs}; ")
         for s, r in zip(inst.sbufs, inst.rbufs):
             send += record_type_setup(s.element, record_names)
@@ -273,8 +248,7 @@ class OneSided:
                      f"(bamboo_comm_known ? {table}[bamboo_comm_to] : 0) + "
                      f"(MPI_Aint)((char *)({r.address}) - (char *)&({obj})), bamboo_comm_count, "
                      f"{dtype}, {g.window}); ")
-        send += (f"bamboo_comm_put_to_{n}[bamboo_comm_puts_{n}] = bamboo_comm_to; "
-                 f"bamboo_comm_put_tag_{n}[bamboo_comm_puts_{n}++] = {arrived}; ")
+        text = ""
         for body, condition in ((receive, inst.clause("receivewhen")), (send, inst.clause("sendwhen"))):
             text += f"if ({condition.expr.text}) {{ {body}}} " if condition else f"{{ {body}}} "
         return text

@@ -178,8 +178,9 @@ class Writer:
         elif inst.target == cl.ONE_SIDED:
             objects = ", ".join(sorted({r.variable.spelling for r in inst.rbufs}))
             how = (f"MPI_Put to {to}, into the group's dynamic window ({objects} attached), once "
-                   f"sender({inst.clause('sender').expr.text}){_when(inst.clause('receivewhen'))} "
-                   f"says it may; then a message says the data is there")
+                   f"the receiver, which expects sender({inst.clause('sender').expr.text})"
+                   f"{_when(inst.clause('receivewhen'))}, says it may; a message at the group's "
+                   f"end says the data is there")
         else:
             how = f"SHMEM puts to {to}"
         if inst.waits_for_earlier:

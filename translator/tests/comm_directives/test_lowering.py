@@ -259,15 +259,17 @@ void f(int rank, int p) {
     assert "MPI_Allgather(&bamboo_comm_address, 1, MPI_AINT, bamboo_comm_addresses_0_0, 1, MPI_AINT" in res.text
     assert "bamboo_comm_addresses_0_0[bamboo_comm_to] : 0) + " \
         "(MPI_Aint)((char *)((&local.evec[p][0])) - (char *)&(local))" in res.text
-    # point to point: the receiver's "you may put" before the put, "it is there" after the flush
+    # point to point (runtime/commdir/src/mpi_sync.c): the receiving side before the sending
     text = res.text
     assert "MPI_Win_fence" not in text and "MPI_Win_lock_all(MPI_MODE_NOCHECK, bamboo_comm_window_0)" in text
-    assert "if (rank == 1) { int bamboo_comm_from = (0); MPI_Isend(NULL, 0, MPI_BYTE, bamboo_comm_from, 0, " in text
-    assert "MPI_Irecv(NULL, 0, MPI_BYTE, bamboo_comm_from, 32000, " in text
-    assert text.index("MPI_Recv(NULL, 0, MPI_BYTE, bamboo_comm_to, 0, ") < text.index("MPI_Put(")
-    assert text.index("MPI_Win_flush_all(bamboo_comm_window_0)") < \
-        text.index("MPI_Isend(NULL, 0, MPI_BYTE, bamboo_comm_put_to_0[bamboo_comm_k], bamboo_comm_put_tag_0[")
-    assert "MPI_Win_unlock_all(bamboo_comm_window_0)" in text and "MPI_Win_free(&bamboo_comm_window_0)" in text
+    assert "bamboo_comm_sync_0 = bamboo_comm_sync_new(bamboo_comm_world(__FILE__, __LINE__), 0, 1, " in text
+    assert "if (rank == 1) { bamboo_comm_sync_expect(bamboo_comm_sync_0, (0), __FILE__, __LINE__); } " \
+        "if (rank == 0) { int bamboo_comm_to = (1); " \
+        "bamboo_comm_sync_before_put(bamboo_comm_sync_0, bamboo_comm_to, __FILE__, __LINE__); " in text
+    assert text.index("bamboo_comm_sync_before_put(") < text.index("MPI_Put(") < \
+        text.index("bamboo_comm_sync_complete(bamboo_comm_sync_0, bamboo_comm_window_0, ")
+    assert "bamboo_comm_sync_free(bamboo_comm_sync_0); MPI_Win_unlock_all(bamboo_comm_window_0)" in text
+    assert "MPI_Win_free(&bamboo_comm_window_0)" in text
 
 
 def test_one_sided_objects_share_one_window_and_its_synchronization(lower):
@@ -286,7 +288,7 @@ void f(int rank, double *out, double *more) {
 """)
     assert res.ok, res.diagnostics
     assert res.text.count("MPI_Win_create_dynamic") == 1 and res.text.count("MPI_Win_attach") == 3
-    assert res.text.count("MPI_Win_flush_all") == 1 and res.text.count("MPI_Win_detach") == 3
+    assert res.text.count("bamboo_comm_sync_complete(bamboo") == 1 and res.text.count("MPI_Win_detach") == 3
 
 
 def test_shmem_puts_are_typed(tmp_path):
@@ -560,11 +562,13 @@ def test_one_sided_windows_are_made_once_around_the_loop(lower):
     lines = res.text.splitlines()
     loop = next(i for i, l in enumerate(lines) if "for (int s = 0" in l)
     assert lines[loop].lstrip().startswith("{ MPI_Win bamboo_comm_window_0; int bamboo_comm_procs_0; "
+                                           "struct bamboo_comm_sync *bamboo_comm_sync_0; "
                                            "MPI_Aint *bamboo_comm_addresses_0_0; MPI_Win_create_dynamic(")
     assert "MPI_Win_attach(bamboo_comm_window_0, &(in)" in lines[loop]
     assert res.text.count("MPI_Win_create_dynamic") == 1 and res.text.count("MPI_Win_free") == 1
     after = "\n".join(lines[loop + 1:])
-    assert after.index("MPI_Win_flush_all(") < after.index("MPI_Win_unlock_all(") < after.index("MPI_Win_free")
+    assert after.index("bamboo_comm_sync_complete(") < after.index("MPI_Win_unlock_all(") < \
+        after.index("MPI_Win_free")
 
 
 def test_a_loop_that_may_return_keeps_windows_in_its_region(lower):
