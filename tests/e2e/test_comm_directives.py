@@ -9,6 +9,7 @@ hand-written MPI twin (NAME_hand.c, plain mpicc, as many ranks) prints:
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -213,3 +214,40 @@ def test_a_shmem_peer_out_of_range_is_a_located_error(tmp_path):
     run = mpirun(exe, 2, launcher=(str(OSHRUN),))
     assert run.returncode != 0
     assert f"{source}:13: error: receiver(2) on PE 0: there are 2 PEs (0 to 1)" in run.stderr, run.stderr
+
+
+FAR_RECEIVER = """#include <mpi.h>
+#include <stdio.h>
+
+static long in[2];
+
+int main(int argc, char **argv)
+{
+    long out[2] = {1, 2};
+    int me, n;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+#pragma comm_parameters sender((me + n - 1) % n) receiver(me + n) target(TARGET_COMM_MPI_1SIDE)
+    {
+#pragma comm_p2p sbuf(out) rbuf(in)
+        { }
+    }
+    printf("%ld\\n", in[0]);
+    MPI_Finalize();
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("kind", ["lowered", "tasks"])
+def test_a_one_sided_peer_out_of_range_is_a_located_error(kind, tmp_path):
+    """Not a read past the table of the receivers' addresses."""
+    source = tmp_path / "far.c"
+    source.write_text(FAR_RECEIVER)
+    flags = ["--bamboo-comm-only"] if kind == "lowered" else []
+    exe = build(str(BAMBOOCC), [source], tmp_path / "far", flags)
+    run = run_plain(exe, 2) if kind == "lowered" else run_bamboo(exe, 1, 2)
+    assert run.returncode != 0
+    assert re.search(rf"{re.escape(str(source))}:15: error: receiver\(\d\) on rank \d: there are 2 ranks "
+                     r"\(0 to 1\)", run.stderr), run.stderr
