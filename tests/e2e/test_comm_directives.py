@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ PROGRAMS = {
     "exchange": ((TWO_SIDED, ONE_SIDED, SHMEM), (1, 2, 4, 5)),
     "forward": ((TWO_SIDED,), (2, 3)),
     "olap_halo": ((TWO_SIDED,), (2, 3)),
+    "olap_announced": ((TWO_SIDED,), (2, 3)),
     # without the directives' own communicator the program's MPI_ANY_TAG receive takes the
     # region's message and the region's receive never completes
     "user_tags": ((TWO_SIDED, ONE_SIDED), (1, 2, 3)),
@@ -95,6 +97,19 @@ def test_bamboo_tasks_print_what_hand_written_mpi_prints(program, target, proces
     run = run_bamboo(executables(program, target, "tasks"), processes, vf)
     assert run.returncode == 0, run.stderr
     assert run.lines() == expected.lines()
+
+
+def test_a_region_directly_in_an_olap_region_has_its_receives_announced():
+    """Written as a send block and a receive block: the firing rule lists both halo messages
+    (as the region is written, each instance's send comes before the next one's receive)."""
+    done = subprocess.run([str(REPO / "bin" / "bamboo"), "translate", "--explain",
+                           str(DIRECTORY / "olap_announced.c"), "-o", os.devnull],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    rule = done.stdout[done.stdout.index("firing rule:"):]
+    assert re.search(r"message from \(left\), tag 32000, bamboo_comm_world", rule), done.stdout
+    assert re.search(r"message from \(right\), tag 32001, bamboo_comm_world", rule), done.stdout
+    assert "waits on its own" not in done.stdout + done.stderr
 
 
 @pytest.mark.parametrize("kind,processes,vf", [("lowered-cxx", 4, 1), ("tasks-cxx", 2, 2)])

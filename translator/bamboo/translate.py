@@ -59,11 +59,12 @@ def translate_file(path: str, compiler_args=(), display: str | None = None,
     diags = Diagnostics()
     try:
         src = SourceFile(path, display=display or path)
+        shmem_program = is_shmem_program(src.text) and not includes_mpi(src.text)
         lowered = lower_comm_directives(src, list(compiler_args),
-                                        is_cxx_source(path, list(compiler_args)), diags)
+                                        is_cxx_source(path, list(compiler_args)), diags,
+                                        tasks=not (comm_only or shmem_program))
         if lowered.text is None:
             return TranslationResult(None, diags.sorted())
-        shmem_program = is_shmem_program(src.text) and not includes_mpi(src.text)
         if comm_only or shmem_program:
             return _plain_program(src, lowered, compiler_args, loop_opt, shmem_program, diags)
         if SHMEM in lowered.targets:

@@ -5,6 +5,8 @@ first (two-sided) or is refused (one-sided); adjacent two-sided instances betwee
 peers travel as one message; the objects attached to each group's window."""
 from __future__ import annotations
 
+from ..diagnostics import Diagnostics
+from ..frontend import directives as bamboo_directives
 from ..frontend.cx import CK
 from . import buffers as bf
 from . import clauses as cl
@@ -191,3 +193,47 @@ def _may_alias(e, f) -> bool:
 def _unsigned_too(e: Basic) -> str:
     """A type and its unsigned twin may alias each other."""
     return "int" if e.c_name == "unsigned" else e.c_name.removeprefix("unsigned ")
+
+
+def announce_in_olap(src, layout: Layout, skipped):
+    """Regions whose receives the firing rule can announce under Bamboo tasks: written as
+    they are, each instance posts its send before the next one's receive, and the rule
+    cannot take a receive past a send. A region that stands directly in an olap region (a
+    statement of the region's body) and only transfers (two-sided instances that compute
+    nothing, independent buffers, completed at the region's end) is written instead as a send
+    block of all its sends, then a receive block of all its receives and their wait: the
+    same messages, but the receives come first in their window. Other regions stay as
+    they are (docs/comm-directives.md)."""
+    olap_bodies = set()
+    blank = src.blanked
+    for d in bamboo_directives.scan(src, Diagnostics(), skipped):   # its errors are Bamboo's to report
+        if d.kind == bamboo_directives.OLAP:
+            start = d.end + len(blank[d.end:]) - len(blank[d.end:].lstrip())
+            olap_bodies.add(start)
+    for r in layout.regions:
+        if _announceable(r) and _in_olap_body(r, olap_bodies):
+            r.announced = True
+
+
+def _in_olap_body(r, olap_statements: set) -> bool:
+    """A statement of the olap statement's compound body, or of the olap compound itself."""
+    body = r.stmt.parent
+    if body.kind != CK.COMPOUND_STMT:
+        return False
+    owner = r.stmt.ancestors[-2] if len(r.stmt.ancestors) >= 2 else None
+    return body.extent.start.offset in olap_statements or \
+        (owner is not None and owner.kind in LOOP_KINDS and owner.extent.start.offset in olap_statements)
+
+
+def _announceable(r) -> bool:
+    g = r.group
+    if g.regions != [r] or g.completes_at_next is not None or r.placement != cl.END_PARAM_REGION:
+        return False
+    if r.stmt.cursor.kind != CK.COMPOUND_STMT or not r.instances:
+        return False
+    body = list(r.stmt.cursor.get_children())
+    if len(body) != len(r.instances):
+        return False   # computation beside the transfers: it keeps its place between them
+    return all(inst.target == cl.TWO_SIDED and inst.typed and not inst.in_loop and
+               not inst.waits_for_earlier and _computes_nothing(inst) and
+               inst.stmt.parent.hash == r.stmt.cursor.hash for inst in r.instances)

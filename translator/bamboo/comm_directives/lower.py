@@ -16,7 +16,7 @@ from ..frontend.load import report_parse_errors
 from ..source import SourceFile
 from . import buffers as bf
 from . import clauses as cl
-from .groups import plan_groups
+from .groups import announce_in_olap, plan_groups
 from .structure import find_layout
 from .transfers import check_libraries, type_instances
 from .writer import Writer
@@ -34,7 +34,10 @@ def has_directives(text: str) -> bool:
     return "comm_parameters" in text or "comm_p2p" in text
 
 
-def lower(src: SourceFile, args, cxx: bool, diags: Diagnostics) -> Lowered:
+def lower(src: SourceFile, args, cxx: bool, diags: Diagnostics, tasks: bool = False) -> Lowered:
+    """``tasks``: the lowered file goes on to Bamboo tasks, where a region that stands
+    directly in an olap region has its transfers written as a send and a receive block
+    (groups.py, announce_in_olap)."""
     if not has_directives(src.text):
         return Lowered(src.text)
     tu = cx.parse(src.path, args, unsaved_text=src.text)
@@ -55,6 +58,8 @@ def lower(src: SourceFile, args, cxx: bool, diags: Diagnostics) -> Lowered:
     type_instances(src, layout, cursors, probe_tu, cxx, diags)
     check_libraries(src, layout, probe_tu, diags)
     plan_groups(src, layout, diags)
+    if tasks:
+        announce_in_olap(src, layout, cx.skipped_ranges(tu, src.path))
     if diags.has_errors:
         return Lowered(None, found=True)
     writer = Writer(src, layout, cxx)

@@ -82,6 +82,9 @@ class Region:
     group: SyncGroup | None = None
     completes: list = field(default_factory=list)   # groups completed at its start
     opens_windows: list = field(default_factory=list)   # one-sided: (key, object's name) it attaches
+    # under Bamboo tasks, directly in an olap region: its sends written as a send block and
+    # its receives as a receive block, which the firing rule announces (groups.py)
+    announced: bool = False
 
     def clause(self, name):
         return self.directive.clauses.get(name)

@@ -119,9 +119,9 @@ class TwoSided:
                      f"MPI_Type_free(&bamboo_comm_list_types_{n}[--bamboo_comm_listed_{n}]); ")
         return text
 
-    def post(self, inst, g, record_names: dict) -> str:
-        """The instance's receive and send; instances fused into it (groups.py) travel in the
-        same message, each buffer with its own instance's count."""
+    def post(self, inst, g, record_names: dict, sides=("rbufs", "sbufs")) -> str:
+        """The instance's receive and send (or those of ``sides``); instances fused into it
+        (groups.py) travel in the same message, each buffer with its own instance's count."""
         n = g.number
         text = ""
         if inst.in_loop:
@@ -140,6 +140,8 @@ class TwoSided:
         tag = TAG_BASE + inst.number
         for side, when, peer, call in (("rbufs", "receivewhen", "sender", "MPI_Irecv"),
                                        ("sbufs", "sendwhen", "receiver", "MPI_Isend")):
+            if side not in sides:
+                continue
             pieces = [(b, count) for part, count in parts for b in getattr(part, side)]
             setup, address, count, dtype = self._message(pieces, g, record_names)
             request = f"&bamboo_comm_requests_{n}[bamboo_comm_posted_{n}++]"

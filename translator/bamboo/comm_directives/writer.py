@@ -91,6 +91,9 @@ class Writer:
         return "".join(WRITERS[t].complete(g) for t in sorted(g.targets))
 
     def _region(self, r: Region):
+        if r.announced:
+            self._announced_region(r)
+            return
         g = r.group
         first = g.regions[0] is r
         before, start = "", ""
@@ -107,7 +110,28 @@ class Writer:
         end = self._complete(g) if (g.regions[-1] is r and g.completes_at_next is None) else ""
         self.edits.append((r.stmt.end, r.stmt.end, 2, f" {end}}}"))
 
+    def _announced_region(self, r: Region):
+        """A send block of the region's sends, then a receive block of its receives and their
+        wait, on the directive's line (the _Pragma operator: no line is added); each block
+        has requests of its own. The region's own statement stays, emptied."""
+        g = r.group
+        writer = WRITERS[cl.TWO_SIDED]
+        names = self.record_names.get(r.stmt.function.hash, {})
+        blocks = ""
+        for kind, side in (("send", "sbufs"), ("receive", "rbufs")):
+            posts = "".join(f"{{ int bamboo_comm_count = (int){inst.count}; "
+                            f"{writer.post(inst, g, names, sides=(side,))}}} "
+                            for inst in r.instances if inst.fused_into is None)
+            blocks += (f'_Pragma("bamboo {kind}") {{ {self._storage(g)}{posts}'
+                       f"{self._complete(g)}}} ")
+        self.edits.append((r.directive.start, r.directive.end, 1,
+                           f"{blocks}/* comm_parameters: as a send and a receive block */"))
+
     def _instance(self, inst: Instance):
+        if inst.region is not None and inst.region.announced:
+            self.edits.append((inst.directive.start, inst.directive.end, 1,
+                               f"/* comm_p2p: in the blocks at line {self._line(inst.region)} */"))
+            return
         g = inst.group
         writer = WRITERS[inst.target]
         names = self.record_names.get(inst.stmt.function.hash, {})
@@ -145,6 +169,9 @@ class Writer:
             lines.append(f"{self.src.display}:{self._line(r)}: comm_parameters: "
                          f"{len(r.instances)} comm_p2p; synchronization {where} "
                          f"(place_sync {r.placement}), one for all its transfers")
+            if r.announced:
+                lines[-1] += ("; in the olap region as a send block of its sends and a receive "
+                              "block of its receives, which the firing rule announces")
         lines += [self._explain_instance(inst) for inst in self.layout.instances]
         return "\n".join(lines) + "\n"
 

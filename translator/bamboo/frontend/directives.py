@@ -13,6 +13,10 @@ Grammar::
 
 NAME is NearestNeighbor (alias NN), OneNeighborBackward or MinHeap; an AXIS is X, Y, Z, W
 or a number 0..N-1 of the embedding geometry declared by ``dimension``.
+
+``send`` and ``receive`` may also be written with C99's operator, ``_Pragma("bamboo send")``,
+anywhere on a line: the comm directives' lowering writes them so, to keep every line where it
+was (comm_directives/targets.py).
 """
 from __future__ import annotations
 
@@ -36,6 +40,7 @@ AXIS_NAMES = {"X": 0, "Y": 1, "Z": 2, "W": 3}
 # A UTF-8 byte order mark may precede the first line's directive.
 _PRAGMA = re.compile(r"^(?:\xef\xbb\xbf)?[ \t]*#[ \t]*pragma[ \t]+bamboo\b", re.M)
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|\S")
+_PRAGMA_OPERATOR = re.compile(r'\b_Pragma[ \t]*\([ \t]*"bamboo[ \t]+(send|receive)[ \t]*"[ \t]*\)')
 
 
 @dataclass
@@ -74,6 +79,7 @@ class Directive:
     expr_refs: list = field(default_factory=list)  # VariableRefs of the priority expression
     stmt: object = None      # the statement Node it applies to (set by the model)
     valid: bool = True
+    operator: bool = False   # written as _Pragma("bamboo ...")
 
     def __str__(self):
         return f"#pragma bamboo {self.text}"
@@ -102,6 +108,16 @@ def scan(src: SourceFile, diags: Diagnostics, skipped=()) -> list:
                       lines=src.text.count("\n", hash_off, end) + 1)
         _parse(d, tokens, src, diags)
         result.append(d)
+    for m in _PRAGMA_OPERATOR.finditer(src.text):
+        # in code, not in a comment or a string (blanked out)
+        if blank[m.start()] != "_" or any(a <= m.start() < b for a, b in skipped):
+            continue
+        line, col = src.line_col(m.start())
+        d = Directive(kind="", start=m.start(), end=m.end(), line=line, col=col, text=m.group(1),
+                      operator=True)
+        _parse(d, [(m.group(1), m.start(1))], src, diags)
+        result.append(d)
+    result.sort(key=lambda d: d.start)
     _check_dimension(result, src, diags)
     return result
 

@@ -211,6 +211,13 @@ class ReorderBlocks(BlockTransformation):
         r.order = order
 
     def _check_move(self, send: Block, passed: list):
+        src = self.prog.src
+        d = send.directive
+        if d.operator and src.text[src.line_start(d.start):d.start].strip():
+            self.prog.error(d.start, "this send block moves before the receive block at line "
+                            f"{passed[0].line}, with the lines it stands on, and other code stands "
+                            "on its first line: write `#pragma bamboo send` on a line of its own")
+            return
         declared = {vd.spelling for vd in send.stmt.children if vd.kind == CK.VAR_DECL} \
             if send.stmt.kind == CK.DECL_STMT else set()
         for rb in passed:

@@ -55,3 +55,11 @@ def test_errors():
     assert "invalid axis 'X7'" in errs[0]
     _, errs = scan("#pragma bamboo dimension 0\n")
     assert "positive integer" in errs[0]
+
+
+def test_the_pragma_operator_gives_send_and_receive_anywhere_on_a_line():
+    """As the comm directives' lowering writes them, so that no line is added."""
+    ds, errs = scan('int x; _Pragma("bamboo send") { }  _Pragma ( "bamboo  receive" ) { }\n'
+                    'const char *s = "_Pragma(\\"bamboo send\\")"; /* _Pragma("bamboo receive") */\n')
+    assert errs == []
+    assert [(d.kind, d.line, d.col, d.operator) for d in ds] == [("send", 1, 8, True), ("receive", 1, 36, True)]
