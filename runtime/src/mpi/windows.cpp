@@ -99,6 +99,14 @@ void run_delete_callback(Rank& self, MPI_Win win, int keyval, void* value, const
         call_error(code, self.vrank(), call, at, "the delete callback of keyval %d returned %d", keyval, code);
 }
 
+// The task's part of `win`, a window made by MPI_Win_create_dynamic (MPI_Win_attach, _detach).
+WindowPart& dynamic_part(Rank& self, MPI_Win win, const char* call, bamboo_site at) {
+    WindowPart& part = *window_of(self, win, call, at).part;
+    if (!part.dynamic)
+        call_error(MPI_ERR_RMA_FLAVOR, self.vrank(), call, at, "the window was not made by MPI_Win_create_dynamic");
+    return part;
+}
+
 // The place of a predefined attribute's value, or nullptr if `key` is none.
 void* predefined_attribute(WindowEntry& window, int key) {
     WindowLocal& w = window.local;
@@ -164,9 +172,7 @@ int bamboo_win_attach(bamboo_site at, MPI_Win win, void* base, MPI_Aint size) {
     const char* call = "MPI_Win_attach";
     return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank(call, at);
-        WindowPart& part = *window_of(self, win, call, at).part;
-        if (!part.dynamic)
-            call_error(MPI_ERR_RMA_FLAVOR, self.vrank(), call, at, "the window was not made by MPI_Win_create_dynamic");
+        WindowPart& part = dynamic_part(self, win, call, at);
         if (size < 0) call_error(MPI_ERR_SIZE, self.vrank(), call, at, "the size %ld is negative", static_cast<long>(size));
         const char* first = static_cast<const char*>(base);
         if (size > 0 && part.overlaps_attached(first, size))
@@ -182,9 +188,7 @@ int bamboo_win_detach(bamboo_site at, MPI_Win win, const void* base) {
     const char* call = "MPI_Win_detach";
     return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank(call, at);
-        WindowPart& part = *window_of(self, win, call, at).part;
-        if (!part.dynamic)
-            call_error(MPI_ERR_RMA_FLAVOR, self.vrank(), call, at, "the window was not made by MPI_Win_create_dynamic");
+        WindowPart& part = dynamic_part(self, win, call, at);
         if (!part.detach(static_cast<const char*>(base)))
             call_error(MPI_ERR_RMA_ATTACH, self.vrank(), call, at, "no memory attached to the window starts at %p",
                        base);

@@ -2,7 +2,7 @@
  * halo exchange as a comm_parameters region of its own in the loop's body. Under Bamboo tasks
  * the lowering writes it as a send block and a receive block, so that the firing rule
  * announces the two receives (olap_halo.c, where the region stands inside a receive block,
- * cannot have them announced). olap_announced_hand.c is its ground truth. */
+ * cannot have them announced). olap_halo_hand.c is its ground truth too. */
 #include <mpi.h>
 #include <stdio.h>
 
