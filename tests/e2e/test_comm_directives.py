@@ -116,12 +116,14 @@ def test_a_region_directly_in_an_olap_region_has_its_receives_announced():
     assert "waits on its own" not in done.stdout + done.stderr
 
 
-@pytest.mark.parametrize("kind,processes,vf", [("lowered-cxx", 4, 1), ("tasks-cxx", 2, 2)])
-def test_cxx_prints_what_hand_written_mpi_prints(kind, processes, vf, executables):
-    """The same directives in a C++ translation unit (extern "C" MPI, no VLAs needed, and
-    statics Bamboo can privatize)."""
-    expected = run_plain(executables("exchange", TWO_SIDED, "plain"), processes * vf)
-    exe = executables("exchange", TWO_SIDED, kind)
+@pytest.mark.parametrize("target,kind,processes,vf", [
+    (TWO_SIDED, "lowered-cxx", 4, 1), (TWO_SIDED, "tasks-cxx", 2, 2),
+    (ONE_SIDED, "lowered-cxx", 3, 1), (ONE_SIDED, "tasks-cxx", 2, 2)])
+def test_cxx_prints_what_hand_written_mpi_prints(target, kind, processes, vf, executables):
+    """The same directives in a C++ translation unit (extern "C" MPI and runtime functions,
+    no VLAs needed, and statics Bamboo can privatize)."""
+    expected = run_plain(executables("exchange", target, "plain"), processes * vf)
+    exe = executables("exchange", target, kind)
     run = run_plain(exe, processes) if kind == "lowered-cxx" else run_bamboo(exe, processes, vf)
     assert run.returncode == 0, run.stderr
     assert run.lines() == expected.lines()
