@@ -4,9 +4,11 @@
  * synchronization).
  *
  * Two counters per pair of PEs, in symmetric memory, that only grow:
- *   arrived[s]   at PE r: transfers PE s completed to r (s adds after its quiet);
- *   let_go[r]    at PE s: transfers from s that r is done with (r adds when it starts its
- *                next region: it has read them by then).
+ *   arrived[s]   at PE r: transfers PE s completed to r (s writes its count after its quiet);
+ *   let_go[r]    at PE s: transfers from s that r is done with (r writes its count when it
+ *                starts its next region: it has read them by then).
+ * Each slot has one writer, the PE it is named after, which writes the whole count with a
+ * plain put: no atomic, no round trip (a fetching atomic per peer cost one each).
  * A receiver waits at the group's end until arrived[s] has reached what it expects from each
  * sender (one transfer per execution of a comm_p2p whose receivewhen holds); a sender waits,
  * before putting to r again, until r has let go of everything it sent r before, which is what
@@ -131,7 +133,7 @@ void bamboo_comm_shmem_start(const char *file, int line)
     for (int s = 0; s < pes; s++) {   /* let go of what has arrived: it has been read */
         long now = arrived[s];
         if (now > released[s]) {
-            shmem_long_atomic_fetch_add(&let_go[me], now - released[s], s);
+            shmem_long_p(&let_go[me], now, s);
             released[s] = now;
         }
     }
@@ -173,10 +175,9 @@ void bamboo_comm_shmem_complete(const char *file, int line)
     bamboo_shmem_quiet();   /* the puts are done at their targets before they are signalled */
     for (int i = 0; i < signals; i++) {
         int r = to_signal[i];
-        /* fetching: it returns once done, where a plain atomic might wait on progress here */
-        shmem_long_atomic_fetch_add(&arrived[me], sending[r], r);
         sent[r] += sending[r];
         sending[r] = 0;
+        shmem_long_p(&arrived[me], sent[r], r);
     }
     signals = 0;
     for (int i = 0; i < waits; i++) {
