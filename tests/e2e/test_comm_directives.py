@@ -29,6 +29,8 @@ PROGRAMS = {
     "forward": ((TWO_SIDED,), (2, 3)),
     "olap_halo": ((TWO_SIDED,), (2, 3)),
     "olap_announced": ((TWO_SIDED,), (2, 3)),
+    # taken as dependent, the one-sided and SHMEM targets refused it
+    "interleave": ((TWO_SIDED, ONE_SIDED, SHMEM), (1, 2, 3)),
     # without the directives' own communicator the program's MPI_ANY_TAG receive takes the
     # region's message and the region's receive never completes
     "user_tags": ((TWO_SIDED, ONE_SIDED), (1, 2, 3)),

@@ -32,9 +32,13 @@ class Buffer:
     extent: int | None         # elements, when its type says (an array, or one object)
     variable: object = None    # the variable whose storage holds it (cursor), if one does
     through_pointer: bool = False   # reached through a pointer held in ``variable``
-    # the index of its first element in ``variable``, a one-dimensional array, where the
-    # expression says it with a constant (``a``, ``&a[3]``): sections of one array
+    # where it starts in ``variable``, a one-dimensional array, when the expression says it
+    # with constants and at most one variable: offset + stride * (that variable's value), as
+    # in ``a``, ``&a[3]``, ``&a[2 * i + 1]``; ``index`` is the variable's cursor hash (None:
+    # stride 0). Sections of one array (groups.py).
     offset: int | None = None
+    index: int | None = None
+    stride: int = 0
 
     @property
     def name(self) -> str:
@@ -180,13 +184,18 @@ def buffer_of(src, clause_name: str, e: Expr, cursor, cxx: bool, diags) -> Buffe
         diags.error_at(src, e.offset, f"{clause_name} item '{e.text}' cannot be transferred: {why}")
         return None
     variable, through_pointer = base_variable(cursor)
-    offset = None if through_pointer or variable is None else _constant_offset(cursor, variable)
-    return Buffer(e, address, elem, extent, variable, through_pointer, offset)
+    section = None if through_pointer or variable is None else _section(cursor, variable)
+    buffer = Buffer(e, address, elem, extent, variable, through_pointer)
+    if section is not None:
+        buffer.offset, buffer.index, buffer.stride = section
+    return buffer
 
 
-def _constant_offset(cursor, variable) -> int | None:
-    """The index ``a`` or ``&a[K]`` starts at, K an integer literal and ``a`` a one-dimensional
-    array; None for anything else (``a + K`` has no variable: base_variable)."""
+def _section(cursor, variable):
+    """(offset, index variable's hash or None, stride) of where ``a`` or ``&a[E]`` starts,
+    ``a`` a one-dimensional array and E affine in at most one variable with integer literals
+    (``3``, ``i``, ``2 * i + 1``, ``i - 1``); None for anything else (``a + K`` has no
+    variable: base_variable)."""
     t = variable.type.get_canonical()
     if t.kind != TK.CONSTANTARRAY or t.element_type.get_canonical().kind in \
             (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY):
@@ -194,14 +203,48 @@ def _constant_offset(cursor, variable) -> int | None:
     c = unwrap(cursor, (CK.PAREN_EXPR, CK.UNEXPOSED_EXPR))
     names = lambda x: unwrap(x, (CK.PAREN_EXPR, CK.UNEXPOSED_EXPR)).kind == CK.DECL_REF_EXPR
     if c.kind == CK.DECL_REF_EXPR:
-        return 0
+        return 0, None, 0
     parts = list(c.get_children())
     if c.kind == CK.UNARY_OPERATOR and cx.unary_op(c) == "&" and parts:
         element = unwrap(parts[0], (CK.PAREN_EXPR, CK.UNEXPOSED_EXPR))
         inner = list(element.get_children())
         if element.kind == CK.ARRAY_SUBSCRIPT_EXPR and len(inner) == 2 and names(inner[0]):
-            return cx.integer_literal(inner[1])
+            section = _affine(inner[1])
+            if section is not None and section[2] == 0:
+                return section[0], None, 0   # the variable cancelled out
+            return section
     return None
+
+
+def _affine(c):
+    """(constant, variable's hash or None, coefficient) of an integer expression, or None."""
+    value = cx.integer_literal(c)
+    if value is not None:
+        return value, None, 0
+    c = unwrap(c, (CK.PAREN_EXPR, CK.UNEXPOSED_EXPR))
+    if c.kind == CK.DECL_REF_EXPR and c.referenced is not None and c.referenced.kind in \
+            (CK.VAR_DECL, CK.PARM_DECL) and c.type.get_canonical().kind in INTEGER_KINDS:
+        return 0, c.referenced.hash, 1
+    if c.kind != CK.BINARY_OPERATOR:
+        return None
+    left, right = (list(c.get_children()) + [None, None])[:2]
+    a, b = (_affine(left), _affine(right)) if right is not None else (None, None)
+    if a is None or b is None:
+        return None
+    op = cx.binary_op(c)
+    if op in ("+", "-"):
+        sign = 1 if op == "+" else -1
+        if a[1] is not None and b[1] is not None and a[1] != b[1]:
+            return None
+        return a[0] + sign * b[0], a[1] if a[1] is not None else b[1], a[2] + sign * b[2]
+    if op == "*" and (a[1] is None or b[1] is None):
+        k, term = (a[0], b) if a[1] is None else (b[0], a)
+        return k * term[0], term[1] if k else None, k * term[2]
+    return None
+
+
+INTEGER_KINDS = {TK.INT, TK.UINT, TK.LONG, TK.ULONG, TK.LONGLONG, TK.ULONGLONG, TK.SHORT,
+                 TK.USHORT, TK.CHAR_S, TK.CHAR_U, TK.SCHAR, TK.UCHAR}
 
 
 def _is_lvalue(c) -> bool:

@@ -1,7 +1,7 @@
 """Which transfers complete together: a region's instances share its sync group (structure.py
 made them, place_sync), adjacent standalone instances with independent buffers share one;
 within a group, an instance whose buffers depend on an earlier one's completes the group
-first (two-sided) or is refused (one-sided); adjacent two-sided instances between the same
+first (two-sided) or is refused (one-sided, SHMEM); adjacent two-sided instances between the same
 peers travel as one message; the objects attached to each group's window."""
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from .structure import (LOOP_KINDS, Instance, Layout, SyncGroup, follows_directl
 def plan_groups(src, layout: Layout, diags):
     """Each instance's group; adjacent standalone instances with independent buffers share
     one. Dependent buffers in one group: a later instance completes the group's transfers
-    first (two-sided), or is an error (one-sided: that would take a collective
-    synchronization in the middle)."""
+    first (two-sided), or is an error (one-sided, SHMEM: their lowering completes a group at
+    its end only)."""
     previous = None
     for inst in sorted(layout.instances, key=lambda i: i.directive.start):
         if inst.region is not None:
@@ -66,9 +66,8 @@ def _order_dependent(src, g: SyncGroup, diags):
             diags.error_at(src, inst.directive.start,
                            "comm_p2p transfers a buffer of the comm_p2p at line "
                            f"{src.line_of(earlier.directive.start)} before their common "
-                           "synchronization; with a one-sided target that needs a collective "
-                           "synchronization between them: put them in separate "
-                           "comm_parameters regions")
+                           "synchronization; the one-sided and SHMEM targets complete a group "
+                           "only at its end: put them in separate comm_parameters regions")
 
 
 def _fuse_messages(g: SyncGroup):
@@ -152,13 +151,22 @@ def _dependent(a: Instance, b: Instance) -> bool:
 
 
 def _disjoint_sections(x, i: Instance, y, j: Instance) -> bool:
-    """Two sections of one array whose starts and counts are constants, and do not meet."""
+    """Two sections of one array that do not meet whatever value their index variable has
+    in each (an instance in a loop posts at several values in one group): constant counts,
+    and starts that are constants, or the same variable times the same stride plus
+    constants."""
     if x.offset is None or y.offset is None or x.variable.hash != y.variable.hash:
         return False
     counts = [_constant(inst.count) for inst in (i, j)]
-    if None in counts:
+    if None in counts or (x.index, x.stride) != (y.index, y.stride):
         return False
-    return x.offset + counts[0] <= y.offset or y.offset + counts[1] <= x.offset
+    if x.stride == 0:
+        return x.offset + counts[0] <= y.offset or y.offset + counts[1] <= x.offset
+    # x starts at y's start + gap + stride * k for any integer k: they meet where some such
+    # start lies in (-counts[0], counts[1]); the nearest two are r and r - |stride|
+    period = abs(x.stride)
+    r = (x.offset - y.offset) % period
+    return r >= counts[1] and period - r >= counts[0]
 
 
 def _constant(count: str) -> int | None:

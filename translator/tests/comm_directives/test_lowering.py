@@ -461,6 +461,36 @@ void f(int rank, int k) {{
     assert ("completes the transfers before it first" in line) == dependent, line
 
 
+@pytest.mark.parametrize("first,second,dependent", [
+    ("sbuf(c) rbuf(&a[2 * i])", "sbuf(d) rbuf(&a[2 * i + 1])", False),   # evens and odds
+    ("sbuf(c) rbuf(&a[i * 2])", "sbuf(d) rbuf(&a[1 + 2 * i])", False),   # written otherwise
+    ("sbuf(c) rbuf(&a[2 * i])", "sbuf(d) rbuf(&a[2 * i + 2])", True),    # the next iteration's
+    ("sbuf(c) rbuf(&a[2 * i])", "sbuf(d) rbuf(&a[3 * i + 1])", True),    # strides differ
+    ("sbuf(c) rbuf(&a[2 * i])", "sbuf(d) rbuf(&a[2 * j + 1])", True),    # another variable
+    ("sbuf(c) rbuf(&a[2 * i])", "sbuf(&a[2 * i - 1]) rbuf(d)", False),   # odds sent
+])
+def test_sections_in_a_loop_are_independent_for_every_iteration(lower, first, second, dependent):
+    """An instance in a loop posts at every iteration into one group: two sections are
+    independent only where no iteration's meets another's (count 1, stride 2 here)."""
+    res = lower(f"""
+static double a[64], b[8], c[1], d[1];
+void f(int rank, int n, int j) {{
+#pragma comm_parameters sender(rank) receiver(rank) count(1) max_comm_iter(n)
+    {{
+        for (int i = 0; i < n; i++) {{
+#pragma comm_p2p {first}
+            {{ }}
+#pragma comm_p2p {second}
+            {{ }}
+        }}
+    }}
+}}
+""", explain=True)
+    assert res.ok, res.diagnostics
+    line = [text for text in res.explanation.splitlines() if "t.c:10:" in text][0]
+    assert ("completes the transfers before it first" in line) == dependent, line
+
+
 def test_restrict_pointers_are_taken_at_their_word(lower):
     res = lower("""
 static double x[4], z[4];
