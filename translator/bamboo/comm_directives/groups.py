@@ -1,8 +1,8 @@
 """Which transfers complete together: a region's instances share its sync group (structure.py
 made them, place_sync), adjacent standalone instances with independent buffers share one;
 within a group, an instance whose buffers depend on an earlier one's completes the group
-first (two-sided) or is refused (one-sided, SHMEM); adjacent two-sided instances between the same
-peers travel as one message; the objects attached to each group's window."""
+first (two-sided) or is refused (one-sided, SHMEM); adjacent two-sided instances between the
+same peers travel as one message; the objects attached to each group's window."""
 from __future__ import annotations
 
 from ..diagnostics import Diagnostics
