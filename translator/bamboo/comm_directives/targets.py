@@ -237,7 +237,7 @@ class OneSided:
         """The receiving side first: see runtime/commdir/src/mpi_sync.c for why."""
         receive = (f"bamboo_comm_sync_expect({g.window_sync}, ({inst.clause('sender').expr.text}), "
                    f"__FILE__, __LINE__); ")
-        # a receiver out of range reads no table entry (bamboo_comm_sync_before_put stops)
+        # MPI_PROC_NULL reads no table entry (a receiver out of range has stopped the job)
         send = (f"int bamboo_comm_to = ({inst.clause('receiver').expr.text}); "
                 f"bamboo_comm_sync_before_put({g.window_sync}, bamboo_comm_to, __FILE__, __LINE__); "
                 f"int bamboo_comm_known = bamboo_comm_to >= 0 && bamboo_comm_to < {g.window_procs}; ")
