@@ -26,7 +26,9 @@ TWO_SIDED, ONE_SIDED, SHMEM = "TARGET_COMM_MPI_2SIDE", "TARGET_COMM_MPI_1SIDE", 
 # program -> (targets its directives may take, rank counts)
 PROGRAMS = {
     "exchange": ((TWO_SIDED, ONE_SIDED, SHMEM), (1, 2, 4, 5)),
-    "forward": ((TWO_SIDED,), (2, 3)),
+    # the second comm_p2p sends what the first receives: it completes the first (one-sided:
+    # refused before the synchronization became point to point)
+    "forward": ((TWO_SIDED, ONE_SIDED), (2, 3)),
     "olap_halo": ((TWO_SIDED,), (2, 3)),
     "olap_announced": ((TWO_SIDED,), (2, 3)),
     # taken as dependent, the one-sided and SHMEM targets refused it

@@ -1,8 +1,8 @@
 """Which transfers complete together: a region's instances share its sync group (structure.py
 made them, place_sync), adjacent standalone instances with independent buffers share one;
 within a group, an instance whose buffers depend on an earlier one's completes the group
-first (two-sided) or is refused (one-sided, SHMEM); adjacent two-sided instances between the
-same peers travel as one message; the objects attached to each group's window."""
+first (MPI targets) or is refused (SHMEM); adjacent two-sided instances between the same
+peers travel as one message; the objects attached to each group's window."""
 from __future__ import annotations
 
 from ..diagnostics import Diagnostics
@@ -18,8 +18,7 @@ from .structure import (LOOP_KINDS, Instance, Layout, SyncGroup, follows_directl
 def plan_groups(src, layout: Layout, diags):
     """Each instance's group; adjacent standalone instances with independent buffers share
     one. Dependent buffers in one group: a later instance completes the group's transfers
-    first (two-sided), or is an error (one-sided, SHMEM: their lowering completes a group at
-    its end only)."""
+    first (MPI targets), or is an error (SHMEM, or an earlier instance of another target)."""
     previous = None
     for inst in sorted(layout.instances, key=lambda i: i.directive.start):
         if inst.region is not None:
@@ -56,18 +55,26 @@ def plan_groups(src, layout: Layout, diags):
                              "completing together; give max_comm_iter(N)")
 
 
+# Targets whose transfers a later instance of the group can complete where it stands (the
+# SHMEM target cannot: a PE lets go of what it received only at its next region).
+COMPLETE_MIDWAY = {cl.TWO_SIDED, cl.ONE_SIDED}
+
+
 def _order_dependent(src, g: SyncGroup, diags):
     for k, inst in enumerate(g.instances):
-        earlier = next((e for e in g.instances[:k] if _dependent(e, inst)), None)
-        if earlier is None:
+        earlier = [e for e in g.instances[:k] if _dependent(e, inst)]
+        if not earlier:
             continue
         inst.waits_for_earlier = True
-        if inst.target != cl.TWO_SIDED or earlier.target != cl.TWO_SIDED:
+        other = next((e for e in earlier if e.target != inst.target), None)
+        if inst.target not in COMPLETE_MIDWAY or other is not None:
+            line = src.line_of((other or earlier[0]).directive.start)
+            why = ("the SHMEM target completes a group only at its end" if inst.target == cl.SHMEM
+                   else "with different targets they complete only at the group's end")
             diags.error_at(src, inst.directive.start,
-                           "comm_p2p transfers a buffer of the comm_p2p at line "
-                           f"{src.line_of(earlier.directive.start)} before their common "
-                           "synchronization; the one-sided and SHMEM targets complete a group "
-                           "only at its end: put them in separate comm_parameters regions")
+                           f"comm_p2p transfers a buffer of the comm_p2p at line {line} before "
+                           f"their common synchronization; {why}: put them in separate "
+                           "comm_parameters regions")
 
 
 def _fuse_messages(g: SyncGroup):

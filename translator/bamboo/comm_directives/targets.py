@@ -234,7 +234,12 @@ class OneSided:
         return f"{{ {self._declare(g)}{make}", f" {self.free(g)}}}"
 
     def post(self, inst, g, record_names: dict) -> str:
-        """The receiving side first: see runtime/commdir/src/mpi_sync.c for why."""
+        """The receiving side first: see runtime/commdir/src/mpi_sync.c for why. An instance
+        that transfers a buffer of an earlier one completes the group first, where it stands:
+        the synchronization starts over (its receiver's go-ahead comes at this transfer)."""
+        text = ""
+        if inst.waits_for_earlier:
+            text += f"bamboo_comm_sync_complete({g.window_sync}, {g.window}, __FILE__, __LINE__); "
         receive = (f"bamboo_comm_sync_expect({g.window_sync}, ({inst.clause('sender').expr.text}), "
                    f"__FILE__, __LINE__); ")
         # MPI_PROC_NULL reads no table entry (a receiver out of range has stopped the job)
@@ -250,7 +255,6 @@ class OneSided:
                      f"(bamboo_comm_known ? {table}[bamboo_comm_to] : 0) + "
                      f"(MPI_Aint)((char *)({r.address}) - (char *)&({obj})), bamboo_comm_count, "
                      f"{dtype}, {g.window}); ")
-        text = ""
         for body, condition in ((receive, inst.clause("receivewhen")), (send, inst.clause("sendwhen"))):
             text += f"if ({condition.expr.text}) {{ {body}}} " if condition else f"{{ {body}}} "
         return text

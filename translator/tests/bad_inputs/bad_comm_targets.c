@@ -21,7 +21,7 @@ void one_sided(int rank, double *param)
         /* declared after its window would open */
 #pragma comm_p2p sbuf(global_out) rbuf(inside)
         { }
-        /* one-sided transfers that depend on each other in one region */
+        /* one-sided transfers that depend on each other: the second completes the first */
 #pragma comm_p2p sbuf(global_out) rbuf(global_in)
         { }
 #pragma comm_p2p sbuf(global_in) rbuf(local_in)
@@ -47,9 +47,8 @@ void one_sided(int rank, double *param)
 }
 // expect: bad_comm_targets.c:16:40: error: rbuf 'param' with TARGET_COMM_MPI_1SIDE: its memory is through the pointer 'param'; the window covers a named object (an array, structure or variable), so name one
 // expect: bad_comm_targets.c:22:40: error: rbuf 'inside' with TARGET_COMM_MPI_1SIDE: 'inside' is declared inside the comm_parameters region, but its window opens where the region starts; declare it before
-// expect: bad_comm_targets.c:27:1: error: comm_p2p transfers a buffer of the comm_p2p at line 25 before their common synchronization; the one-sided and SHMEM targets complete a group only at its end: put them in separate comm_parameters regions
 // expect: bad_comm_targets.c:33:40: error: rbuf 'local_in' with TARGET_COMM_SHMEM is not symmetric: 'local_in' is a local variable (puts need a global or static object, or memory from shmem_malloc)
 // expect: bad_comm_targets.c:35:40: error: rbuf 'from_malloc' with TARGET_COMM_SHMEM is not symmetric: 'from_malloc' is initialized otherwise than by shmem_malloc (puts need a global or static object, or memory from shmem_malloc)
 // expect: bad_comm_targets.c:37:40: error: rbuf 'heap_in' with TARGET_COMM_SHMEM is not symmetric: 'heap_in' is assigned otherwise than by shmem_malloc (line 14) (puts need a global or static object, or memory from shmem_malloc)
 // expect: bad_comm_targets.c:39:40: error: rbuf 'param' with TARGET_COMM_SHMEM is not symmetric: 'param' is a parameter: where it points is not known (puts need a global or static object, or memory from shmem_malloc)
-// expect: bad_comm_targets.c:41:1: error: comm_p2p transfers a buffer of the comm_p2p at line 33 before their common synchronization; the one-sided and SHMEM targets complete a group only at its end: put them in separate comm_parameters regions
+// expect: bad_comm_targets.c:41:1: error: comm_p2p transfers a buffer of the comm_p2p at line 33 before their common synchronization; the SHMEM target completes a group only at its end: put them in separate comm_parameters regions

@@ -634,3 +634,32 @@ void step(int left, int right, double *u, int n) {
     assert res.ok, res.diagnostics
     notes = " ".join(d.message for d in res.diagnostics) + res.explanation
     assert "MPI_Irecv" in notes and "bamboo_comm_world" not in notes, notes
+
+
+def test_a_one_sided_transfer_of_an_earlier_ones_buffer_completes_it_first(lower):
+    """Point to point, the group can complete where the later instance stands; with another
+    target before it, it cannot."""
+    source = """
+static double a[4], b[4], c[4];
+void f(int rank) {
+#pragma comm_parameters sender(rank) receiver(rank) count(4)
+    {
+#pragma comm_p2p sbuf(c) rbuf(a) target(%s)
+        { }
+#pragma comm_p2p sbuf(a) rbuf(b) target(TARGET_COMM_MPI_1SIDE)
+        { }
+    }
+}
+"""
+    res = lower(source % "TARGET_COMM_MPI_1SIDE")
+    assert res.ok, res.diagnostics
+    line = [l for l in res.text.splitlines() if "sbuf(a)" not in l and "MPI_Put((b)" not in l
+            and "MPI_Put((a)" in l][0]
+    assert line.lstrip().startswith("{ int bamboo_comm_count = (int)(4); "
+                                    "bamboo_comm_sync_complete(bamboo_comm_sync_0, bamboo_comm_window_0, ")
+    res = lower(source % "TARGET_COMM_MPI_2SIDE")
+    assert not res.ok
+    assert [d.message for d in res.diagnostics] == [
+        "comm_p2p transfers a buffer of the comm_p2p at line 7 before their common synchronization; "
+        "with different targets they complete only at the group's end: put them in separate "
+        "comm_parameters regions"]
