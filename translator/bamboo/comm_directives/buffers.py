@@ -243,10 +243,6 @@ def _affine(c):
     return None
 
 
-INTEGER_KINDS = {TK.INT, TK.UINT, TK.LONG, TK.ULONG, TK.LONGLONG, TK.ULONGLONG, TK.SHORT,
-                 TK.USHORT, TK.CHAR_S, TK.CHAR_U, TK.SCHAR, TK.UCHAR}
-
-
 def _is_lvalue(c) -> bool:
     c = unwrap(c, (CK.PAREN_EXPR, CK.UNEXPOSED_EXPR))
     if c.kind in (CK.DECL_REF_EXPR, CK.MEMBER_REF_EXPR, CK.ARRAY_SUBSCRIPT_EXPR):
