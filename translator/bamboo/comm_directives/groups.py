@@ -219,14 +219,14 @@ def announce_in_olap(src, layout: Layout, skipped):
     block of all its sends, then a receive block of all its receives and their wait: the
     same messages, but the receives come first in their window. Other regions stay as
     they are (docs/comm-directives.md)."""
-    olap_bodies = set()
+    olap_statements = set()
     blank = src.blanked
     for d in bamboo_directives.scan(src, Diagnostics(), skipped):   # its errors are Bamboo's to report
         if d.kind == bamboo_directives.OLAP:
             start = d.end + len(blank[d.end:]) - len(blank[d.end:].lstrip())
-            olap_bodies.add(start)
+            olap_statements.add(start)
     for r in layout.regions:
-        if _announceable(r) and _in_olap_body(r, olap_bodies):
+        if _announceable(r) and _in_olap_body(r, olap_statements):
             r.announced = True
 
 

@@ -41,7 +41,8 @@ def lower(src: SourceFile, args, cxx: bool, diags: Diagnostics, tasks: bool = Fa
     if not has_directives(src.text):
         return Lowered(src.text)
     tu = cx.parse(src.path, args, unsaved_text=src.text)
-    directives = cl.scan(src, diags, cx.skipped_ranges(tu, src.path), _object_macros(tu))
+    skipped = cx.skipped_ranges(tu, src.path)
+    directives = cl.scan(src, diags, skipped, _object_macros(tu))
     # a directive's clauses continued on the next line without '\' are C errors there too:
     # the directive's error says what happened, clang's would not
     continued = {src.line_of(d.end) + 1 for d in directives if d.continued}
@@ -59,7 +60,7 @@ def lower(src: SourceFile, args, cxx: bool, diags: Diagnostics, tasks: bool = Fa
     check_libraries(src, layout, probe_tu, diags)
     plan_groups(src, layout, diags)
     if tasks:
-        announce_in_olap(src, layout, cx.skipped_ranges(tu, src.path))
+        announce_in_olap(src, layout, skipped)
     if diags.has_errors:
         return Lowered(None, found=True)
     writer = Writer(src, layout, cxx)
