@@ -14,6 +14,13 @@ void tree_reduce(CollectiveChannel& ch, const std::vector<int>& ranks, int me, i
                  Operand& acc, Operand& incoming, const Reduction& r) {
     int n = static_cast<int>(ranks.size());
     for_each_binomial_child(me, n, [&](int child) {
+        if (char* vacant = acc.vacant()) {
+            // Into the result's buffer while it waits for this rank's operand, which is then
+            // combined into it: one copy of the operand fewer.
+            ch.receive(ranks[child], tag, vacant, acc.size());
+            r.combine_input(acc);
+            return;
+        }
         ch.receive(ranks[child], tag, incoming.bytes(), incoming.size());
         r.combine(incoming, acc);
     });
@@ -25,7 +32,8 @@ void tree_reduce(CollectiveChannel& ch, const std::vector<int>& ranks, int me, i
 // root, so acc = acc op child keeps rank order. The result then goes from rank 0 to `root`.
 void reduce_in_rank_order(CollectiveChannel& ch, int root, Operand& acc, const Reduction& r) {
     int n = ch.size(), me = ch.rank();
-    Operand incoming = r.operand(acc.typed().layout);
+    acc.own();  // the swaps below hand its buffer to `incoming`, which receives
+    Operand incoming = r.operand(acc.layout());
     for_each_binomial_child(me, n, [&](int child) {
         ch.receive(child, tag::kReduceOrdered, incoming.bytes(), incoming.size());
         r.combine(acc, incoming);  // incoming = acc op incoming
@@ -90,7 +98,7 @@ void recursive_doubling(CollectiveChannel& ch, const TwoLevel& where, Operand& a
 void reduce(CollectiveChannel& ch, int root, Operand& acc, const Reduction& r) {
     if (!r.commutative) return reduce_in_rank_order(ch, root, acc, r);
     TwoLevel where(ch.comm(), ch.rank(), root);
-    Operand incoming = r.operand(acc.typed().layout);
+    Operand incoming = r.operand(acc.layout());
     tree_reduce(ch, where.local(), where.my_local(), tag::kReduceLocal, acc, incoming, r);
     if (where.is_leader())
         tree_reduce(ch, where.leaders(), where.my_process(), tag::kReduceLeaders, acc, incoming, r);
@@ -103,7 +111,7 @@ void allreduce(CollectiveChannel& ch, Operand& acc, const Reduction& r) {
         return;
     }
     TwoLevel where(ch.comm(), ch.rank(), -1);
-    Operand incoming = r.operand(acc.typed().layout);
+    Operand incoming = r.operand(acc.layout());
     tree_reduce(ch, where.local(), where.my_local(), tag::kAllreduceIn, acc, incoming, r);
     if (where.is_leader()) recursive_doubling(ch, where, acc, incoming, r);
     // The local broadcast: binomial, as in bcast().
@@ -125,7 +133,7 @@ void scan_by_recursive_doubling(CollectiveChannel& ch, Operand& acc, const Reduc
                                 bool exclusive) {
     int n = ch.size(), me = ch.rank();
     int tag = exclusive ? tag::kExscanRound : tag::kScanRound;
-    TypeLayout layout = acc.typed().layout;
+    TypeLayout layout = acc.layout();
     Operand partial = r.operand(layout), incoming = r.operand(layout);
     std::copy(acc.bytes(), acc.bytes() + acc.size(), partial.bytes());
     bool have_result = !exclusive;
@@ -139,6 +147,7 @@ void scan_by_recursive_doubling(CollectiveChannel& ch, Operand& acc, const Reduc
             if (have_result) {
                 r.combine(incoming, acc);
             } else {
+                acc.own();
                 std::copy(incoming.bytes(), incoming.bytes() + incoming.size(), acc.bytes());
                 have_result = true;
             }

@@ -20,21 +20,50 @@ namespace bamboo {
 class Operand {
 public:
     Operand(int count, MPI_Datatype type, const TypeLayout& layout);
+    // Over the caller's contiguous buffer `result`, holding the value of `input`: where a
+    // reduction's result lands in the user's buffer, it is accumulated there, and no copy out
+    // follows. The input is copied in when first read, unless a contribution lands in the
+    // buffer first (vacant()).
+    static Operand over(const TypedBuffer& result, const TypedBuffer& input);
+    // Reading the caller's contiguous `input` where it lies: an operand that is only sent (a
+    // leaf of the reduction's trees) is never copied. own() copies it before anything writes.
+    static Operand borrowing(const TypedBuffer& input);
+    // Makes the operand's buffer its own to write (a borrowed one is copied).
+    void own();
 
     // The address MPI gives the buffer (element 0's displacements are relative to it).
-    void* base() const { return storage_.get() - layout_.true_lb; }
-    char* bytes() const { return storage_.get(); }
+    void* base() const { return bytes() - layout_.true_lb; }
+    char* bytes() const {
+        settle();
+        return data_;
+    }
     std::size_t size() const { return size_; }
+    const TypeLayout& layout() const { return layout_; }
     // As a typed buffer, to copy from and to the user's buffers with copy().
     TypedBuffer typed() const;
 
+    // The buffer while it does not hold the operand yet (over(), before the input is copied
+    // in), else nullptr: another operand may be received there and the input combined into it
+    // (Reduction::combine_input), which saves the copy.
+    char* vacant() const { return input_ ? data_ : nullptr; }
+
     void swap(Operand& other) {
         storage_.swap(other.storage_);
+        std::swap(data_, other.data_);
+        std::swap(input_, other.input_);
+        std::swap(borrowed_, other.borrowed_);
         std::swap(size_, other.size_);
     }
 
 private:
-    ByteBuffer storage_;
+    friend struct Reduction;
+    explicit Operand(const TypedBuffer& user);
+    void settle() const;  // copies a pending input in
+
+    ByteBuffer storage_;  // empty over the caller's buffer
+    char* data_;
+    mutable const char* input_ = nullptr;  // over(): the input, until copied in or combined
+    bool borrowed_ = false;
     std::size_t size_;
     int count_;
     MPI_Datatype type_;
@@ -47,8 +76,11 @@ struct Reduction {
     int count;
     bool commutative;
 
-    // inout = in op inout.
+    // inout = in op inout (inout owned first).
     void combine(const Operand& in, Operand& inout) const;
+    // acc = its pending input op what was received into acc.vacant(). A commutative
+    // operation only: the contribution received stands where acc would in combine().
+    void combine_input(Operand& acc) const;
     // Operands shaped for this reduction.
     Operand operand(const TypeLayout& layout) const { return Operand(count, type, layout); }
 };

@@ -140,9 +140,16 @@ int reduction_common(CollectiveCall& c, const void* sendbuf, void* recvbuf, int 
                      MPI_Datatype type, MPI_Op op, bool lands_here, Algorithm algorithm) {
     Reduction r = c.reduction(op, type, count);
     TypedBuffer recv = c.buffer(recvbuf, count, type);
-    Operand acc = operand_from(in_place(sendbuf) ? recv : c.buffer(sendbuf, count, type));
+    TypedBuffer input = in_place(sendbuf) ? recv : c.buffer(sendbuf, count, type);
+    // The result accumulates where it lands; a rank where it does not land reads its operand
+    // in place until it must combine into it.
+    Operand acc = lands_here && recv.layout.contiguous ? Operand::over(recv, input)
+                  : !lands_here && input.layout.contiguous ? Operand::borrowing(input)
+                                                             : operand_from(input);
     algorithm(acc, r);
-    if (lands_here) copy(acc.typed(), recv);
+    // Unless the algorithm left the result in another buffer (an order-keeping reduction
+    // swaps its operands), it is in place.
+    if (lands_here && acc.bytes() != recv.data()) copy(acc.typed(), recv);
     return MPI_SUCCESS;
 }
 
