@@ -20,7 +20,8 @@
 enum { TAG_PANEL = 1, TAG_U_ROWS, TAG_DISPLACED };
 
 #define LU_USAGE                                                                                   \
-    "[N [NB [P [MAP]]]]  (N x N system, NB x NB blocks, P process rows; NB <= 512; MAP: ranks " \
+    "[N [NB [P [MAP]]]]  (N x N system, NB x NB blocks, P process rows or -Q for Q process columns; " \
+    "NB <= 512; MAP: ranks " \
     "over the grid by row (the default) or by column)"
 
 typedef struct lu_comms {
@@ -72,8 +73,25 @@ typedef struct lu_run {
     int *ipiv;
 } lu_run;
 
+/* The argument P: the process rows, or -Q for Q process columns and as many rows as the
+ * ranks fill (0 where Q does not divide them). Bamboo under --bamboo-vf auto picks the VF
+ * after the arguments are written: -Q with MAP column gives each process whole process
+ * columns at any VF (bench/run). */
+static int lu_process_rows(int argc, char **argv, int size, int fallback)
+{
+    if (argc <= 3 || argv[3][0] != '-')
+        return app_int_arg(argc, argv, 3, fallback, LU_USAGE);
+    char *end;
+    const long q = strtol(argv[3] + 1, &end, 10);
+    if (*end != '\0' || q <= 0 || q > 1000000000) {
+        fprintf(stderr, "usage: %s %s\n", argv[0], LU_USAGE);
+        exit(2);
+    }
+    return size % q == 0 ? size / (int)q : 0;
+}
+
 /* MPI_Init, N, NB and P from the arguments, this rank's part of the generated [A | b] dealt
- * over the P x Q grid (ranks row-major), the communicators and the work arrays; ends the
+ * over the P x Q grid (ranks row- or column-major), the communicators and the work arrays; ends the
  * program (rank 0 says why) when the arguments do not fit the ranks. */
 static lu_run lu_start(int *argc, char ***argv)
 {
@@ -83,15 +101,16 @@ static lu_run lu_start(int *argc, char ***argv)
     const int nb = imin(app_int_arg(*argc, *argv, 2, 64, LU_USAGE), n);
     int dims[2] = {0, 0};
     MPI_Dims_create(size, 2, dims);
-    const int p = app_int_arg(*argc, *argv, 3, dims[1], LU_USAGE), q = size / p;
+    const int p = lu_process_rows(*argc, *argv, size, dims[1]);
+    const int q = p ? size / p : 0;
     /* As HPL's PMAP. Column-major keeps a process column on consecutive ranks: Bamboo's VF
      * tasks of a process then form one column of a VF x Q grid, and the pivot searches and
      * U broadcasts stay inside the process (bench/run). */
     const char *map = *argc > 4 ? (*argv)[4] : "row";
     const int column_major = strcmp(map, "column") == 0;
-    if (nb > LU_MAX_NB || size % p != 0 || (!column_major && strcmp(map, "row") != 0)) {
+    if (nb > LU_MAX_NB || p == 0 || size % p != 0 || (!column_major && strcmp(map, "row") != 0)) {
         if (rank == 0)
-            fprintf(stderr, "usage: %s %s; P must divide the %d ranks\n", (*argv)[0], LU_USAGE, size);
+            fprintf(stderr, "usage: %s %s; P (or Q) must divide the %d ranks\n", (*argv)[0], LU_USAGE, size);
         app_refuse();
     }
 
