@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -314,3 +315,72 @@ def measure() -> dict[str, float]:
                         else float(values["bandwidth_GBps"]) * 8e3)
     return results
 
+
+def busy_kernel_seconds() -> float:
+    """CPU seconds all cores have spent in the kernel (system, irq, softirq) since boot."""
+    fields = open("/proc/stat").readline().split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return sum(int(fields[i]) for i in (3, 6, 7)) / ticks
+
+
+# A blocking TCP transfer between the lab's nodes: a receiver in node 1, a sender in node 0.
+RECEIVER = """
+import socket, sys
+server = socket.create_server((sys.argv[1], 5201))
+print("ready", flush=True)
+peer, _ = server.accept()
+buffer, total = bytearray(1 << 20), 0
+while (got := peer.recv_into(buffer)):
+    total += got
+print(total, flush=True)
+"""
+SENDER = """
+import socket, sys
+peer = socket.create_connection((sys.argv[1], 5201))
+chunk, left = bytes(1 << 20), int(sys.argv[2])
+while left > 0:
+    left -= peer.send(chunk[:min(left, len(chunk))])
+peer.close()
+"""
+
+
+def tcp_byte_cost(rate: str) -> float:
+    """Seconds of CPU per byte at each end that the lab's TCP path costs (the kernel's: copies,
+    checksums, packets through veth, bridge and tbf), which runs on the cores the programs
+    compute on. Measured as the kernel time of all cores during 2 s of a blocking transfer
+    between the nodes, less the kernel time of 2 s idle, per byte and end. Not with MPI:
+    Open MPI's TCP transport polls the sockets with system calls while it waits, which
+    would count as kernel time."""
+    bits = rate_bits(rate)
+    if bits is None:
+        raise LabError("the TCP cost is measured at a rate (2 s of transfer at it), not without a limit")
+    volume = int(2 * bits / 8)
+    address = node_address(1)
+
+    def in_node(node: int, script: str, *argv: str) -> list[str]:
+        return ["ip", "netns", "exec", node_namespace(node), sys.executable, "-c", script, *argv]
+
+    idle = busy_kernel_seconds()
+    subprocess.run(["sleep", "2"], check=True)
+    idle = busy_kernel_seconds() - idle
+    with subprocess.Popen(in_node(1, RECEIVER, address), stdout=subprocess.PIPE, text=True) as receiver:
+        receiver.stdout.readline()
+        before = busy_kernel_seconds()
+        subprocess.run(in_node(0, SENDER, address, str(volume)), check=True, timeout=60)
+        received = int(receiver.stdout.readline())
+        spent = busy_kernel_seconds() - before
+    if received != volume:
+        raise LabError(f"the TCP transfer through the lab delivered {received} of {volume} bytes")
+    return max(spent - idle, 0) / (2 * volume)
+
+
+def traffic() -> list[tuple[int, int]]:
+    """Bytes each node's link has sent and received so far (its eth0 counters: payload with the
+    TCP/IP headers, and the acknowledgements)."""
+    counts = []
+    for node in range(node_count()):
+        def counter(name: str) -> int:
+            done = _run(["cat", f"/sys/class/net/{NODE_INTERFACE}/statistics/{name}"], node_namespace(node))
+            return int(done.stdout)
+        counts.append((counter("tx_bytes"), counter("rx_bytes")))
+    return counts
