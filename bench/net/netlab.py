@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -344,11 +345,12 @@ peer.close()
 """
 
 
-def tcp_byte_cost(rate: str) -> float:
+def tcp_byte_cost(rate: str, transfers: int = 1) -> float:
     """Seconds of CPU per byte at each end that the lab's TCP path costs (the kernel's: copies,
     checksums, packets through veth, bridge and tbf), which runs on the cores the programs
     compute on. Measured as the kernel time of all cores during 2 s of a blocking transfer
-    between the nodes, less the kernel time of 2 s idle, per byte and end. Not with MPI:
+    between the nodes, less the kernel time of 2 s idle, per byte and end; the median over
+    `transfers` of them (one varied by 2x from one sitting to the next). Not with MPI:
     Open MPI's TCP transport polls the sockets with system calls while it waits, which
     would count as kernel time."""
     bits = rate_bits(rate)
@@ -360,18 +362,21 @@ def tcp_byte_cost(rate: str) -> float:
     def in_node(node: int, script: str, *argv: str) -> list[str]:
         return ["ip", "netns", "exec", node_namespace(node), sys.executable, "-c", script, *argv]
 
+    def transfer() -> float:
+        with subprocess.Popen(in_node(1, RECEIVER, address), stdout=subprocess.PIPE, text=True) as receiver:
+            receiver.stdout.readline()
+            before = busy_kernel_seconds()
+            subprocess.run(in_node(0, SENDER, address, str(volume)), check=True, timeout=60)
+            received = int(receiver.stdout.readline())
+            spent = busy_kernel_seconds() - before
+        if received != volume:
+            raise LabError(f"the TCP transfer through the lab delivered {received} of {volume} bytes")
+        return max(spent - idle, 0) / (2 * volume)
+
     idle = busy_kernel_seconds()
     subprocess.run(["sleep", "2"], check=True)
     idle = busy_kernel_seconds() - idle
-    with subprocess.Popen(in_node(1, RECEIVER, address), stdout=subprocess.PIPE, text=True) as receiver:
-        receiver.stdout.readline()
-        before = busy_kernel_seconds()
-        subprocess.run(in_node(0, SENDER, address, str(volume)), check=True, timeout=60)
-        received = int(receiver.stdout.readline())
-        spent = busy_kernel_seconds() - before
-    if received != volume:
-        raise LabError(f"the TCP transfer through the lab delivered {received} of {volume} bytes")
-    return max(spent - idle, 0) / (2 * volume)
+    return statistics.median(transfer() for _ in range(transfers))
 
 
 def traffic() -> list[tuple[int, int]]:

@@ -12,11 +12,11 @@ namespace bamboo {
 namespace {
 
 TypedBuffer ints(std::vector<int>& v) {
-    TypedBuffer buffer = raw_bytes(v.data(), v.size() * sizeof(int));
+    TypedBuffer buffer;
+    buffer.base = v.data();
     buffer.count = static_cast<int>(v.size());
     buffer.type = MPI_INT;
-    buffer.layout.size = sizeof(int);
-    buffer.layout.extent = buffer.layout.true_extent = sizeof(int);
+    EXPECT_TRUE(describe_datatype(MPI_INT, &buffer.layout));
     return buffer;
 }
 
