@@ -28,7 +28,7 @@ from .toolchain import is_cxx_source
 from .transforms.companions import AddHelperCompanions
 from .transforms.firing_rules import InsertFiringRules
 from .transforms.lower_directives import LowerDirectives
-from .transforms.privatize import PrivatizeGlobals
+from .transforms.privatize import PrivatizeGlobals, plan_privatization
 from .transforms.rename_main import RenameMain
 from .transforms.reorder_blocks import ReorderBlocks
 
@@ -122,15 +122,17 @@ def _translate(path, compiler_args, display, explain, diags, text) -> Translatio
     sums = summarize(prog)
     companions = analyse_helpers(prog, sums)
     regions = RegionFinder(prog).run()
+    # generated code spells the user's expressions with the privatized names
+    privatization = plan_privatization(prog)
+    rewrites = privatization.rewrites
     # in this order: later checks use what earlier ones planned (the firing rules the
-    # reordered blocks, the companions the firing rules), and privatization's name rewrites
-    # are complete once it is checked
-    privatize = PrivatizeGlobals(prog)
+    # reordered blocks, the companions the firing rules)
     rename_main = RenameMain(prog)
-    firing_rules = InsertFiringRules(prog, sums, regions, companions, privatize)
-    add_companions = AddHelperCompanions(prog, regions, companions, privatize)
-    transformations = [privatize, rename_main, ReorderBlocks(prog, sums, regions), firing_rules,
-                       add_companions, LowerDirectives(prog, privatize)]
+    firing_rules = InsertFiringRules(prog, sums, regions, companions, rewrites)
+    add_companions = AddHelperCompanions(prog, regions, companions, rewrites)
+    transformations = [PrivatizeGlobals(prog, privatization), rename_main,
+                       ReorderBlocks(prog, sums, regions), firing_rules, add_companions,
+                       LowerDirectives(prog, rewrites)]
     for t in transformations:
         t.check()
     if diags.has_errors:
@@ -140,7 +142,7 @@ def _translate(path, compiler_args, display, explain, diags, text) -> Translatio
         t.apply(buf)
     explanation = ""
     if explain:
-        explanation = explain_text(prog, regions, privatize, rename_main.info,
+        explanation = explain_text(prog, regions, privatization.variables, rename_main.info,
                                    add_companions.used_companions())
     # a C++ file says so to bamboo.h, which the runtime's own C++ includes as well
     header = ('#define BAMBOO_TRANSLATED_CXX 1\n' if prog.cxx else '') + '#include "bamboo.h"\n'

@@ -10,14 +10,15 @@ def _loc(prog, offset):
     return f"{f}:{l}:{c}"
 
 
-def explain(prog, regions, privatize, main_info, companions) -> str:
-    """``companions``: the HelperRules of the companions written."""
+def explain(prog, regions, privatized, main_info, companions) -> str:
+    """``privatized``: the variables privatized; ``companions``: the HelperRules of the
+    companions written."""
     out = [f"bamboo: {prog.src.display}"]
     dims = [d for d in prog.directives if d.kind == "dimension" and d.valid]
     if dims:
         out.append(f"dimension: {dims[0].dimension} (embedding geometry of the layouts)")
     out.append("main: " + (main_info.describe() if main_info else "no main in this file"))
-    pvs = list(privatize.vars.values())
+    pvs = list(privatized)
     # the rules as the user wrote them: privatized variables by their own names
     rules_text = TextRuleWriter(NameRewrites(prog.src))
     if pvs:

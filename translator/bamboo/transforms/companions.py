@@ -16,13 +16,13 @@ from .base import Transformation
 
 class AddHelperCompanions(Transformation):
     """Needs the windows InsertFiringRules.check() analysed; spells the companions with the
-    privatized names of ``privatize`` (complete once it is checked)."""
+    privatization's name ``rewrites``."""
 
-    def __init__(self, prog: Program, regions: list, companions: dict, privatize):
+    def __init__(self, prog: Program, regions: list, companions: dict, rewrites: NameRewrites):
         self.prog = prog
         self.regions = regions
         self.companions = companions   # helper name -> HelperRule
-        self.privatize = privatize
+        self.rewrites = rewrites
         self.used: set = set()         # helpers whose companion a rule calls
 
     def check(self):
@@ -46,7 +46,7 @@ class AddHelperCompanions(Transformation):
             for d in self.companions[name].analysis.left_out:
                 prog.note_at(d.node, f"{d.what} is left out of the firing rule of {name}() and "
                                      f"waits on its own: {d.reason}")
-        rewrites = self.privatize.rewrites
+        rewrites = self.rewrites
         in_headers = []
         for h in self.used_companions():
             if h.fn.in_header:

@@ -17,6 +17,7 @@ from ..emit.rule_writers import C_INDENT, CRuleWriter
 from ..frontend import directives as dirs
 from ..frontend.cx import CK
 from ..frontend.model import Program
+from ..source import NameRewrites
 from .base import BlockTransformation, needs_braces, replace_directive
 
 # What makes a receive block one: a call that receives or completes a receive.
@@ -24,15 +25,16 @@ _RECEIVING = {mpi_api.RECEIVE, mpi_api.SENDRECV, mpi_api.WAIT, mpi_api.COLLECTIV
 
 
 class InsertFiringRules(BlockTransformation):
-    """Needs the order ReorderBlocks.check() planned; spells the rules with the privatized
-    names of ``privatize`` (complete once it is checked)."""
+    """Needs the order ReorderBlocks.check() planned; spells the rules with the
+    privatization's name ``rewrites``."""
 
     kind = dirs.RECEIVE
 
-    def __init__(self, prog: Program, sums: dict, regions: list, companions: dict, privatize):
+    def __init__(self, prog: Program, sums: dict, regions: list, companions: dict,
+                 rewrites: NameRewrites):
         super().__init__(prog, sums, regions)
         self.companions = companions
-        self.privatize = privatize
+        self.rewrites = rewrites
 
     def plan(self, r: Region):
         """The runs of receive blocks in the reordered body, each analysed for its rule."""
@@ -129,7 +131,7 @@ class InsertFiringRules(BlockTransformation):
             init = f" = bamboo_saved_{name}" if copy else ""
             lines.append(f"{inner}__typeof__({name}) {name}{init};  /* bamboo: the rule's own "
                          "copy */")
-        lines += CRuleWriter(self.privatize.rewrites).lines(analysis.rules, inner)
+        lines += CRuleWriter(self.rewrites).lines(analysis.rules, inner)
         if copies:
             lines.append(f"{indent}{C_INDENT}}}")
         lines.append(f"{indent}}}")

@@ -6,17 +6,16 @@ from __future__ import annotations
 from ..emit.edits import EditBuffer, EditOrder
 from ..frontend import directives as dirs
 from ..frontend.model import Program
-from ..source import LINE_CONTINUATION
+from ..source import LINE_CONTINUATION, NameRewrites
 from .base import Transformation, needs_braces, replace_directive
 
 
 class LowerDirectives(Transformation):
-    """Spells priority expressions with the privatized names of ``privatize`` (complete once
-    it is checked)."""
+    """Spells priority expressions with the privatization's name ``rewrites``."""
 
-    def __init__(self, prog: Program, privatize):
+    def __init__(self, prog: Program, rewrites: NameRewrites):
         self.prog = prog
-        self.privatize = privatize
+        self.rewrites = rewrites
 
     def check(self):
         """Nothing left to check: the front end checked the directives, priority expressions
@@ -36,5 +35,4 @@ class LowerDirectives(Transformation):
 
     def _expression(self, d) -> str:
         """The expression as written, on one line, privatized variables rewritten."""
-        rewrites = self.privatize.rewrites
-        return LINE_CONTINUATION.sub(" ", rewrites.text(d.expr_offset, d.end))
+        return LINE_CONTINUATION.sub(" ", self.rewrites.text(d.expr_offset, d.end))
