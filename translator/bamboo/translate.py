@@ -3,15 +3,16 @@
 comm directives lowered first, if the file has any (comm_directives/) -> for a plain MPI or
 OpenSHMEM output (--comm-only, or a source that includes shmem.h and not mpi.h), the loop
 communication optimization (loop_comm/), and that is all; for Bamboo tasks: load (frontend/) ->
-analyse (analysis/: summaries, helper companions, regions) -> check
-every transformation (transforms/) -> if no error, apply each to one EditBuffer -> write
-the output (emit/), and the explanation if asked.
+analyse (analysis/: summaries, helper companions, regions and their plans) -> plan the
+privatization -> check every transformation (transforms/) -> if no error, apply each to one
+EditBuffer -> write the output (emit/), and the explanation if asked.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from .analysis.companions import analyse_helpers
+from .analysis.region_plans import plan_regions
 from .analysis.regions import RegionFinder
 from .analysis.summaries import summarize
 from .comm_directives import lower as lower_comm_directives
@@ -119,19 +120,18 @@ def _translate(path, compiler_args, display, explain, diags, text) -> Translatio
     prog = load(path, list(compiler_args), diags, display=display, text=text)
     if prog is None:
         return TranslationResult(None, diags.sorted())
+    # analysis, then the plans (values the transformations only read), then the checks
     sums = summarize(prog)
     companions = analyse_helpers(prog, sums)
-    regions = RegionFinder(prog).run()
-    # generated code spells the user's expressions with the privatized names
+    plans = plan_regions(prog, sums, companions, RegionFinder(prog).run())
     privatization = plan_privatization(prog)
+    # generated code spells the user's expressions with the privatized names
     rewrites = privatization.rewrites
-    # in this order: later checks use what earlier ones planned (the firing rules the
-    # reordered blocks, the companions the firing rules)
     rename_main = RenameMain(prog)
-    firing_rules = InsertFiringRules(prog, sums, regions, companions, rewrites)
-    add_companions = AddHelperCompanions(prog, regions, companions, rewrites)
+    add_companions = AddHelperCompanions(prog, plans, companions, rewrites)
     transformations = [PrivatizeGlobals(prog, privatization), rename_main,
-                       ReorderBlocks(prog, sums, regions), firing_rules, add_companions,
+                       ReorderBlocks(prog, sums, plans),
+                       InsertFiringRules(prog, sums, plans, rewrites), add_companions,
                        LowerDirectives(prog, rewrites)]
     for t in transformations:
         t.check()
@@ -142,7 +142,7 @@ def _translate(path, compiler_args, display, explain, diags, text) -> Translatio
         t.apply(buf)
     explanation = ""
     if explain:
-        explanation = explain_text(prog, regions, privatization.variables, rename_main.info,
+        explanation = explain_text(prog, plans, privatization.variables, rename_main.info,
                                    add_companions.used_companions())
     # a C++ file says so to bamboo.h, which the runtime's own C++ includes as well
     header = ('#define BAMBOO_TRANSLATED_CXX 1\n' if prog.cxx else '') + '#include "bamboo.h"\n'

@@ -3,21 +3,20 @@ checks of that layout: blocks stand directly in a region, regions do not nest, a
 holds a block and is entered at its start only.
 
 A region's body is the loop body (each iteration is an evaluation point) or the statement;
-its *items* are the body's statements, some of them blocks.  The transformations fill in
-the rest: the order after moving send blocks (transforms/reorder_blocks.py) and the input
-windows with their firing rules (transforms/firing_rules.py).
+its *items* are the body's statements, some of them blocks.  What is done to a region (the
+order after moving send blocks, the input windows with their firing rules) is planned from it
+in analysis/region_plans.py; a Region is not changed once found.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..frontend import directives as dirs
 from ..frontend.cx import CK
 from ..frontend.model import LOOPS, Function, Node, Program
-from .slicer import SliceAnalysis
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Block:
     kind: str                # 'send' | 'receive'
     directive: object
@@ -28,12 +27,12 @@ class Block:
         return self.directive.line
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Item:
     """A statement of a region's body, with the directives before it."""
     stmt: Node
     block: Block | None = None
-    directives: list = field(default_factory=list)
+    directives: tuple = ()
 
     @property
     def line_start(self) -> int:
@@ -42,31 +41,13 @@ class Item:
         return src.line_start(min([d.start for d in self.directives] + [self.stmt.start]))
 
 
-@dataclass
-class Move:
-    send: Block
-    passed: list             # receive Blocks it moved past
-    dest: Item
-
-
-@dataclass
-class Window:
-    """A run of receive blocks after reordering, and its firing rule."""
-    blocks: list
-    analysis: SliceAnalysis
-    insert_at: int           # where the firing rule goes
-
-
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Region:
     directive: object
     stmt: Node
     fn: Function
     is_loop: bool
-    items: list = field(default_factory=list)
-    order: list = field(default_factory=list)     # the items after reordering
-    moves: list = field(default_factory=list)     # Moves of send blocks
-    windows: list = field(default_factory=list)
+    items: tuple = ()
 
     @property
     def blocks(self):
@@ -148,18 +129,16 @@ class RegionFinder:
 
     def _region(self, d, stmt_dirs) -> Region:
         stmt = d.stmt
-        fn = self.prog.function_of(stmt)
-        r = Region(d, stmt, fn, stmt.kind in LOOPS)
+        items = []
         for s in _body_statements(stmt, stmt_dirs):
-            it = Item(s, None, stmt_dirs.get(id(s), []))
-            blocks = [x for x in it.directives if x.kind in (dirs.SEND, dirs.RECEIVE)]
+            directives = tuple(stmt_dirs.get(id(s), []))
+            blocks = [x for x in directives if x.kind in (dirs.SEND, dirs.RECEIVE)]
             if len(blocks) > 1:
                 self.prog.error(blocks[1].start, "a statement can be only one send or receive "
                                                  "block")
-            if blocks:
-                it.block = Block(blocks[0].kind, blocks[0], s)
-            r.items.append(it)
-        return r
+            block = Block(blocks[0].kind, blocks[0], s) if blocks else None
+            items.append(Item(s, block, directives))
+        return Region(d, stmt, self.prog.function_of(stmt), stmt.kind in LOOPS, tuple(items))
 
     def _check_cxx_constructs(self, r: Region):
         """C++ the firing-rule analysis does not follow: a lambda's body looks like code that

@@ -10,9 +10,9 @@ def _loc(prog, offset):
     return f"{f}:{l}:{c}"
 
 
-def explain(prog, regions, privatized, main_info, companions) -> str:
-    """``privatized``: the variables privatized; ``companions``: the HelperRules of the
-    companions written."""
+def explain(prog, plans, privatized, main_info, companions) -> str:
+    """``plans``: the regions' RegionPlans; ``privatized``: the variables privatized;
+    ``companions``: the HelperRules of the companions written."""
     out = [f"bamboo: {prog.src.display}"]
     dims = [d for d in prog.directives if d.kind == "dimension" and d.valid]
     if dims:
@@ -29,7 +29,8 @@ def explain(prog, regions, privatized, main_info, companions) -> str:
                        f"BAMBOO_PRIVATE({pv.mangled})")
     else:
         out.append("privatized variables: none")
-    for r in regions:
+    for p in plans:
+        r = p.region
         kind = (f"{r.stmt.kind.name.lower().replace('_stmt', '')} loop: each iteration is an "
                 "evaluation point") if r.is_loop else "statement: one evaluation point"
         out.append("")
@@ -44,15 +45,15 @@ def explain(prog, regions, privatized, main_info, companions) -> str:
                 return f"statement (line {it.stmt.line})"
             return f"{it.block.kind} block (line {it.block.line})"
         out.append("  blocks: " + ", ".join(name(it) for it in r.items if it.block))
-        if r.moves:
-            for m in r.moves:
+        if p.moves:
+            for m in p.moves:
                 past = ", ".join(f"line {b.line}" for b in m.passed)
                 out.append(f"  reordering: send block at line {m.send.line} moved before the "
                            f"receive block(s) at {past}")
-            out.append("  order after reordering: " + ", ".join(name(it) for it in r.order))
+            out.append("  order after reordering: " + ", ".join(name(it) for it in p.order))
         else:
             out.append("  reordering: none")
-        for i, w in enumerate(r.windows, 1):
+        for i, w in enumerate(p.windows, 1):
             lines = ", ".join(str(b.line) for b in w.blocks)
             out.append(f"  window {i} (receive block(s) at line {lines}):")
             a = w.analysis

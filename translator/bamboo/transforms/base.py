@@ -22,29 +22,29 @@ class Transformation(ABC):
 
 
 class BlockTransformation(Transformation):
-    """A transformation of the olap regions' send or receive blocks (``kind``): its check
-    checks each block of that kind, then plans the edits of the region."""
+    """A transformation of the olap regions' send or receive blocks (``kind``), as the
+    regions' plans (analysis/region_plans.py) have them: its check checks each block of that
+    kind, then what the plan of the region asks of it."""
 
     kind: str
 
-    def __init__(self, prog: Program, sums: dict, regions: list):
+    def __init__(self, prog: Program, sums: dict, plans: tuple):
         self.prog = prog
         self.sums = sums
-        self.regions = regions
+        self.plans = plans
 
     def check(self):
-        for r in self.regions:
-            for b in r.blocks_of(self.kind):
+        for p in self.plans:
+            for b in p.region.blocks_of(self.kind):
                 self.check_block(b)
-            self.plan(r)
+            self.check_plan(p)
 
     @abstractmethod
     def check_block(self, b) -> None:
         """Report what keeps block ``b`` from being transformed."""
 
-    @abstractmethod
-    def plan(self, r) -> None:
-        """Plan the edits of region ``r`` (into the Region)."""
+    def check_plan(self, p) -> None:
+        """Report what keeps the region's plan ``p`` from being made."""
 
 
 def replace_directive(buf: EditBuffer, d, text: str):

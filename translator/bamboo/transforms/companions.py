@@ -15,12 +15,12 @@ from .base import Transformation
 
 
 class AddHelperCompanions(Transformation):
-    """Needs the windows InsertFiringRules.check() analysed; spells the companions with the
+    """Writes the companions the windows of the regions' ``plans`` call; spells them with the
     privatization's name ``rewrites``."""
 
-    def __init__(self, prog: Program, regions: list, companions: dict, rewrites: NameRewrites):
+    def __init__(self, prog: Program, plans: tuple, companions: dict, rewrites: NameRewrites):
         self.prog = prog
-        self.regions = regions
+        self.plans = plans
         self.companions = companions   # helper name -> HelperRule
         self.rewrites = rewrites
         self.used: set = set()         # helpers whose companion a rule calls
@@ -28,7 +28,7 @@ class AddHelperCompanions(Transformation):
     def check(self):
         """The helpers whose companion a firing rule calls, directly or through other
         companions."""
-        pending = [name for r in self.regions for w in r.windows
+        pending = [name for p in self.plans for w in p.windows
                    for name in _called_companions(w.analysis)]
         while pending:
             name = pending.pop()

@@ -9,7 +9,8 @@ long jump out of it would skip receives its rule announced).
 from __future__ import annotations
 
 from .. import mpi_api
-from ..analysis.regions import Block, Region, Window
+from ..analysis.region_plans import Window
+from ..analysis.regions import Block
 from ..analysis.slicer import SliceAnalysis
 from ..analysis.summaries import LONG_JUMPS
 from ..emit.edits import EditBuffer, EditOrder
@@ -25,30 +26,14 @@ _RECEIVING = {mpi_api.RECEIVE, mpi_api.SENDRECV, mpi_api.WAIT, mpi_api.COLLECTIV
 
 
 class InsertFiringRules(BlockTransformation):
-    """Needs the order ReorderBlocks.check() planned; spells the rules with the
+    """Inserts the windows' firing rules the regions' plans have; spells the rules with the
     privatization's name ``rewrites``."""
 
     kind = dirs.RECEIVE
 
-    def __init__(self, prog: Program, sums: dict, regions: list, companions: dict,
-                 rewrites: NameRewrites):
-        super().__init__(prog, sums, regions)
-        self.companions = companions
+    def __init__(self, prog: Program, sums: dict, plans: tuple, rewrites: NameRewrites):
+        super().__init__(prog, sums, plans)
         self.rewrites = rewrites
-
-    def plan(self, r: Region):
-        """The runs of receive blocks in the reordered body, each analysed for its rule."""
-        run = []
-        sequence = [it.stmt for it in r.order]
-        for it in r.order + [None]:
-            if it is not None and it.block is not None and it.block.kind == dirs.RECEIVE:
-                run.append(it)
-                continue
-            if run:
-                analysis = SliceAnalysis(self.prog, self.sums, [x.stmt for x in run],
-                                         self.companions, sequence=sequence).run()
-                r.windows.append(Window([x.block for x in run], analysis, run[0].line_start))
-                run = []
 
     def check_block(self, b: Block):
         """A receive block receives (what its window's firing rule is about), and is left
@@ -84,8 +69,9 @@ class InsertFiringRules(BlockTransformation):
                                           "of this window in it, or remove the directive")
 
     def apply(self, buf: EditBuffer):
-        for r in self.regions:
-            for w in r.windows:
+        for p in self.plans:
+            r = p.region
+            for w in p.windows:
                 self._insert_rule(buf, w)
                 for d in w.analysis.left_out:
                     self.prog.note(d.node.start, f"{d.what} is left out of the firing rule and "

@@ -12,7 +12,8 @@ receive block means differently).
 from __future__ import annotations
 
 from .. import mpi_api
-from ..analysis.regions import Block, Move, Region
+from ..analysis.region_plans import RegionPlan
+from ..analysis.regions import Block
 from ..analysis.summaries import call_chain_to, is_assignment
 from ..emit.edits import EditBuffer, EditOrder
 from ..frontend import directives as dirs
@@ -31,9 +32,9 @@ class ReorderBlocks(BlockTransformation):
     kind = dirs.SEND
 
     def apply(self, buf: EditBuffer):
-        for r in self.regions:
-            moved = {id(m.send): m for m in r.moves}
-            for b in r.blocks_of(dirs.SEND):
+        for p in self.plans:
+            moved = {id(m.send): m for m in p.moves}
+            for b in p.region.blocks_of(dirs.SEND):
                 m = moved.get(id(b))
                 unit = self._unit(b) if m is not None else None
                 bracket = self._bracket(b, unit)
@@ -193,22 +194,10 @@ class ReorderBlocks(BlockTransformation):
         return out
 
     # -- reordering ---------------------------------------------------------------------------
-    def plan(self, r: Region):
-        """Plan the moves (Region.order, Region.moves) and check each."""
-        order = []
-        for it in r.items:
-            if it.block is not None and it.block.kind == dirs.SEND:
-                j = len(order)
-                while j > 0 and order[j - 1].block is not None and order[j - 1].block.kind == dirs.RECEIVE:
-                    j -= 1
-                passed = order[j:]
-                if passed:
-                    r.moves.append(Move(it.block, [p.block for p in passed], passed[0]))
-                    self._check_move(it.block, [p.block for p in passed])
-                order.insert(j, it)
-            else:
-                order.append(it)
-        r.order = order
+    def check_plan(self, p: RegionPlan):
+        """Each move the plan has (analysis/region_plans.py)."""
+        for m in p.moves:
+            self._check_move(m.send, m.passed)
 
     def _check_move(self, send: Block, passed: list):
         src = self.prog.src
