@@ -21,6 +21,7 @@ from .diagnostics import Diagnostics
 from .emit.edits import UTF8_BOM, EditBuffer
 from .emit.explain import explain as explain_text
 from .frontend.load import load
+from .frontend.parses import Parses
 from .loop_comm import INCLUDE_DIR as LOOP_INCLUDE_DIR
 from .loop_comm import includes_mpi, is_shmem_program, with_mpi_header
 from .loop_comm import optimize as optimize_loops
@@ -60,26 +61,26 @@ def translate_file(path: str, compiler_args=(), display: str | None = None,
     diags = Diagnostics()
     try:
         src = SourceFile(path, display=display or path)
+        parses = Parses(src)
         shmem_program = is_shmem_program(src.text) and not includes_mpi(src.text)
         lowered = lower_comm_directives(src, list(compiler_args),
-                                        is_cxx_source(path, list(compiler_args)), diags,
+                                        is_cxx_source(path, list(compiler_args)), diags, parses,
                                         tasks=not (comm_only or shmem_program))
         if lowered.text is None:
             return TranslationResult(None, diags.sorted())
         if comm_only or shmem_program:
-            return _plain_program(src, lowered, compiler_args, loop_opt, shmem_program, diags)
+            return _plain_program(parses, lowered, compiler_args, loop_opt, shmem_program, diags)
         if SHMEM in lowered.targets:
             line, col = src.line_col(lowered.targets[SHMEM])
             diags.error(display or path, line, col, "TARGET_COMM_SHMEM cannot run on Bamboo tasks "
                         "(the runtime is MPI): lower the directives alone with `bamboo translate "
                         "--comm-only` or `bamboocc --bamboo-comm-only`, and build with oshcc")
             return TranslationResult(None, diags.sorted())
-        text = lowered.text if lowered.found else None
+        text = lowered.text if lowered.found else src.text
         loops = ""
         if loop_opt:
-            optimized = optimize_loops(src if text is None else SourceFile(src.path, text,
-                                                                            src.display),
-                                       compiler_args, diags, shmem=False)
+            optimized = optimize_loops(parses.source(text), compiler_args, diags, parses,
+                                       shmem=False)
             if optimized.text is None:
                 return TranslationResult(None, diags.sorted())
             if optimized.mpi_nests and includes_mpi(optimized.text):
@@ -88,7 +89,7 @@ def translate_file(path: str, compiler_args=(), display: str | None = None,
             elif optimized.mpi_nests:
                 loops = (f"{src.display}: loops of MPI one-sided accesses left as written: the "
                          "file does not include mpi.h itself\n")
-        result = _translate(path, compiler_args, display, explain, diags, text)
+        result = _translate(parses.source(text), parses, compiler_args, explain, diags)
         result.explanation = lowered.explanation + loops + result.explanation
         result.targets = set(lowered.targets)
         return result
@@ -100,11 +101,12 @@ def translate_file(path: str, compiler_args=(), display: str | None = None,
         return TranslationResult(None, diags.sorted())
 
 
-def _plain_program(src: SourceFile, lowered, compiler_args, loop_opt: bool,
+def _plain_program(parses: Parses, lowered, compiler_args, loop_opt: bool,
                    shmem_program: bool, diags: Diagnostics) -> TranslationResult:
+    src = parses.original
     text, explanation, header, library = lowered.text, lowered.explanation, "", False
     if loop_opt:
-        optimized = optimize_loops(SourceFile(src.path, text, src.display), compiler_args, diags)
+        optimized = optimize_loops(parses.source(text), compiler_args, diags, parses)
         if optimized.text is None:
             return TranslationResult(None, diags.sorted())
         text, header, library = optimized.text, optimized.header, optimized.nests > 0
@@ -116,8 +118,9 @@ def _plain_program(src: SourceFile, lowered, compiler_args, loop_opt: bool,
                              shmem_program, library)
 
 
-def _translate(path, compiler_args, display, explain, diags, text) -> TranslationResult:
-    prog = load(path, list(compiler_args), diags, display=display, text=text)
+def _translate(src: SourceFile, parses: Parses, compiler_args, explain: bool,
+               diags: Diagnostics) -> TranslationResult:
+    prog = load(src, list(compiler_args), diags, parses)
     if prog is None:
         return TranslationResult(None, diags.sorted())
     # analysis, then the plans (values the transformations only read), then the checks

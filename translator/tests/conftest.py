@@ -17,7 +17,7 @@ from bamboo.translate import translate_file  # noqa: E402
 @pytest.fixture
 def translate(tmp_path):
     """translate(code, name='t.c', **files) -> TranslationResult; extra files are headers."""
-    def run(code, name="t.c", args=(), explain=False, **files):
+    def run(code, name="t.c", args=(), explain=False, comm_only=False, **files):
         for fname, text in files.items():
             (tmp_path / fname.replace("_h", ".h")).write_text(text)
         p = tmp_path / name
@@ -25,7 +25,8 @@ def translate(tmp_path):
         old = os.getcwd()
         os.chdir(tmp_path)
         try:
-            return translate_file(name, list(args), display=name, explain=explain)
+            return translate_file(name, list(args), display=name, explain=explain,
+                                  comm_only=comm_only)
         finally:
             os.chdir(old)
     return run

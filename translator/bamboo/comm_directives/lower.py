@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from ..diagnostics import Diagnostics
 from ..frontend import cx
 from ..frontend.load import report_parse_errors
+from ..frontend.parses import Parses
 from ..source import SourceFile
 from . import buffers as bf
 from . import clauses as cl
@@ -34,13 +35,14 @@ def has_directives(text: str) -> bool:
     return "comm_parameters" in text or "comm_p2p" in text
 
 
-def lower(src: SourceFile, args, cxx: bool, diags: Diagnostics, tasks: bool = False) -> Lowered:
+def lower(src: SourceFile, args, cxx: bool, diags: Diagnostics, parses: Parses,
+          tasks: bool = False) -> Lowered:
     """``tasks``: the lowered file goes on to Bamboo tasks, where a region that stands
     directly in an olap region has its transfers written as a send and a receive block
     (groups.py, announce_in_olap)."""
     if not has_directives(src.text):
         return Lowered(src.text)
-    tu = cx.parse(src.path, args, unsaved_text=src.text)
+    tu = parses.tree(src, args)
     skipped = cx.skipped_ranges(tu, src.path)
     directives = cl.scan(src, diags, skipped, _object_macros(tu))
     # a directive's clauses continued on the next line without '\' are C errors there too:

@@ -14,15 +14,14 @@ from . import cx, directives as dirs
 from .cx import CK
 from .lvalues import base_variable_node
 from .model import Function, MacroUse, MPICall, Node, Program, build_tree
+from .parses import Parses
 from .priority import check_priority_expressions
 
 
-def load(path: str, compiler_args, diags: Diagnostics, display: str | None = None,
-         text: str | None = None) -> Program | None:
-    """Parse ``path`` (or ``text`` as its contents); None when libclang reports errors (they
-    are in ``diags``)."""
-    src = SourceFile(path, text=text, display=display if display is not None else path)
-    tu = cx.parse(src.path, compiler_args, unsaved_text=text)
+def load(src: SourceFile, compiler_args, diags: Diagnostics, parses: Parses) -> Program | None:
+    """The program of ``src`` (its tree from ``parses``); None when libclang reports errors
+    (they are in ``diags``)."""
+    tu = parses.tree(src, compiler_args)
     prog = Program(src, tu, diags)
     prog.cxx = toolchain.is_cxx_source(src.path, compiler_args)
     if report_parse_errors(tu, src, diags):

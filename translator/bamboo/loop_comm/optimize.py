@@ -10,6 +10,7 @@ from pathlib import Path
 from ..diagnostics import Diagnostics
 from ..frontend import cx
 from ..frontend.load import report_parse_errors
+from ..frontend.parses import Parses
 from ..source import SourceFile
 from .accesses import GET
 from .nests import Nest, plan, source_text
@@ -54,12 +55,13 @@ def with_mpi_header(text: str) -> str:
     return _MPI_INCLUDE.sub(lambda m: (m.group(1) or "") + MPI_HEADER.strip(), text, count=1)
 
 
-def optimize(src: SourceFile, args, diags: Diagnostics, shmem: bool = True) -> LoopOptimization:
+def optimize(src: SourceFile, args, diags: Diagnostics, parses: Parses,
+             shmem: bool = True) -> LoopOptimization:
     """``src``'s text with its provable loop nests optimized, line for line; without
     ``shmem``, only its MPI one-sided ones (a program to become Bamboo tasks)."""
     if "shmem_" not in src.text and "MPI_Get" not in src.text and "MPI_Put" not in src.text:
         return LoopOptimization(src.text)
-    tu = cx.parse(src.path, list(args), unsaved_text=src.text)
+    tu = parses.tree(src, args)
     if report_parse_errors(tu, src, diags):
         return LoopOptimization(None)
     edits, notes, count, mpi = [], [], 0, 0
