@@ -3,8 +3,10 @@ way generated text spells the user's code (``NameRewrites``)."""
 from __future__ import annotations
 
 import bisect
+import functools
 import os
 import re
+from dataclasses import dataclass
 from types import MappingProxyType
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -119,6 +121,44 @@ class SourceFile:
         m = re.match(r"[ \t]*", self.text[s:])
         return m.group(0)
 
+    def pragma_lines(self, names: tuple, skipped=()) -> list:
+        """The ``#pragma NAME`` lines of the code for each NAME of ``names`` (not in comments,
+        not in the preprocessor's ``skipped`` ranges), in order: the one scanner of Bamboo's
+        directives and of the comm directives."""
+        found = []
+        for m in _pragma_pattern(names).finditer(self.blanked):
+            start = self.blanked.index("#", m.start())
+            if not any(a <= start < b for a, b in skipped):
+                end = self.logical_line_end(m.start())
+                found.append(PragmaLine(start, m.group(1), m.end(), end))
+        return found
+
+    def for_header(self, start: int):
+        """The header of the ``for`` statement at ``start``: (its opening parenthesis, the two
+        semicolons between its parts, its closing parenthesis), or None when it is not
+        written as ``for (init; condition; increment)`` (a macro's). Brackets nest."""
+        text = self.blanked
+        if text[start:start + 3] != "for":
+            return None
+        open_paren = text.find("(", start)
+        if open_paren < 0:
+            return None
+        depth, semis, i = 0, [], open_paren
+        while i < len(text):
+            ch = text[i]
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+                if depth == 0:
+                    break
+            elif ch == ";" and depth == 1:
+                semis.append(i)
+            i += 1
+        if len(semis) != 2 or i == len(text):
+            return None
+        return open_paren, tuple(semis), i
+
     def logical_line_end(self, offset: int) -> int:
         """End of the logical line holding ``offset`` (backslash continuations followed, in
         code: not in comments), before its newline."""
@@ -147,6 +187,22 @@ class SourceFile:
         if m and (offset == 0 or not (self.text[offset - 1].isalnum() or self.text[offset - 1] == "_")):
             return m.group(0)
         return None
+
+
+@dataclass(frozen=True)
+class PragmaLine:
+    """A ``#pragma NAME ...`` line of the code, its continuation lines joined."""
+    start: int      # of its '#'
+    name: str
+    words: int      # just past the name: where what follows it starts
+    end: int        # end of the logical line, before its newline
+
+
+@functools.lru_cache(maxsize=None)
+def _pragma_pattern(names: tuple) -> re.Pattern:
+    # a UTF-8 byte order mark may precede the first line's directive
+    return re.compile(r"^(?:\xef\xbb\xbf)?[ \t]*#[ \t]*pragma[ \t]+(" +
+                      "|".join(re.escape(n) for n in names) + r")\b", re.M)
 
 
 class NameRewrites:

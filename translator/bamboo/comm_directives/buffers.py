@@ -10,16 +10,14 @@ from dataclasses import dataclass
 
 from ..diagnostics import Diagnostics
 from ..frontend import cx
+from ..frontend.cx import CK, INTEGER_KINDS, TK, base_variable, unwrap
 from ..frontend.load import report_parse_errors
-from ..frontend.cx import CK, TK
 from ..source import SourceFile
 from . import clauses as cl
 from .clauses import Expr
 from .datatypes import Basic, Record, Unsupported, element, strip_arrays
 from .structure import Layout
 
-INTEGER_KINDS = {TK.CHAR_S, TK.CHAR_U, TK.SCHAR, TK.UCHAR, TK.SHORT, TK.USHORT, TK.INT, TK.UINT,
-                 TK.LONG, TK.ULONG, TK.LONGLONG, TK.ULONGLONG, TK.BOOL, TK.ENUM}
 SHMEM_ALLOCATORS = ("shmem_malloc", "shmem_calloc", "shmem_align", "shmalloc", "shmemalign",
                     "shpalloc")
 
@@ -132,15 +130,7 @@ def _probes(exprs: list[Expr], opening: str):
     return texts
 
 
-def unwrap(c, kinds=(CK.UNEXPOSED_EXPR,)):
-    """The expression inside implicit conversions (libclang's unexposed expressions) and,
-    with more ``kinds``, inside parentheses and casts."""
-    while c.kind in kinds:
-        operands = [ch for ch in c.get_children() if ch.kind != CK.TYPE_REF]
-        if len(operands) != 1:
-            break
-        c = operands[0]
-    return c
+
 
 
 def check_scalar(src, clause, cursor, diags, integer: bool) -> bool:
@@ -250,40 +240,7 @@ def _is_lvalue(c) -> bool:
     return c.kind == CK.UNARY_OPERATOR and cx.unary_op(c) == "*"
 
 
-def base_variable(cursor):
-    """(variable, reached through a pointer) for the storage an lvalue or address names:
-    ``a[i].f``, ``&a[i]``, ``s.arr`` are in their variable; ``p[i]``, ``*p``, ``s->f`` are
-    behind the pointer ``p``/``s``."""
-    c = cursor
-    through = False
-    while True:
-        k = c.kind
-        children = list(c.get_children())
-        if k in (CK.PAREN_EXPR, CK.UNEXPOSED_EXPR, CK.CSTYLE_CAST_EXPR) and children:
-            c = children[-1]
-        elif k == CK.UNARY_OPERATOR and children:
-            if cx.unary_op(c) == "*":
-                through = True
-            elif cx.unary_op(c) != "&":
-                return None, through
-            c = children[0]
-        elif k in (CK.ARRAY_SUBSCRIPT_EXPR, CK.MEMBER_REF_EXPR) and children:
-            base = unwrap(children[0])   # an array's decay is not a pointer's
-            if base.type.get_canonical().kind == TK.POINTER:
-                through = True
-            c = base
-        elif k == CK.DECL_REF_EXPR:
-            v = c.referenced
-            if v is None or v.kind not in (CK.VAR_DECL, CK.PARM_DECL):
-                return None, through
-            if c.type.get_canonical().kind == TK.POINTER:
-                through = True
-            elif v.kind == CK.PARM_DECL and v.type.get_canonical().kind != TK.RECORD and \
-                    c.type.get_canonical().kind in (TK.INCOMPLETEARRAY, TK.CONSTANTARRAY):
-                through = True   # an array parameter is a pointer
-            return v, through
-        else:
-            return None, through
+
 
 
 def declared_at(src, cursor) -> int:

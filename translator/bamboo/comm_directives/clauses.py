@@ -37,8 +37,6 @@ CLAUSES = ("sender", "receiver", "sbuf", "rbuf", "sendwhen", "receivewhen", "tar
 REGION_ONLY = ("place_sync", "max_comm_iter")
 REQUIRED = ("sender", "receiver", "sbuf", "rbuf")
 
-_PRAGMA = re.compile(r"^(?:\xef\xbb\xbf)?[ \t]*#[ \t]*pragma[ \t]+(comm_parameters|comm_p2p)\b",
-                     re.M)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -77,17 +75,12 @@ def scan(src: SourceFile, diags: Diagnostics, skipped=(), macros=None) -> list[C
     through an object-like macro (``-DTARGET=TARGET_COMM_SHMEM``)."""
     blank = src.blanked
     found = []
-    for m in _PRAGMA.finditer(blank):
-        hash_off = blank.index("#", m.start())
-        if any(a <= hash_off < b for a, b in skipped):
-            continue
-        end = src.logical_line_end(m.start())
-        d = CommDirective(kind=m.group(1), start=hash_off, end=end)
-        _parse_clauses(d, src, blank, m.end(), end, diags, macros or {})
+    for pragma in src.pragma_lines((PARAMETERS, P2P), skipped):
+        d = CommDirective(kind=pragma.name, start=pragma.start, end=pragma.end)
+        _parse_clauses(d, src, blank, pragma.words, pragma.end, diags, macros or {})
         _check_continuation(d, src, blank, diags)
         found.append(d)
     return found
-
 
 
 def _parse_clauses(d: CommDirective, src, blank, i, end, diags, macros):

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from ..diagnostics import Diagnostics
 from ..frontend import directives as bamboo_directives
-from ..frontend.cx import CK
+from ..frontend.cx import CK, leaves, statement_end
 from . import buffers as bf
 from . import clauses as cl
 from .datatypes import Basic
-from .structure import (LOOP_KINDS, Instance, Layout, SyncGroup, follows_directly, leaves,
-                        statement_end)
+from .structure import LOOP_KINDS, Instance, Layout, SyncGroup, follows_directly
 
 
 def plan_groups(src, layout: Layout, diags):

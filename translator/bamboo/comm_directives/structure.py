@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostics
 from ..frontend import cx
-from ..frontend.cx import CK
+from ..frontend.cx import CK, label_inside, statement_end
 from ..source import SourceFile
 from . import clauses as cl
 from .clauses import CommDirective
@@ -214,29 +214,10 @@ def _statement_after(src, d: CommDirective, statements, diags) -> Statement | No
     return Statement(cursor, i, statement_end(src, cursor), ancestors[1:], fn)
 
 
-def statement_end(src: SourceFile, cursor) -> int:
-    """Just past a statement: libclang's extent of an expression statement (or a do loop...)
-    stops before its ';'."""
-    end = cursor.extent.end.offset
-    blank = src.blanked
-    j = end
-    while j < len(blank) and blank[j] in " \t\r\n":
-        j += 1
-    if j < len(blank) and blank[j] == ";" and src.text[end - 1:end] != "}":
-        end = j + 1
-    return end
 
 
-def leaves(stmt_cursor) -> bool:
-    """Whether a return or goto may leave the statement (break and continue leave only the
-    statement's own loops or go to just after it)."""
-    start, end = stmt_cursor.extent.start.offset, stmt_cursor.extent.end.offset
-    for c in cx.walk_preorder(stmt_cursor):
-        if c.kind in (CK.RETURN_STMT, CK.INDIRECT_GOTO_STMT):
-            return True
-        if c.kind == CK.GOTO_STMT and not _label_inside(c, start, end):
-            return True
-    return False
+
+
 
 
 def _contains(outer: Statement, offset: int) -> bool:
@@ -308,7 +289,7 @@ def _check_jumps(src, stmt: Statement, what: str, skipped: str, diags, already=f
         if k == CK.RETURN_STMT:
             word = "return"
         elif k == CK.INDIRECT_GOTO_STMT or \
-                (k == CK.GOTO_STMT and not _label_inside(c, stmt.start, stmt.end)):
+                (k == CK.GOTO_STMT and not label_inside(c, stmt.start, stmt.end)):
             word = "goto"
         elif k == CK.BREAK_STMT and breakables == 0:
             word = "break"
@@ -325,9 +306,7 @@ def _check_jumps(src, stmt: Statement, what: str, skipped: str, diags, already=f
     return reported
 
 
-def _label_inside(goto, start: int, end: int) -> bool:
-    label = next((c.referenced for c in goto.get_children() if c.kind == CK.LABEL_REF), None)
-    return label is not None and start <= label.extent.start.offset < end
+
 
 
 def _sync_groups(src, regions, diags) -> list[SyncGroup]:

@@ -1,4 +1,5 @@
-"""Thin layer over libclang (``clang.cindex``): parsing, locations, operator kinds.
+"""Thin layer over libclang (``clang.cindex``): parsing, locations, operator kinds, and the
+helpers over cursors that the comm directives and loop communication share (at the end).
 
 Everything else in the translator talks to libclang through this module and the Node
 tree of model.py.
@@ -12,7 +13,7 @@ import threading
 import clang.cindex as ci
 
 from .. import toolchain
-from ..source import ENCODING
+from ..source import ENCODING, SourceFile
 
 CK = ci.CursorKind
 TK = ci.TypeKind
@@ -265,3 +266,88 @@ def type_key(t) -> str:
     for q in ("const ", "volatile ", "restrict "):
         s = s.replace(q, "")
     return s.strip()
+
+
+# -- helpers over cursors the comm directives and loop communication share ---------------------
+# (the front end and the analyses work on the Node tree of model.py instead)
+
+INTEGER_KINDS = {TK.CHAR_S, TK.CHAR_U, TK.SCHAR, TK.UCHAR, TK.SHORT, TK.USHORT, TK.INT, TK.UINT,
+                 TK.LONG, TK.ULONG, TK.LONGLONG, TK.ULONGLONG, TK.BOOL, TK.ENUM}
+
+
+def unwrap(c, kinds=(CK.UNEXPOSED_EXPR,)):
+    """The expression inside implicit conversions (libclang's unexposed expressions) and,
+    with more ``kinds``, inside parentheses and casts."""
+    while c.kind in kinds:
+        operands = [ch for ch in c.get_children() if ch.kind != CK.TYPE_REF]
+        if len(operands) != 1:
+            break
+        c = operands[0]
+    return c
+
+
+def base_variable(cursor):
+    """(variable, reached through a pointer) for the storage an lvalue or address names:
+    ``a[i].f``, ``&a[i]``, ``s.arr`` are in their variable; ``p[i]``, ``*p``, ``s->f`` are
+    behind the pointer ``p``/``s``."""
+    c = cursor
+    through = False
+    while True:
+        k = c.kind
+        children = list(c.get_children())
+        if k in (CK.PAREN_EXPR, CK.UNEXPOSED_EXPR, CK.CSTYLE_CAST_EXPR) and children:
+            c = children[-1]
+        elif k == CK.UNARY_OPERATOR and children:
+            if unary_op(c) == "*":
+                through = True
+            elif unary_op(c) != "&":
+                return None, through
+            c = children[0]
+        elif k in (CK.ARRAY_SUBSCRIPT_EXPR, CK.MEMBER_REF_EXPR) and children:
+            base = unwrap(children[0])   # an array's decay is not a pointer's
+            if base.type.get_canonical().kind == TK.POINTER:
+                through = True
+            c = base
+        elif k == CK.DECL_REF_EXPR:
+            v = c.referenced
+            if v is None or v.kind not in (CK.VAR_DECL, CK.PARM_DECL):
+                return None, through
+            if c.type.get_canonical().kind == TK.POINTER:
+                through = True
+            elif v.kind == CK.PARM_DECL and v.type.get_canonical().kind != TK.RECORD and \
+                    c.type.get_canonical().kind in (TK.INCOMPLETEARRAY, TK.CONSTANTARRAY):
+                through = True   # an array parameter is a pointer
+            return v, through
+        else:
+            return None, through
+
+
+def statement_end(src: SourceFile, cursor) -> int:
+    """Just past a statement: libclang's extent of an expression statement (or a do loop...)
+    stops before its ';'."""
+    end = cursor.extent.end.offset
+    blank = src.blanked
+    j = end
+    while j < len(blank) and blank[j] in " \t\r\n":
+        j += 1
+    if j < len(blank) and blank[j] == ";" and src.text[end - 1:end] != "}":
+        end = j + 1
+    return end
+
+
+def leaves(stmt_cursor) -> bool:
+    """Whether a return or goto may leave the statement (break and continue leave only the
+    statement's own loops or go to just after it)."""
+    start, end = stmt_cursor.extent.start.offset, stmt_cursor.extent.end.offset
+    for c in walk_preorder(stmt_cursor):
+        if c.kind in (CK.RETURN_STMT, CK.INDIRECT_GOTO_STMT):
+            return True
+        if c.kind == CK.GOTO_STMT and not label_inside(c, start, end):
+            return True
+    return False
+
+
+def label_inside(goto, start: int, end: int) -> bool:
+    """Whether the label a goto jumps to stands in [start, end)."""
+    label = next((c.referenced for c in goto.get_children() if c.kind == CK.LABEL_REF), None)
+    return label is not None and start <= label.extent.start.offset < end

@@ -37,8 +37,6 @@ LAYOUTS = {
 }
 AXIS_NAMES = {"X": 0, "Y": 1, "Z": 2, "W": 3}
 
-# A UTF-8 byte order mark may precede the first line's directive.
-_PRAGMA = re.compile(r"^(?:\xef\xbb\xbf)?[ \t]*#[ \t]*pragma[ \t]+bamboo\b", re.M)
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|\S")
 _PRAGMA_OPERATOR = re.compile(r'\b_Pragma[ \t]*\([ \t]*"bamboo[ \t]+(send|receive)[ \t]*"[ \t]*\)')
 
@@ -90,12 +88,8 @@ def scan(src: SourceFile, diags: Diagnostics, skipped=()) -> list:
     ranges: code the preprocessor leaves out)."""
     blank = src.blanked
     result = []
-    for m in _PRAGMA.finditer(blank):
-        hash_off = blank.index("#", m.start())
-        if any(a <= hash_off < b for a, b in skipped):
-            continue
-        end = src.logical_line_end(m.start())
-        words_start = m.end()
+    for pragma in src.pragma_lines(("bamboo",), skipped):
+        hash_off, words_start, end = pragma.start, pragma.words, pragma.end
         # The directive's words, as (text, offset) tokens, from the blanked text (no comments).
         body = blank[words_start:end]
         tokens = [(t.group(0), words_start + t.start()) for t in _TOKEN.finditer(body)

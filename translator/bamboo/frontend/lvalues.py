@@ -1,6 +1,9 @@
 """What an lvalue or an MPI argument designates: the variable behind ``a[i]``, ``s.f`` or
 ``&r``.  Shared by the front end (address-taken variables), the firing-rule analysis (what a
-store changes) and the region checks (what a receive block writes)."""
+store changes) and the region checks (what a receive block writes).  These work on the Node
+tree; on libclang's cursors, before there is a model, cx.base_variable answers what the comm
+directives and loop communication ask instead: which variable's storage an address reaches,
+and whether through a pointer."""
 from __future__ import annotations
 
 from . import cx

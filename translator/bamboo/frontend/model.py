@@ -134,24 +134,11 @@ class Node:
     def for_parts(self):
         """(init, cond, inc, body, header_open, header_close) of a FOR_STMT; parts may be None."""
         if self._for is None:
-            blank = self.src.blanked
-            i = blank.find("(", self.start)
-            depth, semis, j = 0, [], i
-            while j < len(blank):
-                ch = blank[j]
-                if ch == "(":
-                    depth += 1
-                elif ch == ")":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                elif ch == ";" and depth == 1:
-                    semis.append(j)
-                j += 1
-            close = j
+            header = self.src.for_header(self.start)
             init = cond = inc = None
             body = self.children[-1] if self.children else None
-            if len(semis) == 2 and self.src.text[self.start:self.start + 3] == "for":
+            if header is not None:
+                i, semis, close = header
                 for c in self.children[:-1]:
                     if c.start < semis[0] or (c.kind == CK.DECL_STMT and c.start < semis[0] + 1):
                         init = c

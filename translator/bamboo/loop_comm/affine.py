@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..comm_directives.buffers import base_variable, unwrap
 from ..frontend import cx
+from ..frontend.cx import base_variable, unwrap
 
 CK = cx.CK
 TK = cx.TK

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..comm_directives.buffers import INTEGER_KINDS, unwrap
 from ..frontend import cx
+from ..frontend.cx import INTEGER_KINDS, unwrap
 from ..source import SourceFile
 
 CK = cx.CK
@@ -37,26 +37,10 @@ class CanonicalLoop:
 def for_parts(src: SourceFile, loop) -> tuple[list, int] | None:
     """The FOR_STMT's (init, cond, inc) cursors, None for a part left out, and the offset
     just past its header: libclang lists only the parts present."""
-    text = src.blanked
-    start = loop.extent.start.offset
-    open_paren = text.find("(", start)
-    if open_paren < 0:
+    header = src.for_header(loop.extent.start.offset)
+    if header is None:
         return None
-    depth, semis, i = 0, [], open_paren
-    while i < len(text):
-        ch = text[i]
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                break
-        elif ch == ";" and depth == 1:
-            semis.append(i)
-        i += 1
-    if len(semis) != 2:
-        return None
-    close = i
+    open_paren, semis, close = header
     bounds = [(open_paren, semis[0]), (semis[0], semis[1]), (semis[1], close)]
     parts = [None, None, None]
     for child in loop.get_children():

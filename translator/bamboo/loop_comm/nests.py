@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..comm_directives.buffers import base_variable, unwrap
-from ..comm_directives.structure import leaves
 from ..frontend import cx
+from ..frontend.cx import base_variable, leaves, unwrap
 from ..source import SourceFile
 from . import affine as af
 from .accesses import MPI_FORMS, PUT, RemoteAccess, remote_access

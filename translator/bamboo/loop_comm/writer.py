@@ -21,9 +21,8 @@ bamboo_lc_mpi_move per access after the loop moves them all (_mpi_edits).
 """
 from __future__ import annotations
 
-from ..comm_directives.buffers import unwrap
-from ..comm_directives.structure import statement_end
 from ..frontend import cx
+from ..frontend.cx import statement_end, unwrap
 from ..source import SourceFile
 from .accesses import GET
 from .nests import Nest, Reference
