@@ -1,8 +1,9 @@
-// The C library's calls with hidden state, per task (getopt, strtok, drand48), its sleeps,
-// which suspend the calling task only, and errno's address on the running thread. Outside
-// tasks (a constructor, an atexit handler) each is the C library's own. rand() and exit()
-// are with MPI_Init's calls.
+// The C library's calls with hidden state, per task (getopt, strtok, rand/random, drand48),
+// its sleeps, which suspend the calling task only, and errno's address on the running thread.
+// Outside tasks (a constructor, an atexit handler) each is the C library's own. exit() is with
+// MPI_Init's calls (mpi/init.cpp).
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -119,6 +120,20 @@ void bamboo_lcong48(unsigned short param[7]) {
     if (Rank* self = Rank::current()) self->drand48.set_parameters(param);
     else lcong48(param);
 }
+
+long bamboo_random(void) {
+    Rank* self = Rank::current();
+    return self ? self->random.next() : random();
+}
+
+void bamboo_srandom(unsigned seed) {
+    if (Rank* self = Rank::current()) self->random.seed(seed);
+    else srandom(seed);
+}
+
+int bamboo_rand(void) { return static_cast<int>(bamboo_random()); }
+
+void bamboo_srand(unsigned seed) { bamboo_srandom(seed); }
 
 unsigned bamboo_sleep(unsigned seconds) {
     Rank* self = Rank::current();

@@ -727,24 +727,4 @@ int bamboo_op_commutative(bamboo_site at, MPI_Op op, int* commute) {
     });
 }
 
-void bamboo_expect_collective(bamboo_collective kind, int root, MPI_Op op, MPI_Comm comm) {
-    Rank& self = calling_rank("the firing rule", kNoSite);
-    if (!find_comm_local(self, comm)) return;  // the call reports it, under its error handler
-    CommView view = resolve_comm(self, comm, "the firing rule", kNoSite);
-    if (view.comm->is_inter()) return;  // the collective waits on its own
-    auto k = static_cast<collectives::Kind>(kind);
-    bool rooted = k == collectives::Kind::bcast || k == collectives::Kind::reduce ||
-                  k == collectives::Kind::gather || k == collectives::Kind::scatter;
-    // An argument the call itself will reject adds nothing: the call reports it.
-    if (rooted && (root < 0 || root >= view.size())) return;
-    bool commutative = true;
-    bool reduces = k == collectives::Kind::reduce || k == collectives::Kind::allreduce ||
-                   k == collectives::Kind::reduce_scatter || k == collectives::Kind::scan ||
-                   k == collectives::Kind::exscan;
-    if (reduces && !op_is_valid(op, &commutative)) return;
-    unsigned number = self.next_collective_number(view.comm->collective_context());
-    for (const Pattern& pattern : collectives::first_receives(k, *view.comm, view.rank, root, commutative, number))
-        expect_message(self, pattern);
-}
-
 }  // extern "C"
