@@ -4,6 +4,8 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <string>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -48,120 +50,148 @@ struct Part {
     }
 };
 
+// Turns one process's records, in time order, into its part: spans (a task running on a worker,
+// a worker idle, a task waiting, an engine round), sends and arrivals.
+class PartBuilder {
+public:
+    PartBuilder(const ProcessFacts& facts, const CommNamer& comm_name)
+        : facts_(facts), comm_name_(comm_name), running_(static_cast<std::size_t>(facts.workers)),
+          idle_(static_cast<std::size_t>(facts.workers)) {
+        const int p = facts.process;
+        part_.summary.process = p;
+        part_.summary.workers = facts.workers;
+        for (int t = 0; t < facts.vf; ++t) part_.summary.vranks.push_back(p * facts.vf + t);
+    }
+
+    Part& part() { return part_; }
+
+    void add(const Event& e, const Buffer& buffer) {
+        part_.first = std::min(part_.first, e.time);
+        part_.last = std::max(part_.last, e.type == EventType::engine_round ? static_cast<std::int64_t>(e.value) : e.time);
+        switch (e.type) {
+            case EventType::worker_start: run_begin_ = std::min(run_begin_, e.time); break;
+            case EventType::worker_stop: run_end_ = std::max(run_end_, e.time); break;
+            case EventType::task_begin: if (on_worker(e)) open(running_[e.lane], SpanKind::task, e); break;
+            case EventType::task_end: if (on_worker(e)) close(running_[e.lane], e.time); break;
+            case EventType::idle_begin: if (on_worker(e)) open(idle_[e.lane], SpanKind::idle, e); break;
+            case EventType::idle_end: if (on_worker(e)) close(idle_[e.lane], e.time); break;
+            case EventType::wait_begin: wait_begin(e, buffer); break;
+            case EventType::wake:
+                if (waiting_.count(e.vrank)) woken_[e.vrank] = e.time;
+                break;
+            case EventType::wait_end: wait_end(e); break;
+            case EventType::engine_round: {
+                Span s;
+                s.lane = Lane{facts_.process, LaneKind::engine, 0};
+                s.kind = SpanKind::engine;
+                s.begin = e.time;
+                s.end = static_cast<std::int64_t>(e.value);
+                part_.spans.push_back(s);
+                break;
+            }
+            case EventType::send:
+                name_of(e.vrank, e.comm);
+                part_.sends.push_back(Send{facts_.process, e.lane, e.vrank, e.peer, e.source, e.tag, e.comm, e.value, e.time});
+                break;
+            case EventType::arrival:
+                part_.arrivals.push_back(Arrival{facts_.process, e.vrank, e.source, e.tag, e.comm, e.value, e.time});
+                break;
+        }
+    }
+
+    // What the end of recording left open ends with the process's last record.
+    void finish(bool empty) {
+        for (auto& slot : running_) close(slot, part_.last);
+        for (auto& slot : idle_) close(slot, part_.last);
+        for (auto& [vrank, s] : waiting_) {
+            s.end = part_.last;
+            part_.spans.push_back(std::move(s));
+        }
+        if (empty) part_.first = part_.last = 0;
+        part_.summary.run_begin = run_begin_ <= run_end_ ? run_begin_ : part_.first;
+        part_.summary.run_end = run_begin_ <= run_end_ ? run_end_ : part_.last;
+    }
+
+private:
+    const std::string& name_of(int vrank, int context) {
+        auto found = part_.comm_names.find(context);
+        if (found == part_.comm_names.end()) found = part_.comm_names.emplace(context, comm_name_(vrank, context)).first;
+        return found->second;
+    }
+
+    bool on_worker(const Event& e) const { return e.lane >= 0 && e.lane < facts_.workers; }
+
+    void open(std::optional<Span>& slot, SpanKind kind, const Event& e) {
+        slot = Span{};
+        slot->lane = Lane{facts_.process, LaneKind::worker, e.lane};
+        slot->kind = kind;
+        slot->begin = e.time;
+        slot->vrank = e.vrank;
+    }
+
+    void close(std::optional<Span>& slot, std::int64_t at) {
+        if (!slot) return;
+        slot->end = at;
+        part_.spans.push_back(std::move(*slot));
+        slot.reset();
+    }
+
+    void wait_begin(const Event& e, const Buffer& buffer) {
+        Span s;
+        s.lane = Lane{facts_.process, LaneKind::task, e.vrank};
+        s.kind = SpanKind::wait;
+        s.begin = e.time;
+        s.vrank = e.vrank;
+        s.wait = e.wait;
+        const char* text = buffer.text.data() + e.value;
+        s.call = text;
+        s.what = text + s.call.size() + 1;
+        s.peer = e.peer;
+        s.tag = e.tag;
+        if (e.wait == WaitKind::receive || e.wait == WaitKind::send) s.comm = name_of(e.vrank, e.comm);
+        waiting_[e.vrank] = std::move(s);
+    }
+
+    void wait_end(const Event& e) {
+        auto found = waiting_.find(e.vrank);
+        if (found == waiting_.end()) return;
+        // The wait ends when the task is made runnable; until a worker takes it, it is ready.
+        auto wake = woken_.find(e.vrank);
+        bool was_woken = wake != woken_.end() && wake->second >= found->second.begin;
+        found->second.end = was_woken ? wake->second : e.time;
+        if (wake != woken_.end()) woken_.erase(wake);
+        part_.spans.push_back(std::move(found->second));
+        waiting_.erase(found);
+    }
+
+    const ProcessFacts& facts_;
+    const CommNamer& comm_name_;
+    Part part_;
+    std::vector<std::optional<Span>> running_;  // by worker
+    std::vector<std::optional<Span>> idle_;     // by worker
+    std::unordered_map<int, Span> waiting_;     // by vrank
+    std::unordered_map<int, std::int64_t> woken_;  // when a waiting task was last made runnable
+    std::int64_t run_begin_ = std::numeric_limits<std::int64_t>::max();
+    std::int64_t run_end_ = std::numeric_limits<std::int64_t>::min();
+};
+
 Part convert(std::vector<Buffer>& buffers, const ProcessFacts& facts, const CommNamer& comm_name) {
     struct Item {
         const Event* event;
         const Buffer* buffer;
     };
     std::vector<Item> items;
-    Part part;
+    PartBuilder builder(facts, comm_name);
+    Part& part = builder.part();
     for (const Buffer& b : buffers) {
         for (const Event& e : b.events) items.push_back({&e, &b});
         if (b.full_at >= 0 && (part.full_at < 0 || b.full_at < part.full_at)) part.full_at = b.full_at;
     }
     // A thread's records are in time order but for engine rounds, stamped with their start.
     std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.event->time < b.event->time; });
-
-    const int p = facts.process;
-    part.summary.process = p;
-    part.summary.workers = facts.workers;
-    for (int t = 0; t < facts.vf; ++t) part.summary.vranks.push_back(p * facts.vf + t);
-    auto name_of = [&](int vrank, int context) -> const std::string& {
-        auto found = part.comm_names.find(context);
-        if (found == part.comm_names.end()) found = part.comm_names.emplace(context, comm_name(vrank, context)).first;
-        return found->second;
-    };
-
-    std::vector<std::optional<Span>> running(static_cast<std::size_t>(facts.workers));
-    std::vector<std::optional<Span>> idle(static_cast<std::size_t>(facts.workers));
-    std::unordered_map<int, Span> waiting;  // by vrank
-    std::unordered_map<int, std::int64_t> woken;  // when a waiting task was last made runnable
-    std::int64_t run_begin = std::numeric_limits<std::int64_t>::max(), run_end = std::numeric_limits<std::int64_t>::min();
-    auto open = [&](std::optional<Span>& slot, SpanKind kind, const Event& e) {
-        slot = Span{};
-        slot->lane = Lane{p, LaneKind::worker, e.lane};
-        slot->kind = kind;
-        slot->begin = e.time;
-        slot->vrank = e.vrank;
-    };
-    auto close = [&](std::optional<Span>& slot, std::int64_t at) {
-        if (!slot) return;
-        slot->end = at;
-        part.spans.push_back(std::move(*slot));
-        slot.reset();
-    };
-    auto on_worker = [&](const Event& e) { return e.lane >= 0 && e.lane < facts.workers; };
-    for (const Item& item : items) {
-        const Event& e = *item.event;
-        part.first = std::min(part.first, e.time);
-        part.last = std::max(part.last, e.type == EventType::engine_round ? static_cast<std::int64_t>(e.value) : e.time);
-        switch (e.type) {
-            case EventType::worker_start: run_begin = std::min(run_begin, e.time); break;
-            case EventType::worker_stop: run_end = std::max(run_end, e.time); break;
-            case EventType::task_begin: if (on_worker(e)) open(running[e.lane], SpanKind::task, e); break;
-            case EventType::task_end: if (on_worker(e)) close(running[e.lane], e.time); break;
-            case EventType::idle_begin: if (on_worker(e)) open(idle[e.lane], SpanKind::idle, e); break;
-            case EventType::idle_end: if (on_worker(e)) close(idle[e.lane], e.time); break;
-            case EventType::wait_begin: {
-                Span s;
-                s.lane = Lane{p, LaneKind::task, e.vrank};
-                s.kind = SpanKind::wait;
-                s.begin = e.time;
-                s.vrank = e.vrank;
-                s.wait = e.wait;
-                const char* text = item.buffer->text.data() + e.value;
-                s.call = text;
-                s.what = text + s.call.size() + 1;
-                s.peer = e.peer;
-                s.tag = e.tag;
-                if (e.wait == WaitKind::receive || e.wait == WaitKind::send) s.comm = name_of(e.vrank, e.comm);
-                waiting[e.vrank] = std::move(s);
-                break;
-            }
-            case EventType::wake:
-                if (waiting.count(e.vrank)) woken[e.vrank] = e.time;
-                break;
-            case EventType::wait_end: {
-                auto found = waiting.find(e.vrank);
-                if (found == waiting.end()) break;
-                // The wait ends when the task is made runnable; until a worker takes it, it is ready.
-                auto wake = woken.find(e.vrank);
-                bool was_woken = wake != woken.end() && wake->second >= found->second.begin;
-                found->second.end = was_woken ? wake->second : e.time;
-                if (wake != woken.end()) woken.erase(wake);
-                part.spans.push_back(std::move(found->second));
-                waiting.erase(found);
-                break;
-            }
-            case EventType::engine_round: {
-                Span s;
-                s.lane = Lane{p, LaneKind::engine, 0};
-                s.kind = SpanKind::engine;
-                s.begin = e.time;
-                s.end = static_cast<std::int64_t>(e.value);
-                part.spans.push_back(s);
-                break;
-            }
-            case EventType::send:
-                name_of(e.vrank, e.comm);
-                part.sends.push_back(Send{p, e.lane, e.vrank, e.peer, e.source, e.tag, e.comm, e.value, e.time});
-                break;
-            case EventType::arrival:
-                part.arrivals.push_back(Arrival{p, e.vrank, e.source, e.tag, e.comm, e.value, e.time});
-                break;
-        }
-    }
-    // What the end of recording left open ends with the process's last record.
-    for (auto& slot : running) close(slot, part.last);
-    for (auto& slot : idle) close(slot, part.last);
-    for (auto& [vrank, s] : waiting) {
-        s.end = part.last;
-        part.spans.push_back(std::move(s));
-    }
-    if (items.empty()) part.first = part.last = 0;
-    part.summary.run_begin = run_begin <= run_end ? run_begin : part.first;
-    part.summary.run_end = run_begin <= run_end ? run_end : part.last;
-    return part;
+    for (const Item& item : items) builder.add(*item.event, *item.buffer);
+    builder.finish(items.empty());
+    return std::move(part);
 }
 
 // --- between processes ----------------------------------------------------------------
