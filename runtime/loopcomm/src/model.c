@@ -2,7 +2,8 @@
 #include "model.h"
 
 const char *const lc_prim_names[LC_NPRIMS] = {"get", "get_nbi", "put_nbi", "iget", "iput"};
-const char *const lc_kind_names[LC_NKINDS] = {"span", "strided", "pieces"};
+#define LC_KIND_NAME(ID, name) #name,
+const char *const lc_kind_names[LC_NKINDS] = {LC_KINDS(LC_KIND_NAME)};
 
 /* Used without a profile.  Deliberately middle-of-the-road (a few µs per operation, a few
  * GB/s) so that neither many small pieces nor huge spans look free; bench/loopcomm/train
@@ -49,41 +50,65 @@ long lc_strided_calls(const lc_region *r, long *elems_per_call)
     return calls;
 }
 
+/* Each kind's applies and cost (cpu as for lc_prim_cost), by the names LC_KINDS gives. */
+static int span_applies(const lc_region *r, size_t elem_size, int put)
+{
+    (void)r, (void)elem_size;
+    return !put;
+}
+
+static double span_cost(const lc_params *p, const lc_region *r, size_t elem_size, int put, double *cpu)
+{
+    (void)put;
+    double span = (double)(lc_region_hi(r) - lc_region_lo(r) + 1) * (double)elem_size;
+    return lc_prim_cost(p, LC_GET_NBI, 1, span, cpu);
+}
+
+static int strided_applies(const lc_region *r, size_t elem_size, int put)
+{
+    (void)put;
+    return lc_region_regular(r) && (elem_size == 4 || elem_size == 8 || elem_size == 16);
+}
+
+static double strided_cost(const lc_params *p, const lc_region *r, size_t elem_size, int put, double *cpu)
+{
+    long per;
+    long calls = lc_strided_calls(r, &per);
+    double bytes = (double)lc_region_elements(r) * (double)elem_size;
+    return lc_prim_cost(p, put ? LC_IPUT : LC_IGET, calls, bytes, cpu);
+}
+
+static int pieces_applies(const lc_region *r, size_t elem_size, int put)
+{
+    (void)r, (void)elem_size, (void)put;
+    return 1;
+}
+
+static double pieces_cost(const lc_params *p, const lc_region *r, size_t elem_size, int put, double *cpu)
+{
+    double bytes = (double)lc_region_elements(r) * (double)elem_size;
+    return lc_prim_cost(p, put ? LC_PUT_NBI : LC_GET_NBI, lc_region_runs(r), bytes, cpu);
+}
+
+#define LC_KIND_APPLIES(ID, name) name##_applies,
+#define LC_KIND_COST(ID, name) name##_cost,
+static int (*const kind_applies[LC_NKINDS])(const lc_region *, size_t, int) = {LC_KINDS(LC_KIND_APPLIES)};
+static double (*const kind_cost[LC_NKINDS])(const lc_params *, const lc_region *, size_t, int,
+                                            double *) = {LC_KINDS(LC_KIND_COST)};
+
 int lc_kind_applies(enum lc_kind k, const lc_region *r, size_t elem_size, int put)
 {
-    switch (k) {
-    case LC_KIND_SPAN:
-        return !put;
-    case LC_KIND_STRIDED:
-        return lc_region_regular(r) && (elem_size == 4 || elem_size == 8 || elem_size == 16);
-    case LC_KIND_PIECES:
-        return 1;
-    default:
-        return 0;
-    }
+    return k >= 0 && k < LC_NKINDS && kind_applies[k](r, elem_size, put);
 }
 
 double lc_region_cost(const lc_params *p, const lc_region *r, size_t elem_size, int put,
                       enum lc_kind k, double *cpu)
 {
-    double bytes = (double)lc_region_elements(r) * (double)elem_size;
     if (lc_region_empty(r)) {
         if (cpu) *cpu = 0;
         return 0;
     }
-    switch (k) {
-    case LC_KIND_SPAN: {
-        double span = (double)(lc_region_hi(r) - lc_region_lo(r) + 1) * (double)elem_size;
-        return lc_prim_cost(p, LC_GET_NBI, 1, span, cpu);
-    }
-    case LC_KIND_STRIDED: {
-        long per;
-        long calls = lc_strided_calls(r, &per);
-        return lc_prim_cost(p, put ? LC_IPUT : LC_IGET, calls, bytes, cpu);
-    }
-    default:
-        return lc_prim_cost(p, put ? LC_PUT_NBI : LC_GET_NBI, lc_region_runs(r), bytes, cpu);
-    }
+    return kind_cost[k](p, r, elem_size, put, cpu);
 }
 
 enum lc_kind lc_choose_kind(const lc_params *p, const lc_region *r, size_t elem_size, int put,

@@ -21,7 +21,17 @@ typedef struct lc_loggp {
 } lc_loggp;
 
 enum lc_prim { LC_GET, LC_GET_NBI, LC_PUT_NBI, LC_IGET, LC_IPUT, LC_NPRIMS };
-enum lc_kind { LC_KIND_SPAN = 0, LC_KIND_STRIDED = 1, LC_KIND_PIECES = 2, LC_NKINDS, LC_KIND_MODEL = -1 };
+/* The transfer kinds, the one list of them: a kind is its row here, its applies and cost in
+ * model.c, its SHMEM calls in transfer.c (each found by the row's name). The order is the
+ * enum's; nest.c reads the names for BAMBOO_LC_KIND and the reports.
+ *   span:    one get of everything from the region's first element to its last (gets only)
+ *   strided: shmem_iget/iput along the first dimension, elements of 4, 8 or 16 bytes
+ *   pieces:  one transfer per contiguous run (always applies, never moves holes) */
+#define LC_KINDS(X) X(SPAN, span) X(STRIDED, strided) X(PIECES, pieces)
+
+#define LC_KIND_ENUMERATOR(ID, name) LC_KIND_##ID,
+enum lc_kind { LC_KINDS(LC_KIND_ENUMERATOR) LC_NKINDS, LC_KIND_MODEL = -1 };
+#undef LC_KIND_ENUMERATOR
 
 typedef struct lc_params {
     lc_loggp prim[LC_NPRIMS];
@@ -29,7 +39,7 @@ typedef struct lc_params {
 } lc_params;
 
 extern const char *const lc_prim_names[LC_NPRIMS];  /* profile keys: get, get_nbi, ... */
-extern const char *const lc_kind_names[LC_NKINDS];  /* span, strided, pieces */
+extern const char *const lc_kind_names[LC_NKINDS];  /* as LC_KINDS names them */
 
 void lc_params_defaults(lc_params *p);
 
@@ -39,8 +49,8 @@ void lc_params_defaults(lc_params *p);
  * with computation. */
 double lc_prim_cost(const lc_params *p, enum lc_prim prim, long n, double bytes, double *cpu);
 
-/* Does kind k apply to region r of elements of elem_size bytes, in direction put?  Span: GET
- * only; strided: a regular region of elements of 4, 8 or 16 bytes; pieces: always. */
+/* Does kind k apply to region r of elements of elem_size bytes, in direction put? (LC_KINDS
+ * says when each does.) */
 int lc_kind_applies(enum lc_kind k, const lc_region *r, size_t elem_size, int put);
 
 /* Calls (shmem_iget/iput) a strided transfer of r takes, and the elements each moves: one

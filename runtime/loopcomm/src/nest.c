@@ -66,7 +66,10 @@ static void configure(void)
             if (strcmp(v, lc_kind_names[k]) == 0)
                 lc_config.forced_kind = k;
         if (lc_config.forced_kind == LC_KIND_MODEL) {
-            snprintf(msg, sizeof msg, "BAMBOO_LC_KIND=%s: expected span, strided or pieces", v);
+            int used = snprintf(msg, sizeof msg, "BAMBOO_LC_KIND=%s: expected ", v);
+            for (int k = 0; k < LC_NKINDS && used < (int)sizeof msg; k++)
+                used += snprintf(msg + used, sizeof msg - (size_t)used, "%s%s",
+                                 k == 0 ? "" : k == LC_NKINDS - 1 ? " or " : ", ", lc_kind_names[k]);
             fail(msg);
         }
     }

@@ -55,6 +55,46 @@ static void strided(const move *m, long start, long stride, long nelems)
     }
 }
 
+/* Each kind's SHMEM calls over region r (elements lo to hi), by the names LC_KINDS gives. */
+static void span_move(move *m, const lc_region *r, long lo, long hi)
+{
+    (void)r;
+    contiguous(lo, hi - lo + 1, m);
+}
+
+static void pieces_move(move *m, const lc_region *r, long lo, long hi)
+{
+    lc_region_each_run(r, lo, hi, contiguous, m);
+}
+
+static void strided_move(move *m, const lc_region *r, long lo, long hi)
+{
+    (void)lo, (void)hi;
+    if (r->dims == 0) {
+        strided(m, r->offset, 1, r->run);
+        m->bytes = (double)r->run * (double)m->elem;
+        return;
+    }
+    /* one call per position in the run and per index of the dims above the first */
+    long t[LC_RDIMS] = {0};
+    for (;;) {
+        long base = r->offset;
+        for (int d = 1; d < r->dims; d++)
+            base += r->stride[d] * t[d];
+        for (long p = 0; p < r->run; p++)
+            strided(m, base + p, r->stride[0], r->count[0]);
+        int d = 1;
+        while (d < r->dims && ++t[d] == r->count[d])
+            t[d++] = 0;
+        if (d >= r->dims)
+            break;
+    }
+    m->bytes = (double)lc_region_elements(r) * (double)m->elem;
+}
+
+#define LC_KIND_MOVE(ID, name) name##_move,
+static void (*const kind_move[LC_NKINDS])(move *, const lc_region *, long, long) = {LC_KINDS(LC_KIND_MOVE)};
+
 double lc_xfer_region(int put, const lc_region *r, enum lc_kind kind, void *buf, long origin,
                       const void *remote, size_t elem_size, int pe)
 {
@@ -63,31 +103,7 @@ double lc_xfer_region(int put, const lc_region *r, enum lc_kind kind, void *buf,
         return 0;
     if (!lc_kind_applies(kind, r, elem_size, put))
         kind = LC_KIND_PIECES;
-    long lo = lc_region_lo(r), hi = lc_region_hi(r);
-    if (kind == LC_KIND_SPAN) {
-        contiguous(lo, hi - lo + 1, &m);
-    } else if (kind == LC_KIND_PIECES) {
-        lc_region_each_run(r, lo, hi, contiguous, &m);
-    } else if (r->dims == 0) {
-        strided(&m, r->offset, 1, r->run);
-        m.bytes = (double)r->run * (double)elem_size;
-    } else {
-        /* one call per position in the run and per index of the dims above the first */
-        long t[LC_RDIMS] = {0};
-        for (;;) {
-            long base = r->offset;
-            for (int d = 1; d < r->dims; d++)
-                base += r->stride[d] * t[d];
-            for (long p = 0; p < r->run; p++)
-                strided(&m, base + p, r->stride[0], r->count[0]);
-            int d = 1;
-            while (d < r->dims && ++t[d] == r->count[d])
-                t[d++] = 0;
-            if (d >= r->dims)
-                break;
-        }
-        m.bytes = (double)lc_region_elements(r) * (double)elem_size;
-    }
+    kind_move[kind](&m, r, lc_region_lo(r), lc_region_hi(r));
     return m.bytes;
 }
 
