@@ -26,7 +26,7 @@
 
 #include "collectives/channel.hpp"
 #include "collectives/reduction.hpp"
-#include "comm/topology.hpp"
+#include "communicators/topology.hpp"
 
 namespace bamboo::collectives {
 

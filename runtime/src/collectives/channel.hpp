@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "collectives/structure.hpp"
-#include "comm/communicator.hpp"
+#include "communicators/communicator.hpp"
 #include "messaging/mailbox.hpp"
 #include "messaging/rank.hpp"
 #include "messaging/requests.hpp"

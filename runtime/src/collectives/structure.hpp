@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "comm/communicator.hpp"
+#include "communicators/communicator.hpp"
 
 namespace bamboo {
 

@@ -15,7 +15,7 @@ struct MessageKind {
     enum Origin { point_to_point, collective };
     enum Scope { same_process, other_process };
 
-    // A collective's messages travel on the odd context of its communicator (comm/communicator.hpp).
+    // A collective's messages travel on the odd context of its communicator (communicators/communicator.hpp).
     static Origin origin_of(int context) { return (context & 1) ? collective : point_to_point; }
 };
 

@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "bamboo.h"
-#include "comm/communicator.hpp"
+#include "communicators/communicator.hpp"
 #include "messaging/byte_runs.hpp"
 #include "messaging/datatype.hpp"
 #include "messaging/mailbox.hpp"

@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "bamboo.h"
-#include "comm/communicator.hpp"
-#include "comm/file.hpp"
-#include "comm/handles.hpp"
+#include "communicators/communicator.hpp"
+#include "communicators/file.hpp"
+#include "communicators/handles.hpp"
 #include "core/background.hpp"
 #include "core/drand48_state.hpp"
 #include "core/getopt_session.hpp"
@@ -150,7 +150,7 @@ public:
     std::vector<std::shared_ptr<const Communicator>> freed_comms;
     // Its handle of the comm directives' communicator, once it has one (bamboo_comm_world).
     MPI_Comm directives_comm = MPI_COMM_NULL;
-    // The context the next communicator made with this rank may take (see comm/communicator.hpp).
+    // The context the next communicator made with this rank may take (see communicators/communicator.hpp).
     int next_context = kFirstFreeContext;
     MessageCounts sent;
     // Its nonblocking sends lent to ranks of this process, until retired (messaging/delivery.hpp).

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "comm/communicator.hpp"
+#include "communicators/communicator.hpp"
 #include "messaging/mailbox.hpp"
 
 namespace bamboo {

@@ -1,5 +1,5 @@
 // Requests: the state of a send or receive, and the MPI_Request handles user code holds
-// (encoded as comm/handles.hpp describes).
+// (encoded as communicators/handles.hpp describes).
 #pragma once
 
 #include <mpi.h>
@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "bamboo.h"
-#include "comm/communicator.hpp"
-#include "comm/handles.hpp"
+#include "communicators/communicator.hpp"
+#include "communicators/handles.hpp"
 #include "messaging/datatype.hpp"
 #include "messaging/mailbox.hpp"
 

@@ -10,7 +10,7 @@
 #include <mutex>
 #include <vector>
 
-#include "comm/communicator.hpp"
+#include "communicators/communicator.hpp"
 #include "messaging/buffer_budget.hpp"
 #include "messaging/message_stats.hpp"
 #include "messaging/datatype.hpp"

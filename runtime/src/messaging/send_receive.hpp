@@ -14,7 +14,7 @@
 #include <cstdint>
 
 #include "bamboo.h"
-#include "comm/communicator.hpp"
+#include "communicators/communicator.hpp"
 #include "messaging/datatype.hpp"
 #include "messaging/mailbox.hpp"
 #include "messaging/rank.hpp"

@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "bamboo.h"
-#include "comm/communicator.hpp"
+#include "communicators/communicator.hpp"
 #include "messaging/datatype.hpp"
 #include "messaging/mailbox.hpp"
 #include "messaging/rank.hpp"

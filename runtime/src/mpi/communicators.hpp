@@ -12,7 +12,7 @@
 
 #include "bamboo.h"
 #include "collectives/channel.hpp"
-#include "comm/communicator.hpp"
+#include "communicators/communicator.hpp"
 #include "messaging/rank.hpp"
 
 namespace bamboo {

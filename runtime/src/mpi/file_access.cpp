@@ -6,7 +6,7 @@
 //            own: collective I/O is an optimization in MPI's semantics, which the library
 //            would make by aggregating the members' accesses; here none is aggregated
 //   the shared file pointer (_shared)   moved by the access's size in etypes
-//            (comm/shared_file_pointer.hpp), then the library's explicit-offset call
+//            (communicators/shared_file_pointer.hpp), then the library's explicit-offset call
 //   ordered (_ordered)   collective: rank 0 moves the shared file pointer past every member's
 //            part, each member's offset follows the parts of the ranks below it
 //

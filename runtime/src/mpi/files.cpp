@@ -10,7 +10,7 @@
 //            succeeded; rank 0's error is every task's
 //   close    every task closes its handle; for MPI_MODE_DELETE_ON_CLOSE rank 0 deletes the
 //            file once all have closed, and no task returns before; rank 0 deletes the shared
-//            file pointer's record, if it has one (comm/shared_file_pointer.hpp)
+//            file pointer's record, if it has one (communicators/shared_file_pointer.hpp)
 //   set_size, preallocate   by rank 0, whose error is every task's
 //   set_view every task sets its own, and the shared file pointer goes back to 0
 //

@@ -11,7 +11,7 @@
 #include "bamboo.h"
 #include "collectives/algorithms.hpp"
 #include "collectives/channel.hpp"
-#include "comm/communicator.hpp"
+#include "communicators/communicator.hpp"
 #include "messaging/rank.hpp"
 #include "mpi/api.hpp"
 
@@ -57,7 +57,7 @@ void bcast_value(Rank& self, const CommView& comm, T* value, const char* call, b
     collectives::bcast(ch, 0, value, sizeof *value);
 }
 
-// A failure of the file's shared file pointer (its record, comm/shared_file_pointer.hpp;
+// A failure of the file's shared file pointer (its record, communicators/shared_file_pointer.hpp;
 // `error` the errno of the failure) as the call's error.
 [[noreturn]] void shared_pointer_failed(const Rank& self, const FileEntry& file, int error, const char* call,
                                         bamboo_site at);

@@ -1,4 +1,4 @@
-// Intercommunicators: two disjoint groups joined (comm/communicator.hpp). Making one is
+// Intercommunicators: two disjoint groups joined (communicators/communicator.hpp). Making one is
 // collective over both groups: each group agrees within itself, over the intracommunicator
 // of its own, and the two leaders (rank 0 of each group, or the leaders the program names)
 // trade what their groups agreed.

@@ -1,5 +1,5 @@
 // The neighbourhood collectives (MPI_Neighbor_*): each task trades blocks with the neighbours
-// its communicator's topology gives it (comm/topology.hpp), straight, in the order MPI
+// its communicator's topology gives it (communicators/topology.hpp), straight, in the order MPI
 // numbers them. The nonblocking ones run these as background work
 // (mpi/nonblocking_collectives.cpp).
 #include <mpi.h>
@@ -8,7 +8,7 @@
 
 #include "bamboo.h"
 #include "collectives/algorithms.hpp"
-#include "comm/topology.hpp"
+#include "communicators/topology.hpp"
 #include "mpi/api.hpp"
 #include "mpi/collective_call.hpp"
 

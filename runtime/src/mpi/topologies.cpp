@@ -1,7 +1,7 @@
 // Topologies: Cartesian grids, graphs and distributed graphs. Making one is collective over
 // the parent, like any communicator; the queries are local. The new communicators keep the
 // parent's ranks in order, except a Cartesian grid with `reorder`
-// (comm/cart_placement.hpp): graphs ignore `reorder`, as MPI allows.
+// (communicators/cart_placement.hpp): graphs ignore `reorder`, as MPI allows.
 #include <mpi.h>
 
 #include <algorithm>
@@ -12,8 +12,8 @@
 #include "bamboo.h"
 #include "collectives/algorithms.hpp"
 #include "collectives/channel.hpp"
-#include "comm/cart_placement.hpp"
-#include "comm/topology.hpp"
+#include "communicators/cart_placement.hpp"
+#include "communicators/topology.hpp"
 #include "messaging/rank.hpp"
 #include "mpi/api.hpp"
 #include "mpi/communicators.hpp"
@@ -210,7 +210,7 @@ int bamboo_cart_create(bamboo_site at, MPI_Comm comm, int ndims, const int dims[
         if (cells > parent.size())
             call_error(MPI_ERR_ARG, self.vrank(), call, at, "the grid has %lld cells but %s has only %d ranks", cells,
                        parent.comm->name().c_str(), parent.size());
-        // With `reorder`, each process takes a compact block of the grid (comm/cart_placement.hpp);
+        // With `reorder`, each process takes a compact block of the grid (communicators/cart_placement.hpp);
         // else, and where the grid does not split into such blocks, ranks keep their order.
         std::vector<int> taker;
         if (reorder) taker = block_placement(*parent.comm, topology);

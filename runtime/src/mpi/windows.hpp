@@ -5,7 +5,7 @@
 #include <mpi.h>
 
 #include "bamboo.h"
-#include "comm/communicator.hpp"
+#include "communicators/communicator.hpp"
 #include "messaging/one_sided.hpp"
 #include "messaging/rank.hpp"
 

@@ -16,8 +16,8 @@
 #include <thread>
 
 #include "bamboo.h"
-#include "comm/communicator.hpp"
-#include "comm/handles.hpp"
+#include "communicators/communicator.hpp"
+#include "communicators/handles.hpp"
 #include "core/faults.hpp"
 #include "core/globals.hpp"
 #include "core/task_stacks.hpp"

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "comm/communicator.hpp"
+#include "communicators/communicator.hpp"
 
 namespace bamboo {
 

@@ -1,4 +1,4 @@
-#include "comm/communicator.hpp"
+#include "communicators/communicator.hpp"
 
 #include <mpi.h>
 

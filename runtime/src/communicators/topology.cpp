@@ -1,4 +1,4 @@
-#include "comm/topology.hpp"
+#include "communicators/topology.hpp"
 
 namespace bamboo {
 

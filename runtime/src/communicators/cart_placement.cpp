@@ -1,4 +1,4 @@
-#include "comm/cart_placement.hpp"
+#include "communicators/cart_placement.hpp"
 
 #include <functional>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "comm/shared_file_pointer.hpp"
+#include "communicators/shared_file_pointer.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "comm/local_state.hpp"
-#include "comm/topology.hpp"
+#include "communicators/local_state.hpp"
+#include "communicators/topology.hpp"
 
 namespace bamboo {
 

@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "comm/communicator.hpp"
-#include "comm/shared_file_pointer.hpp"
+#include "communicators/communicator.hpp"
+#include "communicators/shared_file_pointer.hpp"
 
 namespace bamboo {
 
