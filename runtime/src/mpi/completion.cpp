@@ -1,28 +1,15 @@
 // Completing requests: MPI_Wait, MPI_Test and their all, any and some forms, and
 // MPI_Request_get_status.
-// waits, tests and probes.
 #include <mpi.h>
 
-#include <cstdlib>
-#include <cstring>
-#include <memory>
-#include <mutex>
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "bamboo.h"
-#include "core/worker.hpp"
-#include "messaging/datatype.hpp"
-#include "messaging/delivery.hpp"
-#include "messaging/routes.hpp"
 #include "messaging/rank.hpp"
-#include "messaging/send_receive.hpp"
 #include "mpi/api.hpp"
 #include "mpi/requests.hpp"
-#include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
-#include "util/simulation.hpp"
 
 namespace bamboo {
 namespace {

@@ -64,7 +64,6 @@ void bamboo_set_priority(int priority) {
     self->set_priority(priority);
 }
 
-
 void bamboo_expect_collective(bamboo_collective kind, int root, MPI_Op op, MPI_Comm comm) {
     Rank& self = calling_rank("the firing rule", kNoSite);
     if (!find_comm_local(self, comm)) return;  // the call reports it, under its error handler

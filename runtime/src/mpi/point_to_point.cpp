@@ -1,13 +1,9 @@
 // Point-to-point MPI over virtual ranks: sends, receives, persistent and generalized requests,
-// waits, tests and probes.
+// probes (waits and tests: mpi/completion.cpp).
 #include <mpi.h>
 
-#include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <mutex>
-#include <optional>
-#include <string>
 #include <vector>
 
 #include "bamboo.h"

@@ -1,27 +1,17 @@
 // The life of a request as the entry points see it: mpi/requests.hpp.
-// waits, tests and probes.
+#include "mpi/requests.hpp"
+
 #include <mpi.h>
 
-#include <cstdlib>
 #include <cstring>
-#include <memory>
-#include <mutex>
-#include <optional>
 #include <string>
-#include <vector>
 
-#include "bamboo.h"
 #include "core/worker.hpp"
 #include "messaging/datatype.hpp"
 #include "messaging/delivery.hpp"
-#include "messaging/routes.hpp"
 #include "messaging/rank.hpp"
-#include "messaging/send_receive.hpp"
 #include "mpi/api.hpp"
-#include "mpi/requests.hpp"
-#include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
-#include "util/simulation.hpp"
 
 namespace bamboo {
 
