@@ -15,10 +15,11 @@
 //   neighbor   every task straight to each neighbour of its communicator's topology
 //   scan       recursive doubling in rank order
 //
-// Q is the number of processes hosting members. Data-moving collectives work on packed
-// bytes; the MPI entry points (mpi/collectives.cpp) pack and unpack the user's datatypes.
-// Reductions with an operation that is not commutative combine in rank order over all tasks,
-// as MPI requires.
+// Q is the number of processes hosting members. Reductions with an operation that is not
+// commutative combine in rank order over all tasks, as MPI requires. Where a collective has
+// two algorithms, collectives/selection.hpp chooses; an intercommunicator's collectives are
+// in collectives/intercommunicator.hpp. Data-moving collectives work on packed bytes; the MPI
+// entry points (mpi/collectives.cpp) pack and unpack the user's datatypes.
 #pragma once
 
 #include <cstddef>

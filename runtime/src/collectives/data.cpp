@@ -8,21 +8,13 @@
 #include <cstring>
 
 #include "collectives/algorithms.hpp"
+#include "collectives/selection.hpp"
 #include "collectives/structure.hpp"
 
 namespace bamboo::collectives {
 namespace {
 
 using Incoming = CollectiveChannel::Incoming;
-
-// Blocks up to this size make alltoall aggregate them within each process and run Bruck's
-// algorithm between processes: few messages, each carrying many blocks, for latency-bound
-// exchanges. Larger blocks go straight from every task to every other: each is copied once,
-// by its sender, and the copies spread over the workers.
-constexpr std::size_t kAlltoallAggregateMaxBlock = 1024;
-// The same for gather, whose blocks a leader would otherwise copy once more on their way:
-// from this size every task sends its block straight to the root.
-constexpr std::size_t kGatherAggregateMaxBlock = 8192;
 
 void append(std::vector<char>& to, const void* data, std::size_t bytes) {
     const char* from = static_cast<const char*>(data);
@@ -307,7 +299,7 @@ void gather_straight(CollectiveChannel& ch, int root, const void* mine, std::siz
 void gather(CollectiveChannel& ch, int root, const void* mine, std::size_t my_bytes,
             const std::vector<std::size_t>* sizes, const Blocks* out) {
     // Blocks of one size everywhere (MPI_Gather) are known to all: all choose alike.
-    if (sizes && !sizes->empty() && (*sizes)[0] >= kGatherAggregateMaxBlock)
+    if (gather_algorithm(sizes) == GatherAlgorithm::straight_to_root)
         return gather_straight(ch, root, mine, my_bytes, out);
     TwoLevel where(ch.comm(), ch.rank(), root);
     const std::vector<int>& local = where.local();
@@ -479,7 +471,7 @@ void allgather(CollectiveChannel& ch, const void* mine, const Blocks& out) {
 
 void alltoall(CollectiveChannel& ch, const char* send, char* recv, std::size_t block) {
     const int n = ch.size();
-    if (block > kAlltoallAggregateMaxBlock) {
+    if (alltoall_algorithm(block) == AlltoallAlgorithm::pairwise) {
         pairwise_exchange(ch, uniform_blocks(send, n, block), uniform_blocks(recv, n, block));
         return;
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "collectives/algorithms.hpp"
+#include "collectives/selection.hpp"
 #include "collectives/structure.hpp"
 
 namespace bamboo::collectives {
@@ -96,7 +97,8 @@ void recursive_doubling(CollectiveChannel& ch, const TwoLevel& where, Operand& a
 }  // namespace
 
 void reduce(CollectiveChannel& ch, int root, Operand& acc, const Reduction& r) {
-    if (!r.commutative) return reduce_in_rank_order(ch, root, acc, r);
+    if (reduction_algorithm(r.commutative) == ReductionAlgorithm::rank_order)
+        return reduce_in_rank_order(ch, root, acc, r);
     TwoLevel where(ch.comm(), ch.rank(), root);
     Operand incoming = r.operand(acc.layout());
     tree_reduce(ch, where.local(), where.my_local(), tag::kReduceLocal, acc, incoming, r);
@@ -105,7 +107,7 @@ void reduce(CollectiveChannel& ch, int root, Operand& acc, const Reduction& r) {
 }
 
 void allreduce(CollectiveChannel& ch, Operand& acc, const Reduction& r) {
-    if (!r.commutative) {
+    if (reduction_algorithm(r.commutative) == ReductionAlgorithm::rank_order) {
         reduce_in_rank_order(ch, 0, acc, r);
         bcast(ch, 0, acc.bytes(), acc.size());
         return;

@@ -3,6 +3,7 @@
 // after one of the task's own sends may depend on it. This mirrors the algorithms of
 // collectives/data.cpp and collectives/reduce.cpp step by step.
 #include "collectives/algorithms.hpp"
+#include "collectives/selection.hpp"
 #include "collectives/structure.hpp"
 
 namespace bamboo::collectives {
@@ -35,7 +36,7 @@ public:
     }
 
     void reduce(int root, bool commutative) {
-        if (!commutative) return rank_order_children();
+        if (reduction_algorithm(commutative) == ReductionAlgorithm::rank_order) return rank_order_children();
         TwoLevel where(comm_, rank_, root);
         children(where.local(), Tree::binomial(size(where.local())), where.my_local(), tag::kReduceLocal);
         if (where.is_leader())
@@ -44,7 +45,7 @@ public:
     }
 
     void allreduce(bool commutative) {
-        if (!commutative) return rank_order_children();
+        if (reduction_algorithm(commutative) == ReductionAlgorithm::rank_order) return rank_order_children();
         TwoLevel where(comm_, rank_, -1);
         children(where.local(), Tree::binomial(size(where.local())), where.my_local(), tag::kAllreduceIn);
         if (!where.is_leader()) return;
@@ -55,8 +56,8 @@ public:
             add(where.leaders()[static_cast<std::size_t>(p - 1)], tag::kAllreduceFold);
     }
 
-    // Aggregated or straight by block size (collectives/data.cpp); in both the root first
-    // hears from the other members of its process.
+    // Either algorithm of collectives/selection.hpp: in both the root first hears from the
+    // other members of its process.
     void gather(int root) {
         if (rank_ != root) return;
         TwoLevel where(comm_, rank_, root);
@@ -109,8 +110,8 @@ std::vector<Pattern> first_receives(Kind kind, const Communicator& comm, int ran
     case Kind::allreduce: first.allreduce(commutative); break;
     case Kind::gather: first.gather(root); break;
     case Kind::allgather: first.allgather(); break;
-    case Kind::alltoall:   // by block size either aggregated or straight (collectives/data.cpp):
-                           // nothing is common to both but that they start by sending
+    case Kind::alltoall:   // either algorithm of collectives/selection.hpp: nothing is common to
+                           // both but that they start by sending
     case Kind::alltoallv:
     case Kind::scan:
     case Kind::exscan:

@@ -12,6 +12,7 @@
 #include "bamboo.h"
 #include "collectives/algorithms.hpp"
 #include "collectives/channel.hpp"
+#include "collectives/intercommunicator.hpp"
 #include "collectives/reduction.hpp"
 #include "messaging/datatype.hpp"
 #include "messaging/rank.hpp"
@@ -41,8 +42,8 @@ struct CollectiveCall {
     bool inter() const { return view.comm->is_inter(); }
     // An intercommunicator's collectives run over the intracommunicator of the calling task's
     // group, and between the two groups' leaders over `channel`.
-    CollectiveChannel group_channel() const {
-        return CollectiveChannel(self, CommView{view.comm->local(), view.rank}, name, at);
+    collectives::inter::Channels inter_channels() {
+        return {channel, CollectiveChannel(self, CommView{view.comm->local(), view.rank}, name, at)};
     }
 
     int rank() const { return view.rank; }

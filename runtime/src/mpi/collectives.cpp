@@ -14,6 +14,7 @@
 #include "bamboo.h"
 #include "collectives/algorithms.hpp"
 #include "collectives/channel.hpp"
+#include "collectives/intercommunicator.hpp"
 #include "collectives/reduction.hpp"
 #include "collectives/structure.hpp"
 #include "messaging/rank.hpp"
@@ -43,6 +44,8 @@ const char* as_called(const char* name) {
 }
 
 namespace {
+
+namespace inter = collectives::inter;
 
 // A reduction's operand, filled from the user's buffer.
 Operand operand_from(const TypedBuffer& user) {
@@ -163,16 +166,14 @@ int reduce_scatter_common(CollectiveCall& c, const void* sendbuf, void* recvbuf,
     if (c.inter()) no_in_place(c, sendbuf, "an intercommunicator");
     TypedBuffer input = c.buffer(in_place(sendbuf) ? recvbuf : sendbuf, total, type);
     Operand acc = operand_from(input);
-    std::optional<CollectiveChannel> group;
-    if (c.inter()) group.emplace(c.group_channel());
-    CollectiveChannel& within = group ? *group : c.channel;
-    collectives::reduce(within, 0, acc, r);
-    if (group && c.rank() == 0) {
-        Operand theirs = r.operand(input.layout);
-        c.channel.send(0, tag::kInterLeaders, acc.bytes(), acc.size());
-        c.channel.receive(0, tag::kInterLeaders, theirs.bytes(), theirs.size());
-        acc.swap(theirs);
+    std::optional<inter::Channels> between;
+    if (c.inter()) {
+        between.emplace(c.inter_channels());
+        inter::reduce_at_leaders_and_trade(*between, acc, r);
+    } else {
+        collectives::reduce(c.channel, 0, acc, r);
     }
+    CollectiveChannel& within = between ? between->group : c.channel;
     PackedData mine(c.buffer(recvbuf, counts[static_cast<std::size_t>(c.rank())], type));
     UserBlocks result(acc.typed(), counts, back_to_back(counts));  // significant at rank 0
     if (c.rank() == 0) result.pack_in();
@@ -182,9 +183,7 @@ int reduce_scatter_common(CollectiveCall& c, const void* sendbuf, void* recvbuf,
     return MPI_SUCCESS;
 }
 
-// ---- Collectives on intercommunicators ----
-// Data crosses between the two groups' leaders only (rank 0 of each, over `c.channel`); within
-// a group it moves by the intracommunicator collectives (c.group_channel()).
+// ---- Collectives on intercommunicators (collectives/intercommunicator.hpp) ----
 
 // Rooted collectives: the root (MPI_ROOT) deals with the other group's leader, the rest of its
 // group (MPI_PROC_NULL) with no one, and the other group (the root's rank) relays in itself.
@@ -197,206 +196,112 @@ InterRole inter_role(const CollectiveCall& c, int root) {
     return InterRole::relay;
 }
 
-// Every member's packed block, end to end in rank order, at the group's leader (elsewhere
-// empty). Sizes first, since only each member knows its own.
-std::vector<char> gather_at_leader(CollectiveChannel& group, const PackedData& mine) {
-    std::size_t n = static_cast<std::size_t>(group.size()), my_bytes = mine.bytes();
-    std::vector<std::size_t> sizes(n);
-    std::vector<std::size_t> word(n, sizeof(std::size_t));
-    Blocks size_blocks{reinterpret_cast<char*>(sizes.data()), {}, word};
-    for (std::size_t r = 0; r < n; ++r) size_blocks.offset.push_back(r * sizeof(std::size_t));
-    bool leader = group.rank() == 0;
-    collectives::gather(group, 0, &my_bytes, sizeof my_bytes, &word, leader ? &size_blocks : nullptr);
-    std::vector<char> all;
-    Blocks blocks;
-    if (leader) {
-        std::size_t total = 0;
-        for (std::size_t r = 0; r < n; ++r) {
-            blocks.offset.push_back(total);
-            blocks.size.push_back(sizes[r]);
-            total += sizes[r];
-        }
-        all.resize(total);
-        blocks.base = all.data();
-    }
-    collectives::gather(group, 0, mine.data(), my_bytes, nullptr, leader ? &blocks : nullptr);
-    return all;
-}
-
-// `all`: the blocks of `out` end to end in rank order, into their places in the user's buffer.
-void place_blocks(const std::vector<char>& all, const UserBlocks& out) {
-    const Blocks& b = out.blocks();
-    std::size_t from = 0;
-    for (std::size_t r = 0; r < b.size.size(); ++r) {
-        std::memcpy(b.at(static_cast<int>(r)), all.data() + from, b.size[r]);
-        from += b.size[r];
-    }
-    out.unpack_out();
-}
-
-std::vector<char> end_to_end(const UserBlocks& in) {
-    const Blocks& b = in.blocks();
-    std::vector<char> all;
-    for (std::size_t r = 0; r < b.size.size(); ++r)
-        all.insert(all.end(), b.at(static_cast<int>(r)), b.at(static_cast<int>(r)) + b.size[r]);
-    return all;
-}
-
-// Gather and Gatherv: the other group's blocks, end to end from its leader, at the root.
+// Gather and Gatherv.
 int inter_gather(CollectiveCall& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  const std::vector<int>& counts, const std::vector<int>& displs, MPI_Datatype recvtype, int root) {
     switch (inter_role(c, root)) {
-        case InterRole::idle: return MPI_SUCCESS;
+        case InterRole::idle: break;
         case InterRole::root: {
             UserBlocks out(c.buffer(recvbuf, 0, recvtype), counts, displs);
-            std::size_t total = 0;
-            for (std::size_t size : out.blocks().size) total += size;
-            std::vector<char> all(total);
-            c.channel.receive(0, tag::kInterLeaders, all.data(), total);
-            place_blocks(all, out);
-            return MPI_SUCCESS;
+            inter::gather_at_root(c.channel, out.blocks());
+            out.unpack_out();
+            break;
         }
-        case InterRole::relay: break;
+        case InterRole::relay: {
+            PackedData mine(c.buffer(sendbuf, sendcount, sendtype));
+            mine.pack_in();
+            inter::Channels ch = c.inter_channels();
+            inter::gather(ch, root, mine.data(), mine.bytes());
+            break;
+        }
     }
-    PackedData mine(c.buffer(sendbuf, sendcount, sendtype));
-    mine.pack_in();
-    CollectiveChannel group = c.group_channel();
-    std::vector<char> all = gather_at_leader(group, mine);
-    if (c.rank() == 0) c.channel.send(root, tag::kInterLeaders, all.data(), all.size());
     return MPI_SUCCESS;
 }
 
-// Scatter and Scatterv: the root's blocks, end to end with their sizes, to the other group's
-// leader, which scatters them in its group.
+// Scatter and Scatterv.
 int inter_scatter(CollectiveCall& c, const void* sendbuf, const std::vector<int>& counts,
                   const std::vector<int>& displs, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, int root) {
     switch (inter_role(c, root)) {
-        case InterRole::idle: return MPI_SUCCESS;
+        case InterRole::idle: break;
         case InterRole::root: {
             UserBlocks in(c.buffer(sendbuf, 0, sendtype), counts, displs);
             in.pack_in();
-            std::vector<char> all = end_to_end(in);
-            c.channel.send(0, tag::kInterLeaders, in.blocks().size.data(), in.blocks().size.size() * sizeof(std::size_t));
-            c.channel.send(0, tag::kInterLeaders, all.data(), all.size());
-            return MPI_SUCCESS;
+            inter::scatter_at_root(c.channel, in.blocks());
+            break;
         }
-        case InterRole::relay: break;
-    }
-    PackedData mine(c.buffer(recvbuf, recvcount, recvtype));
-    CollectiveChannel group = c.group_channel();
-    std::vector<std::size_t> sizes(static_cast<std::size_t>(c.size()));
-    std::vector<char> all;
-    Blocks blocks;
-    if (c.rank() == 0) {
-        c.channel.receive(root, tag::kInterLeaders, sizes.data(), sizes.size() * sizeof(std::size_t));
-        std::size_t total = 0;
-        for (std::size_t size : sizes) {
-            blocks.offset.push_back(total);
-            blocks.size.push_back(size);
-            total += size;
+        case InterRole::relay: {
+            PackedData mine(c.buffer(recvbuf, recvcount, recvtype));
+            inter::Channels ch = c.inter_channels();
+            inter::scatter(ch, root, mine.data(), mine.bytes());
+            mine.unpack_out();
+            break;
         }
-        all.resize(total);
-        blocks.base = all.data();
-        c.channel.receive(root, tag::kInterLeaders, all.data(), total);
     }
-    collectives::scatter(group, 0, c.rank() == 0 ? &blocks : nullptr, nullptr, mine.data(), mine.bytes());
-    mine.unpack_out();
     return MPI_SUCCESS;
 }
 
-// Allgather and Allgatherv: each group's blocks gathered at its leader, traded, and broadcast
-// in the other group, whose counts say how large they are.
+// Allgather and Allgatherv.
 int inter_allgather(CollectiveCall& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                     const std::vector<int>& counts, const std::vector<int>& displs, MPI_Datatype recvtype) {
     no_in_place(c, sendbuf, "an intercommunicator");
     PackedData mine(c.buffer(sendbuf, sendcount, sendtype));
     mine.pack_in();
     UserBlocks out(c.buffer(recvbuf, 0, recvtype), counts, displs);
-    std::size_t total = 0;
-    for (std::size_t size : out.blocks().size) total += size;
-    std::vector<char> theirs(total);
-    CollectiveChannel group = c.group_channel();
-    std::vector<char> ours = gather_at_leader(group, mine);
-    if (c.rank() == 0) {
-        c.channel.send(0, tag::kInterLeaders, ours.data(), ours.size());
-        c.channel.receive(0, tag::kInterLeaders, theirs.data(), total);
-    }
-    collectives::bcast(group, 0, theirs.data(), total);
-    place_blocks(theirs, out);
+    inter::Channels ch = c.inter_channels();
+    inter::allgather(ch, mine.data(), mine.bytes(), out.blocks());
+    out.unpack_out();
     return MPI_SUCCESS;
 }
 
-// Alltoall, Alltoallv, Alltoallw: every task straight to every task of the other group.
-int inter_alltoall(CollectiveCall& c, const Blocks& send, const Blocks& recv) {
-    std::vector<CollectiveChannel::Incoming> incoming;
-    for (int r = 0; r < c.peers(); ++r)
-        incoming.push_back({r, tag::kInterLeaders, recv.at(r), recv.size[static_cast<std::size_t>(r)]});
-    CollectiveChannel::PostedReceives posted = c.channel.post(incoming);
-    for (int r = 0; r < c.peers(); ++r) c.channel.send(r, tag::kInterLeaders, send.at(r), send.size[static_cast<std::size_t>(r)]);
-    posted.wait();
-    return MPI_SUCCESS;
-}
-
-// Reduce: the other group reduces at its leader, which sends the result to the root.
 int inter_reduce(CollectiveCall& c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                  int root) {
     switch (inter_role(c, root)) {
-        case InterRole::idle: return MPI_SUCCESS;
+        case InterRole::idle: break;
         case InterRole::root: {
             Reduction r = c.reduction(op, type, count);
             TypedBuffer recv = c.buffer(recvbuf, count, type);
             Operand result = r.operand(recv.layout);
-            c.channel.receive(0, tag::kInterLeaders, result.bytes(), result.size());
+            inter::reduce_at_root(c.channel, result);
             copy(result.typed(), recv);
-            return MPI_SUCCESS;
+            break;
         }
-        case InterRole::relay: break;
+        case InterRole::relay: {
+            no_in_place(c, sendbuf, "an intercommunicator");
+            Reduction r = c.reduction(op, type, count);
+            Operand acc = operand_from(c.buffer(sendbuf, count, type));
+            inter::Channels ch = c.inter_channels();
+            inter::reduce(ch, root, acc, r);
+            break;
+        }
     }
-    no_in_place(c, sendbuf, "an intercommunicator");
-    Reduction r = c.reduction(op, type, count);
-    Operand acc = operand_from(c.buffer(sendbuf, count, type));
-    CollectiveChannel group = c.group_channel();
-    collectives::reduce(group, 0, acc, r);
-    if (c.rank() == 0) c.channel.send(root, tag::kInterLeaders, acc.bytes(), acc.size());
     return MPI_SUCCESS;
 }
 
-// On an intercommunicator the root (MPI_ROOT) sends to the other group's leader, which
-// broadcasts in its group; the root's own group (MPI_PROC_NULL) has nothing to do.
 int inter_bcast(CollectiveCall& c, void* buffer, int count, MPI_Datatype type, int root) {
     if (root == MPI_PROC_NULL) return MPI_SUCCESS;
     PackedData data(c.buffer(buffer, count, type));
     if (root == MPI_ROOT) {
         data.pack_in();
-        c.channel.send(0, tag::kInterLeaders, data.data(), data.bytes());
+        inter::bcast_at_root(c.channel, data.data(), data.bytes());
         return MPI_SUCCESS;
     }
     check_source(c.self, c.view, root, c.name, c.at);
-    CollectiveChannel group = c.group_channel();
-    if (c.rank() == 0) c.channel.receive(root, tag::kInterLeaders, data.data(), data.bytes());
-    collectives::bcast(group, 0, data.data(), data.bytes());
+    inter::Channels ch = c.inter_channels();
+    inter::bcast(ch, root, data.data(), data.bytes());
     data.unpack_out();
     return MPI_SUCCESS;
 }
 
-// On an intercommunicator each group gets the reduction over the other: each reduces to its
-// leader, the leaders trade, and each broadcasts in its group what it got.
 int inter_allreduce(CollectiveCall& c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                     MPI_Op op) {
     no_in_place(c, sendbuf, "an intercommunicator");
     Reduction r = c.reduction(op, type, count);
     TypedBuffer recv = c.buffer(recvbuf, count, type);
-    Operand ours = operand_from(c.buffer(sendbuf, count, type));
-    Operand theirs = r.operand(recv.layout);
-    CollectiveChannel group = c.group_channel();
-    collectives::reduce(group, 0, ours, r);
-    if (c.rank() == 0) {
-        c.channel.send(0, tag::kInterLeaders, ours.bytes(), ours.size());
-        c.channel.receive(0, tag::kInterLeaders, theirs.bytes(), theirs.size());
-    }
-    collectives::bcast(group, 0, theirs.bytes(), theirs.size());
-    copy(theirs.typed(), recv);
+    Operand acc = operand_from(c.buffer(sendbuf, count, type));
+    inter::Channels ch = c.inter_channels();
+    inter::allreduce(ch, acc, r);
+    copy(acc.typed(), recv);
     return MPI_SUCCESS;
 }
 
@@ -410,19 +315,12 @@ extern "C" {
 int bamboo_barrier(bamboo_site at, MPI_Comm comm) {
     return checked_call(comm, [&]() -> int {
         CollectiveCall c("MPI_Barrier", at, comm);
-        if (!c.inter()) {
+        if (c.inter()) {
+            inter::Channels ch = c.inter_channels();
+            inter::barrier(ch);
+        } else {
             collectives::barrier(c.channel);
-            return MPI_SUCCESS;
         }
-        // Once the group is in, its leader hears that the other group is in too, and tells it.
-        CollectiveChannel group = c.group_channel();
-        collectives::barrier(group);
-        char token = 0;
-        if (c.rank() == 0) {
-            c.channel.send(0, tag::kInterLeaders, &token, 1);
-            c.channel.receive(0, tag::kInterLeaders, &token, 1);
-        }
-        collectives::bcast(group, 0, &token, 1);
         return MPI_SUCCESS;
     });
 }
@@ -591,7 +489,7 @@ int bamboo_alltoall(bamboo_site at, const void* sendbuf, int sendcount, MPI_Data
             UserBlocks in(c.buffer(sendbuf, 0, sendtype), send_counts, back_to_back(send_counts));
             UserBlocks out(c.buffer(recvbuf, 0, recvtype), recv_counts, back_to_back(recv_counts));
             in.pack_in();
-            inter_alltoall(c, in.blocks(), out.blocks());
+            inter::alltoall(c.channel, in.blocks(), out.blocks());
             out.unpack_out();
             return MPI_SUCCESS;
         }
@@ -635,7 +533,7 @@ int bamboo_alltoallv(bamboo_site at, const void* sendbuf, const int sendcounts[]
             check_not_null(c.self, sdispls, "sdispls", c.name, at);
             UserBlocks in(c.buffer(sendbuf, 0, sendtype), scounts, std::vector<int>(sdispls, sdispls + c.peers()));
             in.pack_in();
-            inter_alltoall(c, in.blocks(), out.blocks());
+            inter::alltoall(c.channel, in.blocks(), out.blocks());
         } else if (in_place(sendbuf)) {
             // The receive buffer is the send buffer too: send from a packed copy of it.
             out.pack_in();
@@ -670,7 +568,7 @@ int bamboo_alltoallw(bamboo_site at, const void* sendbuf, const int sendcounts[]
             no_in_place(c, sendbuf, "an intercommunicator");
             TypedBlocks in(c, c.peers(), sendbuf, sendcounts, sdispls, sendtypes, "send");
             in.pack_in();
-            inter_alltoall(c, in.blocks(), out.blocks());
+            inter::alltoall(c.channel, in.blocks(), out.blocks());
         } else if (in_place(sendbuf)) {
             // The receive buffer is the send buffer too: send from a packed copy of it.
             TypedBlocks in(c, c.peers(), recvbuf, recvcounts, rdispls, recvtypes, "recv");
