@@ -210,6 +210,7 @@ void bamboo_constructed(const size_t *offset);
 /* Same arguments and results as the MPI functions they replace; calls that can wait
  * take the call site first. Ranks are virtual ranks. */
 
+/* ---- Start and end (mpi/init.cpp) --------------------------------------------------- */
 int bamboo_init(int *argc, char ***argv);
 int bamboo_init_thread(int *argc, char ***argv, int required, int *provided);
 int bamboo_initialized(int *flag);
@@ -220,9 +221,9 @@ int bamboo_is_thread_main(int *flag);
 int bamboo_abort(MPI_Comm comm, int errorcode);
 double bamboo_wtime(void);
 
-int bamboo_comm_rank(MPI_Comm comm, int *rank);
-int bamboo_comm_size(MPI_Comm comm, int *size);
+double bamboo_wtick(void);
 
+/* ---- Point-to-point (mpi/point_to_point.cpp) ---------------------------------------- */
 int bamboo_send(bamboo_site at, const void *buf, int count, MPI_Datatype type, int dest,
                 int tag, MPI_Comm comm);
 int bamboo_isend(bamboo_site at, const void *buf, int count, MPI_Datatype type, int dest,
@@ -268,6 +269,19 @@ int bamboo_startall(bamboo_site at, int count, MPI_Request requests[]);
 int bamboo_request_free(bamboo_site at, MPI_Request *request);
 int bamboo_cancel(bamboo_site at, MPI_Request *request);
 
+int bamboo_probe(bamboo_site at, int source, int tag, MPI_Comm comm, MPI_Status *status);
+int bamboo_iprobe(bamboo_site at, int source, int tag, MPI_Comm comm, int *flag,
+                  MPI_Status *status);
+int bamboo_get_count(const MPI_Status *status, MPI_Datatype type, int *count);
+
+/* Generalized requests: completed by the program, their callbacks called by MPI. */
+int bamboo_grequest_start(bamboo_site at, MPI_Grequest_query_function *query_fn,
+                          MPI_Grequest_free_function *free_fn,
+                          MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                          MPI_Request *request);
+int bamboo_grequest_complete(bamboo_site at, MPI_Request request);
+
+/* ---- Completion: waits and tests (mpi/completion.cpp) ------------------------------- */
 int bamboo_wait(bamboo_site at, MPI_Request *request, MPI_Status *status);
 /* `MPI_Status *statuses`, not `statuses[]`: GCC warns (-Wstringop-overflow) when an array
  * parameter gets MPICH's MPI_STATUSES_IGNORE, (MPI_Status *)1. */
@@ -285,17 +299,10 @@ int bamboo_testsome(bamboo_site at, int incount, MPI_Request requests[], int *ou
                     int indices[], MPI_Status *statuses);
 int bamboo_request_get_status(bamboo_site at, MPI_Request request, int *flag,
                               MPI_Status *status);
-int bamboo_probe(bamboo_site at, int source, int tag, MPI_Comm comm, MPI_Status *status);
-int bamboo_iprobe(bamboo_site at, int source, int tag, MPI_Comm comm, int *flag,
-                  MPI_Status *status);
-int bamboo_get_count(const MPI_Status *status, MPI_Datatype type, int *count);
-double bamboo_wtick(void);
-int bamboo_get_processor_name(bamboo_site at, char *name, int *length);
 
-/* ---- Collectives (utility layer) -------------------------------------------------- */
+/* ---- Collectives (utility layer) (mpi/collectives.cpp) ------------------------------ */
 /* Point-to-point messages between the tasks of the communicator, on a context of its own,
  * combined within each process before they cross processes; see docs/mpi-support.md. */
-
 int bamboo_barrier(bamboo_site at, MPI_Comm comm);
 int bamboo_bcast(bamboo_site at, void *buffer, int count, MPI_Datatype type, int root,
                  MPI_Comm comm);
@@ -337,6 +344,32 @@ int bamboo_alltoallw(bamboo_site at, const void *sendbuf, const int sendcounts[]
                      const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
                      MPI_Comm comm);
 
+int bamboo_reduce_local(bamboo_site at, const void *inbuf, void *inoutbuf, int count,
+                        MPI_Datatype type, MPI_Op op);
+int bamboo_op_create(bamboo_site at, MPI_User_function *function, int commute, MPI_Op *op);
+int bamboo_op_free(bamboo_site at, MPI_Op *op);
+int bamboo_op_commutative(bamboo_site at, MPI_Op op, int *commute);
+
+/* ---- Neighbourhood collectives (mpi/neighbor_collectives.cpp) ----------------------- */
+int bamboo_neighbor_allgather(bamboo_site at, const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                              MPI_Datatype recvtype, MPI_Comm comm);
+int bamboo_neighbor_allgatherv(bamboo_site at, const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                               const int displs[], MPI_Datatype recvtype, MPI_Comm comm);
+int bamboo_neighbor_alltoall(bamboo_site at, const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, MPI_Comm comm);
+int bamboo_neighbor_alltoallv(bamboo_site at, const void *sendbuf, const int sendcounts[],
+                              const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                              const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                              MPI_Comm comm);
+int bamboo_neighbor_alltoallw(bamboo_site at, const void *sendbuf, const int sendcounts[],
+                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                              void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm);
+
+/* ---- Nonblocking collectives (mpi/nonblocking_collectives.cpp) ---------------------- */
 /* Nonblocking collectives: the blocking algorithm, run beside the task's own code (each on a
  * stack of its own); it goes on whenever the task calls MPI or waits. */
 int bamboo_ibarrier(bamboo_site at, MPI_Comm comm, MPI_Request *request);
@@ -387,13 +420,31 @@ int bamboo_iscan(bamboo_site at, const void *sendbuf, void *recvbuf, int count,
 int bamboo_iexscan(bamboo_site at, const void *sendbuf, void *recvbuf, int count,
                    MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *request);
 
-int bamboo_reduce_local(bamboo_site at, const void *inbuf, void *inoutbuf, int count,
-                        MPI_Datatype type, MPI_Op op);
-int bamboo_op_create(bamboo_site at, MPI_User_function *function, int commute, MPI_Op *op);
-int bamboo_op_free(bamboo_site at, MPI_Op *op);
-int bamboo_op_commutative(bamboo_site at, MPI_Op op, int *commute);
+int bamboo_comm_idup(bamboo_site at, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 
-/* ---- Communicators and groups ----------------------------------------------------- */
+int bamboo_ineighbor_allgather(bamboo_site at, const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int bamboo_ineighbor_allgatherv(bamboo_site at, const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request *request);
+int bamboo_ineighbor_alltoall(bamboo_site at, const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int bamboo_ineighbor_alltoallv(bamboo_site at, const void *sendbuf, const int sendcounts[],
+                               const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                               const int recvcounts[], const int rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int bamboo_ineighbor_alltoallw(bamboo_site at, const void *sendbuf, const int sendcounts[],
+                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                               void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                               const MPI_Datatype recvtypes[], MPI_Comm comm,
+                               MPI_Request *request);
+
+/* ---- Communicators and groups (mpi/communicators.cpp) ------------------------------- */
+int bamboo_comm_rank(MPI_Comm comm, int *rank);
+int bamboo_comm_size(MPI_Comm comm, int *size);
 
 int bamboo_comm_split(bamboo_site at, MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 int bamboo_comm_dup(bamboo_site at, MPI_Comm comm, MPI_Comm *newcomm);
@@ -404,15 +455,6 @@ int bamboo_comm_create(bamboo_site at, MPI_Comm comm, MPI_Group group, MPI_Comm 
 int bamboo_comm_create_group(bamboo_site at, MPI_Comm comm, MPI_Group group, int tag,
                              MPI_Comm *newcomm);
 int bamboo_comm_free(bamboo_site at, MPI_Comm *comm);
-/* Intercommunicators: point-to-point ranks name the remote group; the collectives but the
- * reduce-scatters and the scans work on them (docs/mpi-support.md). */
-int bamboo_intercomm_create(bamboo_site at, MPI_Comm local_comm, int local_leader,
-                            MPI_Comm peer_comm, int remote_leader, int tag,
-                            MPI_Comm *newintercomm);
-int bamboo_intercomm_merge(bamboo_site at, MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
-int bamboo_comm_test_inter(bamboo_site at, MPI_Comm comm, int *flag);
-int bamboo_comm_remote_size(bamboo_site at, MPI_Comm comm, int *size);
-int bamboo_comm_remote_group(bamboo_site at, MPI_Comm comm, MPI_Group *group);
 int bamboo_comm_compare(bamboo_site at, MPI_Comm comm1, MPI_Comm comm2, int *result);
 int bamboo_comm_group(bamboo_site at, MPI_Comm comm, MPI_Group *group);
 int bamboo_group_size(bamboo_site at, MPI_Group group, int *size);
@@ -426,8 +468,23 @@ int bamboo_group_translate_ranks(bamboo_site at, MPI_Group group1, int n, const 
 int bamboo_group_compare(bamboo_site at, MPI_Group group1, MPI_Group group2, int *result);
 int bamboo_group_free(bamboo_site at, MPI_Group *group);
 
-/* ---- Cartesian topologies ----------------------------------------------------------- */
+int bamboo_group_range_incl(bamboo_site at, MPI_Group group, int n, int ranges[][3],
+                            MPI_Group *newgroup);
+int bamboo_group_range_excl(bamboo_site at, MPI_Group group, int n, int ranges[][3],
+                            MPI_Group *newgroup);
+int bamboo_group_union(bamboo_site at, MPI_Group group1, MPI_Group group2,
+                       MPI_Group *newgroup);
+int bamboo_group_intersection(bamboo_site at, MPI_Group group1, MPI_Group group2,
+                              MPI_Group *newgroup);
+int bamboo_group_difference(bamboo_site at, MPI_Group group1, MPI_Group group2,
+                            MPI_Group *newgroup);
 
+int bamboo_comm_dup_with_info(bamboo_site at, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+
+int bamboo_comm_split_type(bamboo_site at, MPI_Comm comm, int split_type, int key, MPI_Info info,
+                           MPI_Comm *newcomm);
+
+/* ---- Topologies (mpi/topologies.cpp) ------------------------------------------------ */
 int bamboo_dims_create(bamboo_site at, int nnodes, int ndims, int dims[]);
 int bamboo_cart_create(bamboo_site at, MPI_Comm comm, int ndims, const int dims[],
                        const int periods[], int reorder, MPI_Comm *newcomm);
@@ -441,8 +498,45 @@ int bamboo_cart_get(bamboo_site at, MPI_Comm comm, int maxdims, int dims[], int 
 int bamboo_cartdim_get(bamboo_site at, MPI_Comm comm, int *ndims);
 int bamboo_topo_test(bamboo_site at, MPI_Comm comm, int *status);
 
-/* ---- Derived datatypes: the MPI library's own, under the runtime's MPI lock ---------- */
+int bamboo_graph_create(bamboo_site at, MPI_Comm comm, int nnodes, const int index[],
+                        const int edges[], int reorder, MPI_Comm *newcomm);
+int bamboo_graph_map(bamboo_site at, MPI_Comm comm, int nnodes, const int index[],
+                     const int edges[], int *newrank);
+int bamboo_graphdims_get(bamboo_site at, MPI_Comm comm, int *nnodes, int *nedges);
+int bamboo_graph_get(bamboo_site at, MPI_Comm comm, int maxindex, int maxedges, int index[],
+                     int edges[]);
+int bamboo_graph_neighbors_count(bamboo_site at, MPI_Comm comm, int rank, int *nneighbors);
+int bamboo_graph_neighbors(bamboo_site at, MPI_Comm comm, int rank, int maxneighbors,
+                           int neighbors[]);
+int bamboo_dist_graph_create_adjacent(bamboo_site at, MPI_Comm comm, int indegree,
+                                      const int sources[], const int sourceweights[],
+                                      int outdegree, const int destinations[],
+                                      const int destweights[], MPI_Info info, int reorder,
+                                      MPI_Comm *newcomm);
+int bamboo_dist_graph_create(bamboo_site at, MPI_Comm comm, int n, const int nodes[],
+                             const int degrees[], const int targets[], const int weights[],
+                             MPI_Info info, int reorder, MPI_Comm *newcomm);
+int bamboo_dist_graph_neighbors_count(bamboo_site at, MPI_Comm comm, int *indegree,
+                                      int *outdegree, int *weighted);
+int bamboo_dist_graph_neighbors(bamboo_site at, MPI_Comm comm, int maxindegree, int sources[],
+                                int sourceweights[], int maxoutdegree, int destinations[],
+                                int destweights[]);
 
+/* ---- Intercommunicators (mpi/intercommunicators.cpp) -------------------------------- */
+/* Intercommunicators: point-to-point ranks name the remote group; the collectives but the
+ * reduce-scatters and the scans work on them (docs/mpi-support.md). */
+int bamboo_intercomm_create(bamboo_site at, MPI_Comm local_comm, int local_leader,
+                            MPI_Comm peer_comm, int remote_leader, int tag,
+                            MPI_Comm *newintercomm);
+int bamboo_intercomm_merge(bamboo_site at, MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
+int bamboo_comm_test_inter(bamboo_site at, MPI_Comm comm, int *flag);
+int bamboo_comm_remote_size(bamboo_site at, MPI_Comm comm, int *size);
+int bamboo_comm_remote_group(bamboo_site at, MPI_Comm comm, MPI_Group *group);
+
+/* ---- Derived datatypes and packing (mpi/datatypes.cpp) ------------------------------ */
+/* The MPI library's own derived datatypes, under the runtime's MPI lock. The MPI-1 datatype
+ * names (MPI_Type_extent/lb/ub/struct/hvector/hindexed, MPI_Address), removed by MPI-3, run
+ * their MPI-2 calls, whether or not the library still declares them. */
 int bamboo_type_contiguous(bamboo_site at, int count, MPI_Datatype oldtype,
                            MPI_Datatype *newtype);
 int bamboo_type_vector(bamboo_site at, int count, int blocklength, int stride,
@@ -481,67 +575,6 @@ int bamboo_unpack(bamboo_site at, const void *inbuf, int insize, int *position, 
                   int outcount, MPI_Datatype type, MPI_Comm comm);
 int bamboo_pack_size(bamboo_site at, int incount, MPI_Datatype type, MPI_Comm comm, int *size);
 
-/* ---- Error handlers: each task's own, per communicator ------------------------------- */
-/* A check that fails on a communicator whose handler is MPI_ERRORS_RETURN, or the program's
- * own, returns its MPI error class instead of ending the job (docs/mpi-support.md, Errors).
- * MPI_Errhandler_set/get/create, removed by MPI-3, take the same functions as their MPI-2
- * names; MPI_Error_string and MPI_Error_class are the library's own, also before MPI_Init. */
-
-int bamboo_comm_set_errhandler(bamboo_site at, MPI_Comm comm, MPI_Errhandler handler);
-int bamboo_comm_get_errhandler(bamboo_site at, MPI_Comm comm, MPI_Errhandler *handler);
-int bamboo_comm_create_errhandler(bamboo_site at, MPI_Comm_errhandler_function *function,
-                                  MPI_Errhandler *handler);
-int bamboo_errhandler_free(bamboo_site at, MPI_Errhandler *handler);
-int bamboo_comm_call_errhandler(bamboo_site at, MPI_Comm comm, int errorcode);
-int bamboo_errhandler_set(bamboo_site at, MPI_Comm comm, MPI_Errhandler handler);
-int bamboo_errhandler_get(bamboo_site at, MPI_Comm comm, MPI_Errhandler *handler);
-int bamboo_errhandler_create(bamboo_site at, MPI_Comm_errhandler_function *function,
-                             MPI_Errhandler *handler);
-int bamboo_error_string(bamboo_site at, int errorcode, char *string, int *length);
-int bamboo_error_class(bamboo_site at, int errorcode, int *errorclass);
-
-/* ---- Groups from ranges, and set operations on groups ---------------------------------- */
-
-int bamboo_group_range_incl(bamboo_site at, MPI_Group group, int n, int ranges[][3],
-                            MPI_Group *newgroup);
-int bamboo_group_range_excl(bamboo_site at, MPI_Group group, int n, int ranges[][3],
-                            MPI_Group *newgroup);
-int bamboo_group_union(bamboo_site at, MPI_Group group1, MPI_Group group2,
-                       MPI_Group *newgroup);
-int bamboo_group_intersection(bamboo_site at, MPI_Group group1, MPI_Group group2,
-                              MPI_Group *newgroup);
-int bamboo_group_difference(bamboo_site at, MPI_Group group1, MPI_Group group2,
-                            MPI_Group *newgroup);
-
-/* ---- Communicator names and cached attributes: each task's own -------------------------- */
-/* MPI_Keyval_create/free and MPI_Attr_put/get/delete, deprecated since MPI-2, take the same
- * functions as their MPI-2 names. */
-
-int bamboo_comm_set_name(bamboo_site at, MPI_Comm comm, const char *name);
-int bamboo_comm_get_name(bamboo_site at, MPI_Comm comm, char *name, int *length);
-int bamboo_comm_create_keyval(bamboo_site at, MPI_Comm_copy_attr_function *copy,
-                              MPI_Comm_delete_attr_function *remove, int *keyval,
-                              void *extra_state);
-int bamboo_comm_free_keyval(bamboo_site at, int *keyval);
-int bamboo_comm_set_attr(bamboo_site at, MPI_Comm comm, int keyval, void *value);
-int bamboo_comm_get_attr(bamboo_site at, MPI_Comm comm, int keyval, void *value, int *flag);
-int bamboo_comm_delete_attr(bamboo_site at, MPI_Comm comm, int keyval);
-int bamboo_keyval_create(bamboo_site at, MPI_Comm_copy_attr_function *copy,
-                         MPI_Comm_delete_attr_function *remove, int *keyval,
-                         void *extra_state);
-int bamboo_keyval_free(bamboo_site at, int *keyval);
-int bamboo_attr_put(bamboo_site at, MPI_Comm comm, int keyval, void *value);
-int bamboo_attr_get(bamboo_site at, MPI_Comm comm, int keyval, void *value, int *flag);
-int bamboo_attr_delete(bamboo_site at, MPI_Comm comm, int keyval);
-
-/* ---- The MPI library's own objects: versions, datatypes, infos, memory, statuses,
- * external packing, under the runtime's MPI lock ------------------------------------------ */
-/* MPI_Get_version and MPI_Get_library_version may be called before MPI_Init. The MPI-1
- * datatype names (MPI_Type_extent/lb/ub/struct/hvector/hindexed, MPI_Address), removed by
- * MPI-3, run their MPI-2 calls, whether or not the library still declares them. */
-
-int bamboo_get_version(bamboo_site at, int *version, int *subversion);
-int bamboo_get_library_version(bamboo_site at, char *version, int *length);
 int bamboo_type_get_envelope(bamboo_site at, MPI_Datatype type, int *num_integers,
                              int *num_addresses, int *num_datatypes, int *combiner);
 int bamboo_type_get_contents(bamboo_site at, MPI_Datatype type, int max_integers,
@@ -570,6 +603,68 @@ int bamboo_type_hindexed(bamboo_site at, int count, const int blocklengths[],
                          const MPI_Aint displacements[], MPI_Datatype oldtype,
                          MPI_Datatype *newtype);
 int bamboo_address(bamboo_site at, const void *location, MPI_Aint *address);
+
+int bamboo_type_create_darray(bamboo_site at, int size, int rank, int ndims, const int gsizes[],
+                              const int distribs[], const int dargs[], const int psizes[],
+                              int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int bamboo_get_elements_x(bamboo_site at, const MPI_Status *status, MPI_Datatype type,
+                          MPI_Count *count);
+
+/* ---- Error handlers: each task's own, per communicator (mpi/errhandlers.cpp) -------- */
+/* A check that fails on a communicator whose handler is MPI_ERRORS_RETURN, or the program's
+ * own, returns its MPI error class instead of ending the job (docs/mpi-support.md, Errors).
+ * MPI_Errhandler_set/get/create, removed by MPI-3, take the same functions as their MPI-2
+ * names. */
+int bamboo_comm_set_errhandler(bamboo_site at, MPI_Comm comm, MPI_Errhandler handler);
+int bamboo_comm_get_errhandler(bamboo_site at, MPI_Comm comm, MPI_Errhandler *handler);
+int bamboo_comm_create_errhandler(bamboo_site at, MPI_Comm_errhandler_function *function,
+                                  MPI_Errhandler *handler);
+int bamboo_errhandler_free(bamboo_site at, MPI_Errhandler *handler);
+int bamboo_comm_call_errhandler(bamboo_site at, MPI_Comm comm, int errorcode);
+int bamboo_errhandler_set(bamboo_site at, MPI_Comm comm, MPI_Errhandler handler);
+int bamboo_errhandler_get(bamboo_site at, MPI_Comm comm, MPI_Errhandler *handler);
+int bamboo_errhandler_create(bamboo_site at, MPI_Comm_errhandler_function *function,
+                             MPI_Errhandler *handler);
+
+int bamboo_file_set_errhandler(bamboo_site at, MPI_File file, MPI_Errhandler handler);
+int bamboo_file_get_errhandler(bamboo_site at, MPI_File file, MPI_Errhandler *handler);
+int bamboo_file_create_errhandler(bamboo_site at, MPI_File_errhandler_function *function,
+                                  MPI_Errhandler *handler);
+int bamboo_file_call_errhandler(bamboo_site at, MPI_File file, int errorcode);
+
+/* ---- Names and cached attributes: each task's own (mpi/attributes.cpp) -------------- */
+/* MPI_Keyval_create/free and MPI_Attr_put/get/delete, deprecated since MPI-2, take the same
+ * functions as their MPI-2 names. */
+int bamboo_comm_set_name(bamboo_site at, MPI_Comm comm, const char *name);
+int bamboo_comm_get_name(bamboo_site at, MPI_Comm comm, char *name, int *length);
+int bamboo_comm_create_keyval(bamboo_site at, MPI_Comm_copy_attr_function *copy,
+                              MPI_Comm_delete_attr_function *remove, int *keyval,
+                              void *extra_state);
+int bamboo_comm_free_keyval(bamboo_site at, int *keyval);
+int bamboo_comm_set_attr(bamboo_site at, MPI_Comm comm, int keyval, void *value);
+int bamboo_comm_get_attr(bamboo_site at, MPI_Comm comm, int keyval, void *value, int *flag);
+int bamboo_comm_delete_attr(bamboo_site at, MPI_Comm comm, int keyval);
+int bamboo_keyval_create(bamboo_site at, MPI_Comm_copy_attr_function *copy,
+                         MPI_Comm_delete_attr_function *remove, int *keyval,
+                         void *extra_state);
+int bamboo_keyval_free(bamboo_site at, int *keyval);
+int bamboo_attr_put(bamboo_site at, MPI_Comm comm, int keyval, void *value);
+int bamboo_attr_get(bamboo_site at, MPI_Comm comm, int keyval, void *value, int *flag);
+int bamboo_attr_delete(bamboo_site at, MPI_Comm comm, int keyval);
+
+int bamboo_comm_set_info(bamboo_site at, MPI_Comm comm, MPI_Info info);
+int bamboo_comm_get_info(bamboo_site at, MPI_Comm comm, MPI_Info *info_used);
+
+/* ---- The MPI library's own objects (mpi/library.cpp) -------------------------------- */
+/* MPI_Error_string, MPI_Error_class, MPI_Get_version and MPI_Get_library_version are the
+ * library's own and may be called before MPI_Init. */
+int bamboo_get_processor_name(bamboo_site at, char *name, int *length);
+
+int bamboo_error_string(bamboo_site at, int errorcode, char *string, int *length);
+int bamboo_error_class(bamboo_site at, int errorcode, int *errorclass);
+
+int bamboo_get_version(bamboo_site at, int *version, int *subversion);
+int bamboo_get_library_version(bamboo_site at, char *version, int *length);
 int bamboo_alloc_mem(bamboo_site at, MPI_Aint size, MPI_Info info, void *baseptr);
 int bamboo_free_mem(bamboo_site at, void *base);
 int bamboo_info_create(bamboo_site at, MPI_Info *info);
@@ -596,22 +691,10 @@ int bamboo_status_set_elements(bamboo_site at, MPI_Status *status, MPI_Datatype 
 int bamboo_status_set_cancelled(bamboo_site at, MPI_Status *status, int flag);
 int bamboo_test_cancelled(bamboo_site at, const MPI_Status *status, int *flag);
 
-/* ---- More of MPI-3 ---------------------------------------------------------------- */
-
-int bamboo_comm_idup(bamboo_site at, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
-int bamboo_comm_dup_with_info(bamboo_site at, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
-int bamboo_comm_set_info(bamboo_site at, MPI_Comm comm, MPI_Info info);
-int bamboo_comm_get_info(bamboo_site at, MPI_Comm comm, MPI_Info *info_used);
-int bamboo_type_create_darray(bamboo_site at, int size, int rank, int ndims, const int gsizes[],
-                              const int distribs[], const int dargs[], const int psizes[],
-                              int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int bamboo_get_elements_x(bamboo_site at, const MPI_Status *status, MPI_Datatype type,
-                          MPI_Count *count);
 int bamboo_status_set_elements_x(bamboo_site at, MPI_Status *status, MPI_Datatype type,
                                  MPI_Count count);
 
-/* ---- Windows: made, named, given attributes and freed; one-sided operations on them ---- */
-
+/* ---- Windows (mpi/windows.cpp) ------------------------------------------------------ */
 int bamboo_win_create(bamboo_site at, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                       MPI_Comm comm, MPI_Win *win);
 int bamboo_win_create_dynamic(bamboo_site at, MPI_Info info, MPI_Comm comm, MPI_Win *win);
@@ -630,6 +713,8 @@ int bamboo_win_get_attr(bamboo_site at, MPI_Win win, int keyval, void *value, in
 int bamboo_win_delete_attr(bamboo_site at, MPI_Win win, int keyval);
 int bamboo_win_allocate(bamboo_site at, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                         void *baseptr, MPI_Win *win);
+
+/* ---- One-sided operations (mpi/one_sided.cpp) --------------------------------------- */
 int bamboo_put(bamboo_site at, const void *origin_addr, int origin_count, MPI_Datatype origin_type,
                int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_type,
                MPI_Win win);
@@ -639,6 +724,8 @@ int bamboo_get(bamboo_site at, void *origin_addr, int origin_count, MPI_Datatype
 int bamboo_accumulate(bamboo_site at, const void *origin_addr, int origin_count,
                       MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp,
                       int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win);
+
+/* ---- One-sided epochs: fences, locks, flushes (mpi/window_epochs.cpp) --------------- */
 int bamboo_win_fence(bamboo_site at, int assert_, MPI_Win win);
 int bamboo_win_lock(bamboo_site at, int lock_type, int rank, int assert_, MPI_Win win);
 int bamboo_win_unlock(bamboo_site at, int rank, MPI_Win win);
@@ -648,84 +735,9 @@ int bamboo_win_flush(bamboo_site at, int rank, MPI_Win win);
 int bamboo_win_flush_all(bamboo_site at, MPI_Win win);
 int bamboo_win_sync(bamboo_site at, MPI_Win win);
 
-/* ---- Graph and distributed graph topologies, neighbourhood collectives ------------- */
-
-int bamboo_graph_create(bamboo_site at, MPI_Comm comm, int nnodes, const int index[],
-                        const int edges[], int reorder, MPI_Comm *newcomm);
-int bamboo_graph_map(bamboo_site at, MPI_Comm comm, int nnodes, const int index[],
-                     const int edges[], int *newrank);
-int bamboo_graphdims_get(bamboo_site at, MPI_Comm comm, int *nnodes, int *nedges);
-int bamboo_graph_get(bamboo_site at, MPI_Comm comm, int maxindex, int maxedges, int index[],
-                     int edges[]);
-int bamboo_graph_neighbors_count(bamboo_site at, MPI_Comm comm, int rank, int *nneighbors);
-int bamboo_graph_neighbors(bamboo_site at, MPI_Comm comm, int rank, int maxneighbors,
-                           int neighbors[]);
-int bamboo_dist_graph_create_adjacent(bamboo_site at, MPI_Comm comm, int indegree,
-                                      const int sources[], const int sourceweights[],
-                                      int outdegree, const int destinations[],
-                                      const int destweights[], MPI_Info info, int reorder,
-                                      MPI_Comm *newcomm);
-int bamboo_dist_graph_create(bamboo_site at, MPI_Comm comm, int n, const int nodes[],
-                             const int degrees[], const int targets[], const int weights[],
-                             MPI_Info info, int reorder, MPI_Comm *newcomm);
-int bamboo_dist_graph_neighbors_count(bamboo_site at, MPI_Comm comm, int *indegree,
-                                      int *outdegree, int *weighted);
-int bamboo_dist_graph_neighbors(bamboo_site at, MPI_Comm comm, int maxindegree, int sources[],
-                                int sourceweights[], int maxoutdegree, int destinations[],
-                                int destweights[]);
-int bamboo_neighbor_allgather(bamboo_site at, const void *sendbuf, int sendcount,
-                              MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                              MPI_Datatype recvtype, MPI_Comm comm);
-int bamboo_neighbor_allgatherv(bamboo_site at, const void *sendbuf, int sendcount,
-                               MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                               const int displs[], MPI_Datatype recvtype, MPI_Comm comm);
-int bamboo_neighbor_alltoall(bamboo_site at, const void *sendbuf, int sendcount,
-                             MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                             MPI_Datatype recvtype, MPI_Comm comm);
-int bamboo_neighbor_alltoallv(bamboo_site at, const void *sendbuf, const int sendcounts[],
-                              const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                              const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                              MPI_Comm comm);
-int bamboo_neighbor_alltoallw(bamboo_site at, const void *sendbuf, const int sendcounts[],
-                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                              void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                              const MPI_Datatype recvtypes[], MPI_Comm comm);
-int bamboo_ineighbor_allgather(bamboo_site at, const void *sendbuf, int sendcount,
-                               MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
-int bamboo_ineighbor_allgatherv(bamboo_site at, const void *sendbuf, int sendcount,
-                                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                                const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                                MPI_Request *request);
-int bamboo_ineighbor_alltoall(bamboo_site at, const void *sendbuf, int sendcount,
-                              MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
-int bamboo_ineighbor_alltoallv(bamboo_site at, const void *sendbuf, const int sendcounts[],
-                               const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                               const int recvcounts[], const int rdispls[],
-                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
-int bamboo_ineighbor_alltoallw(bamboo_site at, const void *sendbuf, const int sendcounts[],
-                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                               void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                               const MPI_Datatype recvtypes[], MPI_Comm comm,
-                               MPI_Request *request);
-
-/* ---- Shared-memory splits ---------------------------------------------------------- */
-
-int bamboo_comm_split_type(bamboo_site at, MPI_Comm comm, int split_type, int key, MPI_Info info,
-                           MPI_Comm *newcomm);
-
-/* ---- Generalized requests: completed by the program, their callbacks called by MPI ---- */
-
-int bamboo_grequest_start(bamboo_site at, MPI_Grequest_query_function *query_fn,
-                          MPI_Grequest_free_function *free_fn,
-                          MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
-                          MPI_Request *request);
-int bamboo_grequest_complete(bamboo_site at, MPI_Request request);
-
-/* ---- Files (MPI-IO): each task's own handle of the MPI library, calls that MPI makes
- * collective made collective over the tasks (docs/mpi-support.md, MPI-IO) ---- */
-
+/* ---- Files (MPI-IO) (mpi/files.cpp) ------------------------------------------------- */
+/* Each task has its own handle of the MPI library's file; calls that MPI makes collective
+ * are collective over the tasks (docs/mpi-support.md, MPI-IO). */
 int bamboo_file_open(bamboo_site at, MPI_Comm comm, const char *filename, int amode, MPI_Info info,
                      MPI_File *fh);
 int bamboo_file_close(bamboo_site at, MPI_File *fh);
@@ -745,6 +757,8 @@ int bamboo_file_get_type_extent(bamboo_site at, MPI_File fh, MPI_Datatype type, 
 int bamboo_file_set_atomicity(bamboo_site at, MPI_File fh, int flag);
 int bamboo_file_get_atomicity(bamboo_site at, MPI_File fh, int *flag);
 int bamboo_file_sync(bamboo_site at, MPI_File fh);
+
+/* ---- Reading and writing files (mpi/file_access.cpp) -------------------------------- */
 int bamboo_file_read_at(bamboo_site at, MPI_File fh, MPI_Offset offset, void *buf, int count,
                         MPI_Datatype type, MPI_Status *status);
 int bamboo_file_write_at(bamboo_site at, MPI_File fh, MPI_Offset offset, const void *buf, int count,
@@ -812,11 +826,6 @@ int bamboo_file_write_ordered_begin(bamboo_site at, MPI_File fh, const void *buf
 int bamboo_file_write_ordered_end(bamboo_site at, MPI_File fh, const void *buf, MPI_Status *status);
 int bamboo_file_seek_shared(bamboo_site at, MPI_File fh, MPI_Offset offset, int whence);
 int bamboo_file_get_position_shared(bamboo_site at, MPI_File fh, MPI_Offset *offset);
-int bamboo_file_set_errhandler(bamboo_site at, MPI_File file, MPI_Errhandler handler);
-int bamboo_file_get_errhandler(bamboo_site at, MPI_File file, MPI_Errhandler *handler);
-int bamboo_file_create_errhandler(bamboo_site at, MPI_File_errhandler_function *function,
-                                  MPI_Errhandler *handler);
-int bamboo_file_call_errhandler(bamboo_site at, MPI_File file, int errorcode);
 
 /* ---- Firing rules --------------------------------------------------------------- */
 /* At an evaluation point the translator emits one bamboo_expect() per message the
@@ -886,18 +895,12 @@ using ::bamboo_strtok;
 #undef MPI_Is_thread_main
 #undef MPI_Abort
 #undef MPI_Wtime
-#undef MPI_Comm_rank
-#undef MPI_Comm_size
+#undef MPI_Wtick
 #undef MPI_Send
 #undef MPI_Isend
 #undef MPI_Recv
 #undef MPI_Irecv
 #undef MPI_Sendrecv
-#undef MPI_Wait
-#undef MPI_Waitall
-#undef MPI_Waitany
-#undef MPI_Test
-#undef MPI_Testall
 #undef MPI_Ssend
 #undef MPI_Rsend
 #undef MPI_Bsend
@@ -915,15 +918,20 @@ using ::bamboo_strtok;
 #undef MPI_Startall
 #undef MPI_Request_free
 #undef MPI_Cancel
+#undef MPI_Probe
+#undef MPI_Iprobe
+#undef MPI_Get_count
+#undef MPI_Grequest_start
+#undef MPI_Grequest_complete
+#undef MPI_Wait
+#undef MPI_Waitall
+#undef MPI_Waitany
+#undef MPI_Test
+#undef MPI_Testall
 #undef MPI_Testany
 #undef MPI_Waitsome
 #undef MPI_Testsome
 #undef MPI_Request_get_status
-#undef MPI_Probe
-#undef MPI_Iprobe
-#undef MPI_Get_count
-#undef MPI_Wtick
-#undef MPI_Get_processor_name
 #undef MPI_Barrier
 #undef MPI_Bcast
 #undef MPI_Reduce
@@ -941,6 +949,15 @@ using ::bamboo_strtok;
 #undef MPI_Scan
 #undef MPI_Exscan
 #undef MPI_Alltoallw
+#undef MPI_Reduce_local
+#undef MPI_Op_create
+#undef MPI_Op_free
+#undef MPI_Op_commutative
+#undef MPI_Neighbor_allgather
+#undef MPI_Neighbor_allgatherv
+#undef MPI_Neighbor_alltoall
+#undef MPI_Neighbor_alltoallv
+#undef MPI_Neighbor_alltoallw
 #undef MPI_Ibarrier
 #undef MPI_Ibcast
 #undef MPI_Ireduce
@@ -958,21 +975,145 @@ using ::bamboo_strtok;
 #undef MPI_Ireduce_scatter_block
 #undef MPI_Iscan
 #undef MPI_Iexscan
-#undef MPI_Reduce_local
-#undef MPI_Op_create
-#undef MPI_Op_free
-#undef MPI_Op_commutative
+#undef MPI_Comm_idup
+#undef MPI_Ineighbor_allgather
+#undef MPI_Ineighbor_allgatherv
+#undef MPI_Ineighbor_alltoall
+#undef MPI_Ineighbor_alltoallv
+#undef MPI_Ineighbor_alltoallw
+#undef MPI_Comm_rank
+#undef MPI_Comm_size
 #undef MPI_Comm_split
 #undef MPI_Comm_dup
 #undef MPI_Comm_create
 #undef MPI_Comm_create_group
 #undef MPI_Comm_free
-#undef MPI_Comm_idup
+#undef MPI_Comm_compare
+#undef MPI_Comm_group
+#undef MPI_Group_size
+#undef MPI_Group_rank
+#undef MPI_Group_incl
+#undef MPI_Group_excl
+#undef MPI_Group_translate_ranks
+#undef MPI_Group_compare
+#undef MPI_Group_free
+#undef MPI_Group_range_incl
+#undef MPI_Group_range_excl
+#undef MPI_Group_union
+#undef MPI_Group_intersection
+#undef MPI_Group_difference
 #undef MPI_Comm_dup_with_info
-#undef MPI_Comm_set_info
-#undef MPI_Comm_get_info
+#undef MPI_Comm_split_type
+#undef MPI_Dims_create
+#undef MPI_Cart_create
+#undef MPI_Cart_coords
+#undef MPI_Cart_rank
+#undef MPI_Cart_shift
+#undef MPI_Cart_sub
+#undef MPI_Cart_get
+#undef MPI_Cartdim_get
+#undef MPI_Topo_test
+#undef MPI_Graph_create
+#undef MPI_Graph_map
+#undef MPI_Graphdims_get
+#undef MPI_Graph_get
+#undef MPI_Graph_neighbors_count
+#undef MPI_Graph_neighbors
+#undef MPI_Dist_graph_create_adjacent
+#undef MPI_Dist_graph_create
+#undef MPI_Dist_graph_neighbors_count
+#undef MPI_Dist_graph_neighbors
+#undef MPI_Intercomm_create
+#undef MPI_Intercomm_merge
+#undef MPI_Comm_test_inter
+#undef MPI_Comm_remote_size
+#undef MPI_Comm_remote_group
+#undef MPI_Type_contiguous
+#undef MPI_Type_vector
+#undef MPI_Type_create_hvector
+#undef MPI_Type_indexed
+#undef MPI_Type_create_hindexed
+#undef MPI_Type_create_indexed_block
+#undef MPI_Type_create_struct
+#undef MPI_Type_create_subarray
+#undef MPI_Type_create_resized
+#undef MPI_Type_dup
+#undef MPI_Type_commit
+#undef MPI_Type_free
+#undef MPI_Type_size
+#undef MPI_Type_get_extent
+#undef MPI_Type_get_true_extent
+#undef MPI_Get_address
+#undef MPI_Get_elements
+#undef MPI_Pack
+#undef MPI_Unpack
+#undef MPI_Pack_size
+#undef MPI_Type_get_envelope
+#undef MPI_Type_get_contents
+#undef MPI_Type_size_x
+#undef MPI_Type_get_extent_x
+#undef MPI_Type_get_true_extent_x
+#undef MPI_Type_get_name
+#undef MPI_Type_set_name
+#undef MPI_Type_create_hindexed_block
+#undef MPI_Type_match_size
+#undef MPI_Type_extent
+#undef MPI_Type_lb
+#undef MPI_Type_ub
+#undef MPI_Type_struct
+#undef MPI_Type_hvector
+#undef MPI_Type_hindexed
+#undef MPI_Address
 #undef MPI_Type_create_darray
 #undef MPI_Get_elements_x
+#undef MPI_Comm_set_errhandler
+#undef MPI_Comm_get_errhandler
+#undef MPI_Comm_create_errhandler
+#undef MPI_Errhandler_free
+#undef MPI_Comm_call_errhandler
+#undef MPI_Errhandler_set
+#undef MPI_Errhandler_get
+#undef MPI_Errhandler_create
+#undef MPI_File_set_errhandler
+#undef MPI_File_get_errhandler
+#undef MPI_File_create_errhandler
+#undef MPI_File_call_errhandler
+#undef MPI_Comm_set_name
+#undef MPI_Comm_get_name
+#undef MPI_Comm_create_keyval
+#undef MPI_Comm_free_keyval
+#undef MPI_Comm_set_attr
+#undef MPI_Comm_get_attr
+#undef MPI_Comm_delete_attr
+#undef MPI_Keyval_create
+#undef MPI_Keyval_free
+#undef MPI_Attr_put
+#undef MPI_Attr_get
+#undef MPI_Attr_delete
+#undef MPI_Comm_set_info
+#undef MPI_Comm_get_info
+#undef MPI_Get_processor_name
+#undef MPI_Error_string
+#undef MPI_Error_class
+#undef MPI_Get_version
+#undef MPI_Get_library_version
+#undef MPI_Alloc_mem
+#undef MPI_Free_mem
+#undef MPI_Info_create
+#undef MPI_Info_set
+#undef MPI_Info_get
+#undef MPI_Info_get_nkeys
+#undef MPI_Info_get_nthkey
+#undef MPI_Info_get_valuelen
+#undef MPI_Info_dup
+#undef MPI_Info_delete
+#undef MPI_Info_free
+#undef MPI_Pack_external
+#undef MPI_Unpack_external
+#undef MPI_Pack_external_size
+#undef MPI_Status_set_elements
+#undef MPI_Status_set_cancelled
+#undef MPI_Test_cancelled
 #undef MPI_Status_set_elements_x
 #undef MPI_Win_create
 #undef MPI_Win_create_dynamic
@@ -999,49 +1140,61 @@ using ::bamboo_strtok;
 #undef MPI_Win_flush
 #undef MPI_Win_flush_all
 #undef MPI_Win_sync
-#undef MPI_Intercomm_create
-#undef MPI_Intercomm_merge
-#undef MPI_Comm_test_inter
-#undef MPI_Comm_remote_size
-#undef MPI_Comm_remote_group
-#undef MPI_Comm_compare
-#undef MPI_Comm_group
-#undef MPI_Group_size
-#undef MPI_Group_rank
-#undef MPI_Group_incl
-#undef MPI_Group_excl
-#undef MPI_Group_translate_ranks
-#undef MPI_Group_compare
-#undef MPI_Group_free
-#undef MPI_Dims_create
-#undef MPI_Cart_create
-#undef MPI_Cart_coords
-#undef MPI_Cart_rank
-#undef MPI_Cart_shift
-#undef MPI_Cart_sub
-#undef MPI_Cart_get
-#undef MPI_Cartdim_get
-#undef MPI_Topo_test
-#undef MPI_Type_contiguous
-#undef MPI_Type_vector
-#undef MPI_Type_create_hvector
-#undef MPI_Type_indexed
-#undef MPI_Type_create_hindexed
-#undef MPI_Type_create_indexed_block
-#undef MPI_Type_create_struct
-#undef MPI_Type_create_subarray
-#undef MPI_Type_create_resized
-#undef MPI_Type_dup
-#undef MPI_Type_commit
-#undef MPI_Type_free
-#undef MPI_Type_size
-#undef MPI_Type_get_extent
-#undef MPI_Type_get_true_extent
-#undef MPI_Get_address
-#undef MPI_Get_elements
-#undef MPI_Pack
-#undef MPI_Unpack
-#undef MPI_Pack_size
+#undef MPI_File_open
+#undef MPI_File_close
+#undef MPI_File_delete
+#undef MPI_File_set_size
+#undef MPI_File_preallocate
+#undef MPI_File_get_size
+#undef MPI_File_get_group
+#undef MPI_File_get_amode
+#undef MPI_File_set_info
+#undef MPI_File_get_info
+#undef MPI_File_set_view
+#undef MPI_File_get_view
+#undef MPI_File_get_type_extent
+#undef MPI_File_set_atomicity
+#undef MPI_File_get_atomicity
+#undef MPI_File_sync
+#undef MPI_File_read_at
+#undef MPI_File_write_at
+#undef MPI_File_read_at_all
+#undef MPI_File_write_at_all
+#undef MPI_File_iread_at
+#undef MPI_File_iwrite_at
+#undef MPI_File_iread_at_all
+#undef MPI_File_iwrite_at_all
+#undef MPI_File_read_at_all_begin
+#undef MPI_File_read_at_all_end
+#undef MPI_File_write_at_all_begin
+#undef MPI_File_write_at_all_end
+#undef MPI_File_read
+#undef MPI_File_write
+#undef MPI_File_read_all
+#undef MPI_File_write_all
+#undef MPI_File_iread
+#undef MPI_File_iwrite
+#undef MPI_File_iread_all
+#undef MPI_File_iwrite_all
+#undef MPI_File_read_all_begin
+#undef MPI_File_read_all_end
+#undef MPI_File_write_all_begin
+#undef MPI_File_write_all_end
+#undef MPI_File_seek
+#undef MPI_File_get_position
+#undef MPI_File_get_byte_offset
+#undef MPI_File_read_shared
+#undef MPI_File_write_shared
+#undef MPI_File_iread_shared
+#undef MPI_File_iwrite_shared
+#undef MPI_File_read_ordered
+#undef MPI_File_write_ordered
+#undef MPI_File_read_ordered_begin
+#undef MPI_File_read_ordered_end
+#undef MPI_File_write_ordered_begin
+#undef MPI_File_write_ordered_end
+#undef MPI_File_seek_shared
+#undef MPI_File_get_position_shared
 #undef exit
 #undef rand
 #undef srand
@@ -1103,18 +1256,12 @@ using ::bamboo_strtok;
 #define MPI_Is_thread_main(flag) bamboo_is_thread_main(flag)
 #define MPI_Abort(comm, errorcode) bamboo_abort(comm, errorcode)
 #define MPI_Wtime() bamboo_wtime()
-#define MPI_Comm_rank(comm, rank) bamboo_comm_rank(comm, rank)
-#define MPI_Comm_size(comm, size) bamboo_comm_size(comm, size)
+#define MPI_Wtick() bamboo_wtick()
 #define MPI_Send(...) bamboo_send(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Isend(...) bamboo_isend(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Recv(...) bamboo_recv(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Irecv(...) bamboo_irecv(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Sendrecv(...) bamboo_sendrecv(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Wait(...) bamboo_wait(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Waitall(...) bamboo_waitall(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Waitany(...) bamboo_waitany(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Test(...) bamboo_test(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Testall(...) bamboo_testall(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Ssend(...) bamboo_ssend(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Rsend(...) bamboo_rsend(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Bsend(...) bamboo_bsend(BAMBOO_AT, __VA_ARGS__)
@@ -1132,15 +1279,20 @@ using ::bamboo_strtok;
 #define MPI_Startall(...) bamboo_startall(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Request_free(...) bamboo_request_free(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Cancel(...) bamboo_cancel(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Probe(...) bamboo_probe(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Iprobe(...) bamboo_iprobe(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Get_count(status, type, count) bamboo_get_count(status, type, count)
+#define MPI_Grequest_start(...) bamboo_grequest_start(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Grequest_complete(...) bamboo_grequest_complete(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Wait(...) bamboo_wait(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Waitall(...) bamboo_waitall(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Waitany(...) bamboo_waitany(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Test(...) bamboo_test(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Testall(...) bamboo_testall(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Testany(...) bamboo_testany(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Waitsome(...) bamboo_waitsome(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Testsome(...) bamboo_testsome(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Request_get_status(...) bamboo_request_get_status(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Probe(...) bamboo_probe(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Iprobe(...) bamboo_iprobe(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Get_count(status, type, count) bamboo_get_count(status, type, count)
-#define MPI_Wtick() bamboo_wtick()
-#define MPI_Get_processor_name(...) bamboo_get_processor_name(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Barrier(...) bamboo_barrier(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Bcast(...) bamboo_bcast(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Reduce(...) bamboo_reduce(BAMBOO_AT, __VA_ARGS__)
@@ -1158,6 +1310,15 @@ using ::bamboo_strtok;
 #define MPI_Scan(...) bamboo_scan(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Exscan(...) bamboo_exscan(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Alltoallw(...) bamboo_alltoallw(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Reduce_local(...) bamboo_reduce_local(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Op_create(...) bamboo_op_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Op_free(...) bamboo_op_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Op_commutative(...) bamboo_op_commutative(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Neighbor_allgather(...) bamboo_neighbor_allgather(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Neighbor_allgatherv(...) bamboo_neighbor_allgatherv(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Neighbor_alltoall(...) bamboo_neighbor_alltoall(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Neighbor_alltoallv(...) bamboo_neighbor_alltoallv(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Neighbor_alltoallw(...) bamboo_neighbor_alltoallw(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Ibarrier(...) bamboo_ibarrier(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Ibcast(...) bamboo_ibcast(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Ireduce(...) bamboo_ireduce(BAMBOO_AT, __VA_ARGS__)
@@ -1175,21 +1336,145 @@ using ::bamboo_strtok;
 #define MPI_Ireduce_scatter_block(...) bamboo_ireduce_scatter_block(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Iscan(...) bamboo_iscan(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Iexscan(...) bamboo_iexscan(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Reduce_local(...) bamboo_reduce_local(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Op_create(...) bamboo_op_create(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Op_free(...) bamboo_op_free(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Op_commutative(...) bamboo_op_commutative(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_idup(...) bamboo_comm_idup(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ineighbor_allgather(...) bamboo_ineighbor_allgather(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ineighbor_allgatherv(...) bamboo_ineighbor_allgatherv(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ineighbor_alltoall(...) bamboo_ineighbor_alltoall(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ineighbor_alltoallv(...) bamboo_ineighbor_alltoallv(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Ineighbor_alltoallw(...) bamboo_ineighbor_alltoallw(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_rank(comm, rank) bamboo_comm_rank(comm, rank)
+#define MPI_Comm_size(comm, size) bamboo_comm_size(comm, size)
 #define MPI_Comm_split(...) bamboo_comm_split(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_dup(...) bamboo_comm_dup(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_create(...) bamboo_comm_create(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_create_group(...) bamboo_comm_create_group(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_free(...) bamboo_comm_free(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Comm_idup(...) bamboo_comm_idup(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_compare(...) bamboo_comm_compare(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_group(...) bamboo_comm_group(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_size(...) bamboo_group_size(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_rank(...) bamboo_group_rank(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_incl(...) bamboo_group_incl(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_excl(...) bamboo_group_excl(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_translate_ranks(...) bamboo_group_translate_ranks(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_compare(...) bamboo_group_compare(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_free(...) bamboo_group_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_range_incl(...) bamboo_group_range_incl(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_range_excl(...) bamboo_group_range_excl(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_union(...) bamboo_group_union(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_intersection(...) bamboo_group_intersection(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Group_difference(...) bamboo_group_difference(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_dup_with_info(...) bamboo_comm_dup_with_info(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Comm_set_info(...) bamboo_comm_set_info(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Comm_get_info(...) bamboo_comm_get_info(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_split_type(...) bamboo_comm_split_type(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Dims_create(...) bamboo_dims_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Cart_create(...) bamboo_cart_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Cart_coords(...) bamboo_cart_coords(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Cart_rank(...) bamboo_cart_rank(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Cart_shift(...) bamboo_cart_shift(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Cart_sub(...) bamboo_cart_sub(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Cart_get(...) bamboo_cart_get(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Cartdim_get(...) bamboo_cartdim_get(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Topo_test(...) bamboo_topo_test(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Graph_create(...) bamboo_graph_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Graph_map(...) bamboo_graph_map(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Graphdims_get(...) bamboo_graphdims_get(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Graph_get(...) bamboo_graph_get(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Graph_neighbors_count(...) bamboo_graph_neighbors_count(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Graph_neighbors(...) bamboo_graph_neighbors(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Dist_graph_create_adjacent(...) bamboo_dist_graph_create_adjacent(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Dist_graph_create(...) bamboo_dist_graph_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Dist_graph_neighbors_count(...) bamboo_dist_graph_neighbors_count(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Dist_graph_neighbors(...) bamboo_dist_graph_neighbors(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Intercomm_create(...) bamboo_intercomm_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Intercomm_merge(...) bamboo_intercomm_merge(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_test_inter(...) bamboo_comm_test_inter(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_remote_size(...) bamboo_comm_remote_size(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_remote_group(...) bamboo_comm_remote_group(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_contiguous(...) bamboo_type_contiguous(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_vector(...) bamboo_type_vector(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_create_hvector(...) bamboo_type_create_hvector(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_indexed(...) bamboo_type_indexed(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_create_hindexed(...) bamboo_type_create_hindexed(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_create_indexed_block(...) bamboo_type_create_indexed_block(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_create_struct(...) bamboo_type_create_struct(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_create_subarray(...) bamboo_type_create_subarray(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_create_resized(...) bamboo_type_create_resized(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_dup(...) bamboo_type_dup(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_commit(...) bamboo_type_commit(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_free(...) bamboo_type_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_size(...) bamboo_type_size(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_get_extent(...) bamboo_type_get_extent(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_get_true_extent(...) bamboo_type_get_true_extent(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Get_address(...) bamboo_get_address(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Get_elements(...) bamboo_get_elements(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Pack(...) bamboo_pack(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Unpack(...) bamboo_unpack(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Pack_size(...) bamboo_pack_size(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_get_envelope(...) bamboo_type_get_envelope(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_get_contents(...) bamboo_type_get_contents(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_size_x(...) bamboo_type_size_x(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_get_extent_x(...) bamboo_type_get_extent_x(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_get_true_extent_x(...) bamboo_type_get_true_extent_x(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_get_name(...) bamboo_type_get_name(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_set_name(...) bamboo_type_set_name(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_create_hindexed_block(...) bamboo_type_create_hindexed_block(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_match_size(...) bamboo_type_match_size(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_extent(...) bamboo_type_extent(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_lb(...) bamboo_type_lb(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_ub(...) bamboo_type_ub(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_struct(...) bamboo_type_struct(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_hvector(...) bamboo_type_hvector(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Type_hindexed(...) bamboo_type_hindexed(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Address(...) bamboo_address(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Type_create_darray(...) bamboo_type_create_darray(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Get_elements_x(...) bamboo_get_elements_x(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_set_errhandler(...) bamboo_comm_set_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_get_errhandler(...) bamboo_comm_get_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_create_errhandler(...) bamboo_comm_create_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Errhandler_free(...) bamboo_errhandler_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_call_errhandler(...) bamboo_comm_call_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Errhandler_set(...) bamboo_errhandler_set(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Errhandler_get(...) bamboo_errhandler_get(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Errhandler_create(...) bamboo_errhandler_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_set_errhandler(...) bamboo_file_set_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_get_errhandler(...) bamboo_file_get_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_create_errhandler(...) bamboo_file_create_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_File_call_errhandler(...) bamboo_file_call_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_set_name(...) bamboo_comm_set_name(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_get_name(...) bamboo_comm_get_name(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_create_keyval(...) bamboo_comm_create_keyval(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_free_keyval(...) bamboo_comm_free_keyval(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_set_attr(...) bamboo_comm_set_attr(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_get_attr(...) bamboo_comm_get_attr(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_delete_attr(...) bamboo_comm_delete_attr(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Keyval_create(...) bamboo_keyval_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Keyval_free(...) bamboo_keyval_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Attr_put(...) bamboo_attr_put(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Attr_get(...) bamboo_attr_get(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Attr_delete(...) bamboo_attr_delete(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_set_info(...) bamboo_comm_set_info(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Comm_get_info(...) bamboo_comm_get_info(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Get_processor_name(...) bamboo_get_processor_name(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Error_string(...) bamboo_error_string(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Error_class(...) bamboo_error_class(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Get_version(...) bamboo_get_version(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Get_library_version(...) bamboo_get_library_version(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Alloc_mem(...) bamboo_alloc_mem(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Free_mem(...) bamboo_free_mem(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Info_create(...) bamboo_info_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Info_set(...) bamboo_info_set(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Info_get(...) bamboo_info_get(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Info_get_nkeys(...) bamboo_info_get_nkeys(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Info_get_nthkey(...) bamboo_info_get_nthkey(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Info_get_valuelen(...) bamboo_info_get_valuelen(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Info_dup(...) bamboo_info_dup(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Info_delete(...) bamboo_info_delete(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Info_free(...) bamboo_info_free(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Pack_external(...) bamboo_pack_external(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Unpack_external(...) bamboo_unpack_external(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Pack_external_size(...) bamboo_pack_external_size(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Status_set_elements(...) bamboo_status_set_elements(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Status_set_cancelled(...) bamboo_status_set_cancelled(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Test_cancelled(...) bamboo_test_cancelled(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Status_set_elements_x(...) bamboo_status_set_elements_x(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_create(...) bamboo_win_create(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_create_dynamic(...) bamboo_win_create_dynamic(BAMBOO_AT, __VA_ARGS__)
@@ -1216,278 +1501,6 @@ using ::bamboo_strtok;
 #define MPI_Win_flush(...) bamboo_win_flush(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_flush_all(...) bamboo_win_flush_all(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_sync(...) bamboo_win_sync(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Intercomm_create(...) bamboo_intercomm_create(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Intercomm_merge(...) bamboo_intercomm_merge(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Comm_test_inter(...) bamboo_comm_test_inter(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Comm_remote_size(...) bamboo_comm_remote_size(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Comm_remote_group(...) bamboo_comm_remote_group(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Comm_compare(...) bamboo_comm_compare(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Comm_group(...) bamboo_comm_group(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Group_size(...) bamboo_group_size(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Group_rank(...) bamboo_group_rank(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Group_incl(...) bamboo_group_incl(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Group_excl(...) bamboo_group_excl(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Group_translate_ranks(...) bamboo_group_translate_ranks(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Group_compare(...) bamboo_group_compare(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Group_free(...) bamboo_group_free(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Dims_create(...) bamboo_dims_create(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Cart_create(...) bamboo_cart_create(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Cart_coords(...) bamboo_cart_coords(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Cart_rank(...) bamboo_cart_rank(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Cart_shift(...) bamboo_cart_shift(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Cart_sub(...) bamboo_cart_sub(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Cart_get(...) bamboo_cart_get(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Cartdim_get(...) bamboo_cartdim_get(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Topo_test(...) bamboo_topo_test(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_contiguous(...) bamboo_type_contiguous(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_vector(...) bamboo_type_vector(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_create_hvector(...) bamboo_type_create_hvector(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_indexed(...) bamboo_type_indexed(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_create_hindexed(...) bamboo_type_create_hindexed(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_create_indexed_block(...) bamboo_type_create_indexed_block(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_create_struct(...) bamboo_type_create_struct(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_create_subarray(...) bamboo_type_create_subarray(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_create_resized(...) bamboo_type_create_resized(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_dup(...) bamboo_type_dup(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_commit(...) bamboo_type_commit(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_free(...) bamboo_type_free(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_size(...) bamboo_type_size(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_get_extent(...) bamboo_type_get_extent(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_get_true_extent(...) bamboo_type_get_true_extent(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Get_address(...) bamboo_get_address(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Get_elements(...) bamboo_get_elements(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Pack(...) bamboo_pack(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Unpack(...) bamboo_unpack(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Pack_size(...) bamboo_pack_size(BAMBOO_AT, __VA_ARGS__)
-#undef MPI_Comm_set_errhandler
-#undef MPI_Comm_get_errhandler
-#undef MPI_Comm_create_errhandler
-#undef MPI_Errhandler_free
-#undef MPI_Comm_call_errhandler
-#undef MPI_Errhandler_set
-#undef MPI_Errhandler_get
-#undef MPI_Errhandler_create
-#undef MPI_Error_string
-#undef MPI_Error_class
-#define MPI_Comm_set_errhandler(...) bamboo_comm_set_errhandler(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Comm_get_errhandler(...) bamboo_comm_get_errhandler(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Comm_create_errhandler(...) bamboo_comm_create_errhandler(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Errhandler_free(...) bamboo_errhandler_free(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Comm_call_errhandler(...) bamboo_comm_call_errhandler(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Errhandler_set(...) bamboo_errhandler_set(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Errhandler_get(...) bamboo_errhandler_get(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Errhandler_create(...) bamboo_errhandler_create(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Error_string(...) bamboo_error_string(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Error_class(...) bamboo_error_class(BAMBOO_AT, __VA_ARGS__)
-#undef MPI_Group_range_incl
-#undef MPI_Group_range_excl
-#undef MPI_Group_union
-#undef MPI_Group_intersection
-#undef MPI_Group_difference
-#define MPI_Group_range_incl(...) bamboo_group_range_incl(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Group_range_excl(...) bamboo_group_range_excl(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Group_union(...) bamboo_group_union(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Group_intersection(...) bamboo_group_intersection(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Group_difference(...) bamboo_group_difference(BAMBOO_AT, __VA_ARGS__)
-#undef MPI_Comm_set_name
-#undef MPI_Comm_get_name
-#undef MPI_Comm_create_keyval
-#undef MPI_Comm_free_keyval
-#undef MPI_Comm_set_attr
-#undef MPI_Comm_get_attr
-#undef MPI_Comm_delete_attr
-#undef MPI_Keyval_create
-#undef MPI_Keyval_free
-#undef MPI_Attr_put
-#undef MPI_Attr_get
-#undef MPI_Attr_delete
-#define MPI_Comm_set_name(...) bamboo_comm_set_name(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Comm_get_name(...) bamboo_comm_get_name(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Comm_create_keyval(...) bamboo_comm_create_keyval(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Comm_free_keyval(...) bamboo_comm_free_keyval(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Comm_set_attr(...) bamboo_comm_set_attr(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Comm_get_attr(...) bamboo_comm_get_attr(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Comm_delete_attr(...) bamboo_comm_delete_attr(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Keyval_create(...) bamboo_keyval_create(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Keyval_free(...) bamboo_keyval_free(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Attr_put(...) bamboo_attr_put(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Attr_get(...) bamboo_attr_get(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Attr_delete(...) bamboo_attr_delete(BAMBOO_AT, __VA_ARGS__)
-#undef MPI_Get_version
-#undef MPI_Get_library_version
-#undef MPI_Type_get_envelope
-#undef MPI_Type_get_contents
-#undef MPI_Type_size_x
-#undef MPI_Type_get_extent_x
-#undef MPI_Type_get_true_extent_x
-#undef MPI_Type_get_name
-#undef MPI_Type_set_name
-#undef MPI_Type_create_hindexed_block
-#undef MPI_Type_match_size
-#undef MPI_Type_extent
-#undef MPI_Type_lb
-#undef MPI_Type_ub
-#undef MPI_Type_struct
-#undef MPI_Type_hvector
-#undef MPI_Type_hindexed
-#undef MPI_Address
-#undef MPI_Alloc_mem
-#undef MPI_Free_mem
-#undef MPI_Info_create
-#undef MPI_Info_set
-#undef MPI_Info_get
-#undef MPI_Info_get_nkeys
-#undef MPI_Info_get_nthkey
-#undef MPI_Info_get_valuelen
-#undef MPI_Info_dup
-#undef MPI_Info_delete
-#undef MPI_Info_free
-#undef MPI_Pack_external
-#undef MPI_Unpack_external
-#undef MPI_Pack_external_size
-#undef MPI_Status_set_elements
-#undef MPI_Status_set_cancelled
-#undef MPI_Test_cancelled
-#define MPI_Get_version(...) bamboo_get_version(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Get_library_version(...) bamboo_get_library_version(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_get_envelope(...) bamboo_type_get_envelope(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_get_contents(...) bamboo_type_get_contents(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_size_x(...) bamboo_type_size_x(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_get_extent_x(...) bamboo_type_get_extent_x(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_get_true_extent_x(...) bamboo_type_get_true_extent_x(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_get_name(...) bamboo_type_get_name(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_set_name(...) bamboo_type_set_name(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_create_hindexed_block(...) bamboo_type_create_hindexed_block(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_match_size(...) bamboo_type_match_size(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_extent(...) bamboo_type_extent(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_lb(...) bamboo_type_lb(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_ub(...) bamboo_type_ub(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_struct(...) bamboo_type_struct(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_hvector(...) bamboo_type_hvector(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Type_hindexed(...) bamboo_type_hindexed(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Address(...) bamboo_address(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Alloc_mem(...) bamboo_alloc_mem(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Free_mem(...) bamboo_free_mem(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Info_create(...) bamboo_info_create(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Info_set(...) bamboo_info_set(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Info_get(...) bamboo_info_get(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Info_get_nkeys(...) bamboo_info_get_nkeys(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Info_get_nthkey(...) bamboo_info_get_nthkey(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Info_get_valuelen(...) bamboo_info_get_valuelen(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Info_dup(...) bamboo_info_dup(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Info_delete(...) bamboo_info_delete(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Info_free(...) bamboo_info_free(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Pack_external(...) bamboo_pack_external(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Unpack_external(...) bamboo_unpack_external(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Pack_external_size(...) bamboo_pack_external_size(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Status_set_elements(...) bamboo_status_set_elements(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Status_set_cancelled(...) bamboo_status_set_cancelled(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Test_cancelled(...) bamboo_test_cancelled(BAMBOO_AT, __VA_ARGS__)
-#undef MPI_Graph_create
-#undef MPI_Graph_map
-#undef MPI_Graphdims_get
-#undef MPI_Graph_get
-#undef MPI_Graph_neighbors_count
-#undef MPI_Graph_neighbors
-#undef MPI_Dist_graph_create_adjacent
-#undef MPI_Dist_graph_create
-#undef MPI_Dist_graph_neighbors_count
-#undef MPI_Dist_graph_neighbors
-#undef MPI_Neighbor_allgather
-#undef MPI_Neighbor_allgatherv
-#undef MPI_Neighbor_alltoall
-#undef MPI_Neighbor_alltoallv
-#undef MPI_Neighbor_alltoallw
-#undef MPI_Ineighbor_allgather
-#undef MPI_Ineighbor_allgatherv
-#undef MPI_Ineighbor_alltoall
-#undef MPI_Ineighbor_alltoallv
-#undef MPI_Ineighbor_alltoallw
-#undef MPI_Comm_split_type
-#undef MPI_Grequest_start
-#undef MPI_Grequest_complete
-#define MPI_Graph_create(...) bamboo_graph_create(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Graph_map(...) bamboo_graph_map(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Graphdims_get(...) bamboo_graphdims_get(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Graph_get(...) bamboo_graph_get(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Graph_neighbors_count(...) bamboo_graph_neighbors_count(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Graph_neighbors(...) bamboo_graph_neighbors(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Dist_graph_create_adjacent(...) bamboo_dist_graph_create_adjacent(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Dist_graph_create(...) bamboo_dist_graph_create(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Dist_graph_neighbors_count(...) bamboo_dist_graph_neighbors_count(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Dist_graph_neighbors(...) bamboo_dist_graph_neighbors(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Neighbor_allgather(...) bamboo_neighbor_allgather(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Neighbor_allgatherv(...) bamboo_neighbor_allgatherv(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Neighbor_alltoall(...) bamboo_neighbor_alltoall(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Neighbor_alltoallv(...) bamboo_neighbor_alltoallv(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Neighbor_alltoallw(...) bamboo_neighbor_alltoallw(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Ineighbor_allgather(...) bamboo_ineighbor_allgather(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Ineighbor_allgatherv(...) bamboo_ineighbor_allgatherv(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Ineighbor_alltoall(...) bamboo_ineighbor_alltoall(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Ineighbor_alltoallv(...) bamboo_ineighbor_alltoallv(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Ineighbor_alltoallw(...) bamboo_ineighbor_alltoallw(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Comm_split_type(...) bamboo_comm_split_type(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Grequest_start(...) bamboo_grequest_start(BAMBOO_AT, __VA_ARGS__)
-#define MPI_Grequest_complete(...) bamboo_grequest_complete(BAMBOO_AT, __VA_ARGS__)
-#undef MPI_File_open
-#undef MPI_File_close
-#undef MPI_File_delete
-#undef MPI_File_set_size
-#undef MPI_File_preallocate
-#undef MPI_File_get_size
-#undef MPI_File_get_group
-#undef MPI_File_get_amode
-#undef MPI_File_set_info
-#undef MPI_File_get_info
-#undef MPI_File_set_view
-#undef MPI_File_get_view
-#undef MPI_File_get_type_extent
-#undef MPI_File_set_atomicity
-#undef MPI_File_get_atomicity
-#undef MPI_File_sync
-#undef MPI_File_read_at
-#undef MPI_File_write_at
-#undef MPI_File_read_at_all
-#undef MPI_File_write_at_all
-#undef MPI_File_iread_at
-#undef MPI_File_iwrite_at
-#undef MPI_File_iread_at_all
-#undef MPI_File_iwrite_at_all
-#undef MPI_File_read_at_all_begin
-#undef MPI_File_read_at_all_end
-#undef MPI_File_write_at_all_begin
-#undef MPI_File_write_at_all_end
-#undef MPI_File_read
-#undef MPI_File_write
-#undef MPI_File_read_all
-#undef MPI_File_write_all
-#undef MPI_File_iread
-#undef MPI_File_iwrite
-#undef MPI_File_iread_all
-#undef MPI_File_iwrite_all
-#undef MPI_File_read_all_begin
-#undef MPI_File_read_all_end
-#undef MPI_File_write_all_begin
-#undef MPI_File_write_all_end
-#undef MPI_File_seek
-#undef MPI_File_get_position
-#undef MPI_File_get_byte_offset
-#undef MPI_File_read_shared
-#undef MPI_File_write_shared
-#undef MPI_File_iread_shared
-#undef MPI_File_iwrite_shared
-#undef MPI_File_read_ordered
-#undef MPI_File_write_ordered
-#undef MPI_File_read_ordered_begin
-#undef MPI_File_read_ordered_end
-#undef MPI_File_write_ordered_begin
-#undef MPI_File_write_ordered_end
-#undef MPI_File_seek_shared
-#undef MPI_File_get_position_shared
-#undef MPI_File_set_errhandler
-#undef MPI_File_get_errhandler
-#undef MPI_File_create_errhandler
-#undef MPI_File_call_errhandler
 #define MPI_File_open(...) bamboo_file_open(BAMBOO_AT, __VA_ARGS__)
 #define MPI_File_close(...) bamboo_file_close(BAMBOO_AT, __VA_ARGS__)
 #define MPI_File_delete(...) bamboo_file_delete(BAMBOO_AT, __VA_ARGS__)
@@ -1543,10 +1556,6 @@ using ::bamboo_strtok;
 #define MPI_File_write_ordered_end(...) bamboo_file_write_ordered_end(BAMBOO_AT, __VA_ARGS__)
 #define MPI_File_seek_shared(...) bamboo_file_seek_shared(BAMBOO_AT, __VA_ARGS__)
 #define MPI_File_get_position_shared(...) bamboo_file_get_position_shared(BAMBOO_AT, __VA_ARGS__)
-#define MPI_File_set_errhandler(...) bamboo_file_set_errhandler(BAMBOO_AT, __VA_ARGS__)
-#define MPI_File_get_errhandler(...) bamboo_file_get_errhandler(BAMBOO_AT, __VA_ARGS__)
-#define MPI_File_create_errhandler(...) bamboo_file_create_errhandler(BAMBOO_AT, __VA_ARGS__)
-#define MPI_File_call_errhandler(...) bamboo_file_call_errhandler(BAMBOO_AT, __VA_ARGS__)
 #endif
 
 #endif /* BAMBOO_H */

@@ -76,3 +76,51 @@ def test_docs_table_lists_exactly_the_supported_functions():
     rows = [line.split("|")[1] for line in table.splitlines() if line.startswith("| `MPI_")]
     documented = set(re.findall(r"`(MPI_\w+)`", "".join(rows)))
     assert documented == set(mpi_api.SUPPORTED)
+
+
+def _family_order():
+    """The mpi/ files in the order runtime/src/README.md's map lists them."""
+    readme = open(os.path.join(RUNTIME_INCLUDE, "..", "src", "README.md")).read()
+    section = readme[readme.index("\nmpi/\n"):]
+    return re.findall(r"^- `mpi/(\w+)`", section[:section.index("\n\n", 1)], re.M)
+
+
+def _defining_family():
+    """Each bamboo_ function defined in runtime/src/mpi, by the file that defines it."""
+    folder = os.path.join(RUNTIME_INCLUDE, "..", "src", "mpi")
+    defined = {}
+    for name in os.listdir(folder):
+        if name.endswith(".cpp"):
+            text = open(os.path.join(folder, name)).read()
+            for function in re.findall(r"^[A-Za-z_][\w \*]*?\b(bamboo_\w+)\(", text, re.M):
+                defined[function] = name[:-len(".cpp")]
+    return defined
+
+
+def test_bamboo_h_lists_mpi_functions_once_in_mpi_order():
+    """bamboo.h declares, #undefs and #defines the MPI functions in one order: by the mpi/
+    file that implements them, in the map's order, each file's under a heading naming it."""
+    text = open(os.path.join(RUNTIME_INCLUDE, "bamboo.h")).read()
+    redirected = _header_redirections()
+    target_of = {target: name for name, target in redirected.items()}
+    section = text[text.index("/* ---- MPI over virtual ranks"):text.index("/* ---- Firing rules")]
+    declared, heading_of, heading = [], {}, None
+    for line in section.splitlines():
+        h = re.match(r"/\* ---- .*\(mpi/(\w+)\.cpp\) -+ \*/$", line)
+        if h:
+            heading = h.group(1)
+        d = re.match(r"[A-Za-z_][\w \*]*?\b(bamboo_\w+)\(", line)
+        if d and d.group(1) in target_of:
+            declared.append(target_of[d.group(1)])
+            heading_of[d.group(1)] = heading
+    undefs = re.findall(r"^#undef (MPI_\w+)$", text, re.M)
+    defines = re.findall(r"^#define (MPI_\w+)\(", text, re.M)
+    assert declared == undefs == defines
+    assert len(set(declared)) == len(declared) == len(redirected)
+
+    families, defined = _family_order(), _defining_family()
+    for target, heading in heading_of.items():
+        assert heading == defined[target], f"{target} is defined in mpi/{defined[target]}.cpp, " \
+                                           f"declared under mpi/{heading}.cpp"
+    ranks = [families.index(heading_of[redirected[name]]) for name in declared]
+    assert ranks == sorted(ranks), "families out of the map's order"

@@ -1,6 +1,6 @@
-// Derived datatypes, packing and other local calls: the MPI library's own, since datatypes
-// are local objects and its engine already packs them. Tasks only add their checks and the
-// runtime's MPI lock (held when the library is not thread-safe).
+// Derived datatypes and packing: the MPI library's own, since datatypes are local objects and
+// its engine already packs them. Tasks only add their checks and the runtime's MPI lock (held
+// when the library is not thread-safe).
 #include <mpi.h>
 #include <unistd.h>
 
@@ -11,7 +11,6 @@
 #include "messaging/rank.hpp"
 #include "mpi/api.hpp"
 #include "util/errors.hpp"
-#include "util/mpi_guard.hpp"
 
 using namespace bamboo;
 
@@ -30,15 +29,6 @@ int packing_call(const char* name, bamboo_site at, MPI_Comm comm, Call call) {
 }  // namespace
 
 extern "C" {
-
-double bamboo_wtick(void) {
-    MpiGuard guard;
-    return MPI_Wtick();
-}
-
-int bamboo_get_processor_name(bamboo_site at, char* name, int* length) {
-    return library_call("MPI_Get_processor_name", at, [&] { return MPI_Get_processor_name(name, length); });
-}
 
 int bamboo_type_contiguous(bamboo_site at, int count, MPI_Datatype oldtype, MPI_Datatype* newtype) {
     return library_call("MPI_Type_contiguous", at, [&] { return MPI_Type_contiguous(count, oldtype, newtype); });

@@ -91,4 +91,9 @@ double bamboo_wtime(void) {
     return MPI_Wtime();
 }
 
+double bamboo_wtick(void) {
+    MpiGuard guard;
+    return MPI_Wtick();
+}
+
 }  // extern "C"

@@ -39,6 +39,10 @@ int bamboo_get_library_version(bamboo_site, char* version, int* length) {
     return anytime_call([&] { return MPI_Get_library_version(version, length); });
 }
 
+int bamboo_get_processor_name(bamboo_site at, char* name, int* length) {
+    return library_call("MPI_Get_processor_name", at, [&] { return MPI_Get_processor_name(name, length); });
+}
+
 int bamboo_alloc_mem(bamboo_site at, MPI_Aint size, MPI_Info info, void* baseptr) {
     return library_call("MPI_Alloc_mem", at, [&] { return MPI_Alloc_mem(size, info, baseptr); });
 }
