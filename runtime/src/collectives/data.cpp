@@ -8,7 +8,6 @@
 #include <cstring>
 
 #include "collectives/algorithms.hpp"
-#include "collectives/selection.hpp"
 #include "collectives/structure.hpp"
 
 namespace bamboo::collectives {

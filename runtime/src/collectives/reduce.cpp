@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "collectives/algorithms.hpp"
-#include "collectives/selection.hpp"
 #include "collectives/structure.hpp"
 
 namespace bamboo::collectives {

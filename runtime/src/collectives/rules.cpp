@@ -3,7 +3,6 @@
 // after one of the task's own sends may depend on it. This mirrors the algorithms of
 // collectives/data.cpp and collectives/reduce.cpp step by step.
 #include "collectives/algorithms.hpp"
-#include "collectives/selection.hpp"
 #include "collectives/structure.hpp"
 
 namespace bamboo::collectives {
@@ -56,7 +55,7 @@ public:
             add(where.leaders()[static_cast<std::size_t>(p - 1)], tag::kAllreduceFold);
     }
 
-    // Either algorithm of collectives/selection.hpp: in both the root first hears from the
+    // Either gather algorithm (collectives/algorithms.hpp): in both the root first hears from the
     // other members of its process.
     void gather(int root) {
         if (rank_ != root) return;
@@ -110,8 +109,8 @@ std::vector<Pattern> first_receives(Kind kind, const Communicator& comm, int ran
     case Kind::allreduce: first.allreduce(commutative); break;
     case Kind::gather: first.gather(root); break;
     case Kind::allgather: first.allgather(); break;
-    case Kind::alltoall:   // either algorithm of collectives/selection.hpp: nothing is common to
-                           // both but that they start by sending
+    case Kind::alltoall:   // either alltoall algorithm (collectives/algorithms.hpp): nothing
+                           // is common to both but that they start by sending
     case Kind::alltoallv:
     case Kind::scan:
     case Kind::exscan:
