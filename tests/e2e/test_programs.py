@@ -41,6 +41,7 @@ PROGRAMS = {
     "cxx_objects": ([PROGRAMS_DIR / "cxx_objects.cpp"], []),
     "moving_tasks": ([PROGRAMS_DIR / "moving_tasks.c"], []),
     "send_blocks": ([PROGRAMS_DIR / "send_blocks.c"], []),
+    "old_c": ([PROGRAMS_DIR / "old_c.c"], []),
 }
 
 # (processes, VF) pairs: VF 1, 2, 3, 4 and 8, on one and two processes (VF 2, 4 and 8 on two

@@ -69,6 +69,14 @@ def system_include_args() -> list:
     return args
 
 
+# Warnings that clang makes errors by default and gcc 12, which compiles the translated code,
+# does not: old C (implicit int and declarations, int/pointer conversions, K&R code) must
+# translate as it compiles. gcc reports them itself, at the user's line (#line), when it
+# compiles the translation; the user's -W flags and -Werror apply there.
+GCC_LENIENCY = [f"-Wno-error={warning}" for warning in (
+    "implicit-function-declaration", "implicit-int", "int-conversion", "incompatible-pointer-types",
+    "incompatible-function-pointer-types", "return-type")]
+
 # gcc's C++ suffixes; any other source is C unless `-x c++` says otherwise.
 CXX_SOURCE_SUFFIXES = (".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C")
 # MPI's C++ bindings (removed in MPI-3) are left out of C++ programs: they would call the

@@ -61,7 +61,8 @@ def parse(path: str, compiler_args, unsaved_text: str | None = None) -> ci.Trans
         language = ["-x", "c++", *toolchain.NO_MPI_CXX_BINDINGS]
     else:
         language = ["-x", "c"]
-    args = language + toolchain.system_include_args() + list(compiler_args) + ["-ferror-limit=0"]
+    args = (language + toolchain.system_include_args() + toolchain.GCC_LENIENCY + list(compiler_args)
+            + ["-ferror-limit=0"])
     opts = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
     unsaved = [(path, unsaved_text.encode(ENCODING))] if unsaved_text is not None else None
     idx = index()
