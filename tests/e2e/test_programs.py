@@ -42,6 +42,7 @@ PROGRAMS = {
     "moving_tasks": ([PROGRAMS_DIR / "moving_tasks.c"], []),
     "send_blocks": ([PROGRAMS_DIR / "send_blocks.c"], []),
     "old_c": ([PROGRAMS_DIR / "old_c.c"], []),
+    "header_code": ([PROGRAMS_DIR / "header_code" / "header_code.c"], []),
 }
 
 # (processes, VF) pairs: VF 1, 2, 3, 4 and 8, on one and two processes (VF 2, 4 and 8 on two

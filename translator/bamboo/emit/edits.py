@@ -32,6 +32,9 @@ class EditOrder(IntEnum):
     # before anything else inserted there, so the firing rule and a moved send block land
     # inside the block with the statement.
     OPEN_BRACE = auto()
+    # A header's macro that names a privatized variable is defined again, rewritten, right
+    # after the #include of the header, before anything that may use it.
+    HEADER_MACRO_COPY = auto()
     # The companions of helpers defined in headers go right after the #include of the
     # headers, before anything inserted for the code that follows (which may call them).
     HEADER_COMPANIONS = auto()

@@ -38,6 +38,11 @@ class PrivatizeGlobals(Transformation):
                 buf.insert(start, text, EditOrder.OBJECT_TYPEDEF)
             else:
                 buf.replace(start, end, text + "\n" * prog.src.text.count("\n", start, end))
+        for start, end, text in plan.header_copies:
+            if start == end:
+                buf.insert(start, text, EditOrder.HEADER_MACRO_COPY)
+            else:
+                buf.replace(start, end, text)
         for stmt, fn, pvs in plan.local_moves:
             self._move_statics(buf, stmt, fn, pvs)
         local_stmt_ranges = [(n.start, n.end) for n, _, pvs in plan.local_moves
@@ -59,9 +64,12 @@ class PrivatizeGlobals(Transformation):
         """A use before any declaration in this file: the template is declared from the
         header's declaration."""
         for pv in self.plan.variables:
-            if pv.linkage == "local" or not pv.uses:
+            # uses spelled in a header stand in its copy, where this file included it
+            here = [n for n in pv.uses if not hasattr(n, "cursor") or
+                    cx.file_location(n.cursor.location)[0] in (None, self.prog.src.path)]
+            if pv.linkage == "local" or not here:
                 continue
-            first = min(pv.uses, key=lambda n: n.start)
+            first = min(here, key=lambda n: n.start)
             first_decl = min((c.extent.start.offset for c in pv.decls), default=None)
             if first_decl is None or first_decl > first.start:
                 top = self._top_level_start(first.start)

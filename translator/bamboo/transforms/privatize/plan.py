@@ -30,6 +30,8 @@ class Draft:
                                                       # object's declaration
     local_object_types: dict = field(default_factory=dict)  # function-local object's statement
                                                             # start -> typedefs
+    header_copies: list = field(default_factory=list)  # (start, end, text): a header's code or
+                                                       # macro, rewritten, in the translated file
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,7 @@ class PrivatizationPlan:
     offset_declarations: Mapping    # as in Draft
     object_edits: tuple
     local_object_types: Mapping
+    header_copies: tuple
 
 
 def plan_privatization(prog: Program) -> PrivatizationPlan:
@@ -56,4 +59,5 @@ def plan_privatization(prog: Program) -> PrivatizationPlan:
         offset_declarations=MappingProxyType({off: tuple(tuple(d) for d in decls) for off, decls
                                               in draft.offset_declarations.items()}),
         object_edits=tuple(draft.object_edits),
-        local_object_types=MappingProxyType(dict(draft.local_object_types)))
+        local_object_types=MappingProxyType(dict(draft.local_object_types)),
+        header_copies=tuple(draft.header_copies))

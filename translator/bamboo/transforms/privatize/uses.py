@@ -1,16 +1,42 @@
 """Finding the uses of the variables to privatize, and planning their rewrites: each use in the
 translated file becomes ``BAMBOO_PRIVATE(name)`` (``BAMBOO_PRIVATE_IN(scope, name)`` with a
 C++ qualifier, the template under ``sizeof``), in the bodies of this file's macros too; getopt's
-variables become the task's own. What cannot be rewritten (a use in a header, through another
-file's macro, an initializer taking a copy's address) is an error at the use."""
+variables become the task's own.
+
+The translator writes only the translated file, so a use the user's headers spell is rewritten
+in a copy there: a header included inside a function or an initializer (its statements, its
+values) is written out in place of its #include line, and a header's macro that names a
+privatized variable is defined again, rewritten, right after the #include that brings the
+header. What cannot be rewritten (a use in a header's own functions, through a system header's
+macro, an initializer taking a copy's address) is an error at the use."""
 from __future__ import annotations
 
 import os
+import re
 
+from ...emit.edits import line_directive
 from ...frontend import cx
 from ...frontend.cx import CK
 from ...frontend.model import ids_under
+from ...source import NameRewrites
 from .variables import TASK_LIBRARY_VARIABLES, is_library_variable
+
+_INCLUDE = re.compile(r"^[ \t]*#[ \t]*(include|import|include_next)\b", re.M)
+
+
+def includes_inside_code(prog) -> dict:
+    """The headers this file includes inside a function or an initializer (their statements
+    or values): header path -> offsets of those #include lines."""
+    spans = [(fn.body.start, fn.body.end) for fn in prog.function_order] + \
+        [(v.start, v.end) for v in prog.file_vars]
+    found = {}
+    for inclusion in prog.tu.get_includes():
+        if inclusion.source is None or os.path.abspath(inclusion.source.name) != prog.src.path:
+            continue
+        off = inclusion.location.offset
+        if any(a < off < b for a, b in spans):
+            found.setdefault(os.path.abspath(inclusion.include.name), []).append(off)
+    return found
 
 
 class UseFinder:
@@ -20,6 +46,10 @@ class UseFinder:
         self.prog = draft.prog
         self.vars = draft.variables
         self.rewrites = draft.rewrites
+        self.copies = draft.header_copies
+        self.inner_includes = includes_inside_code(self.prog)
+        self.header_rewrites = {}  # header path -> {offset: (end, text)}: its spliced copy's
+        self.header_macros = {}    # macro name -> (MACRO_DEFINITION cursor, offset of a use)
 
     def run(self):
         trees = [fn.node for fn in self.prog.function_order] + self.prog.file_vars + \
@@ -30,6 +60,8 @@ class UseFinder:
         self._find_priority_uses()
         if macro_names_needed:
             self._rewrite_macros(macro_names_needed)
+        self._splice_included_code()
+        self._copy_header_macros()
         self._refuse_header_uses(trees)
         self._check_initializers()
 
@@ -54,14 +86,15 @@ class UseFinder:
             if pv is None:
                 continue
             fname, line, col, off = cx.file_location(n.cursor.location)
+            # sizeof/_Alignof: the template has the same type, and stays constant (a
+            # constructed object's is a type, which `sizeof x` cannot take; the task's copy,
+            # unevaluated, is as constant)
+            unevaluated = id(n) in in_sizeof and not pv.constructed
             if fname and os.path.abspath(fname) == src.path and src.identifier_at(off) == pv.name:
                 pv.uses.append(n)
                 # C++: `ns::x` is rewritten from its qualifier on
                 start = n.start if prog.cxx and src.path == n.src.path and n.start < off else off
-                if id(n) in in_sizeof and not pv.constructed:
-                    # sizeof/_Alignof: the template has the same type, and stays constant
-                    # (a constructed object's is a type, which `sizeof x` cannot take; the
-                    # task's copy, unevaluated, is as constant)
+                if unevaluated:
                     text = f"bamboo_initial_{pv.mangled}"
                     if start < off:
                         text = src.text[start:off] + text
@@ -72,7 +105,9 @@ class UseFinder:
                     text = f"BAMBOO_PRIVATE({pv.mangled})"
                 self.rewrites[start] = (off + len(pv.name), text)
                 continue
-            if self._use_in_macro(n, pv.key, pv.name, macro_names_needed):
+            text = f"bamboo_initial_{pv.mangled}" if unevaluated else f"BAMBOO_PRIVATE({pv.mangled})"
+            if self._use_in_included_code(fname, off, pv.name, text) or \
+                    self._use_in_macro(n, pv.key, pv.name, macro_names_needed):
                 pv.uses.append(n)
 
     def _find_priority_uses(self):
@@ -149,7 +184,17 @@ class UseFinder:
             start = n.start if prog.cxx and src.path == n.src.path and n.start < off else off
             self.rewrites[start] = (off + len(name), TASK_LIBRARY_VARIABLES[name])
             return
-        self._use_in_macro(n, name, name, macro_names_needed)
+        if not self._use_in_included_code(fname, off, name, TASK_LIBRARY_VARIABLES[name]):
+            self._use_in_macro(n, name, name, macro_names_needed)
+
+    def _use_in_included_code(self, fname, off: int, name: str, text: str) -> bool:
+        """A use spelled by a header that this file includes inside a function or an
+        initializer: rewritten in the header's copy (_splice_included_code)."""
+        path = os.path.abspath(fname) if fname else None
+        if path not in self.inner_includes or self.prog.source(path).identifier_at(off) != name:
+            return False
+        self.header_rewrites.setdefault(path, {})[off] = (off + len(name), text)
+        return True
 
     def _use_in_macro(self, n, key, name: str, macro_names_needed) -> bool:
         """A use ``n`` of privatized variable ``name`` inside the body of a macro: noted in
@@ -160,6 +205,11 @@ class UseFinder:
         d = m.definition if m is not None else None
         if d is not None and prog.in_main(d):
             macro_names_needed.add((key, n.start, m.name))
+            return True
+        naming = self._header_macros_naming(d, name) if d is not None else []
+        for definition in naming:
+            self.header_macros.setdefault(definition.spelling, (definition, n.start))
+        if naming:
             return True
         mname = m.name if m is not None else "a macro"
         dfile = prog.cursor_where(d)[0] if d is not None else "another file"
@@ -188,23 +238,92 @@ class UseFinder:
                                          "instead")
 
     def _rewrite_macro(self, d, found):
-        """The names of privatized variables, and of getopt's, in the body of macro ``d``
-        (not parameters, not members); ``found`` gets their keys (a library variable's key
-        is its name)."""
+        """The names of privatized variables, and of getopt's, in the body of this file's
+        macro ``d``; ``found`` gets their keys (a library variable's key is its name)."""
+        for key, off, end, text in self._macro_body_rewrites(d):
+            self.rewrites[off] = (end, text)
+            found[key] = True
+
+    def _macro_body_rewrites(self, d) -> list:
+        """(key, offset, end, text) for each name of a privatized variable, or of getopt's, in
+        the body of macro ``d`` (not parameters, not members), at offsets of d's file."""
         params, body = cx.macro_parts(d)
         by_name = {name: (name, text) for name, text in TASK_LIBRARY_VARIABLES.items()}
         for pv in self.vars.values():
             if pv.linkage != "local":
                 by_name.setdefault(pv.name, (pv.key, f"BAMBOO_PRIVATE({pv.mangled})"))
-        prev = None
+        found, prev = [], None
         for t in body:
             if t.kind == cx.ci.TokenKind.IDENTIFIER and t.spelling in by_name and \
                     t.spelling not in params and (prev is None or prev.spelling not in (".", "->")):
                 key, text = by_name[t.spelling]
                 off = t.extent.start.offset
-                self.rewrites[off] = (off + len(t.spelling), text)
-                found[key] = True
+                found.append((key, off, off + len(t.spelling), text))
             prev = t
+        return found
+
+    def _header_macros_naming(self, d, name: str) -> list:
+        """The macros of the user's headers that a use of macro ``d`` expands (``d`` and the
+        macros in its body, and theirs) whose bodies name ``name``."""
+        prog, found, seen, todo = self.prog, [], set(), [d]
+        while todo:
+            m = todo.pop()
+            if m.spelling in seen or m.location.file is None or \
+                    m.location.is_in_system_header or prog.in_main(m):
+                continue
+            seen.add(m.spelling)
+            text = prog.source(m.location.file.name).text
+            if any(text[off:end] == name for _, off, end, _ in self._macro_body_rewrites(m)):
+                found.append(m)
+            _, body = cx.macro_parts(m)
+            for t in body:
+                if t.kind == cx.ci.TokenKind.IDENTIFIER:
+                    todo += [c for _, c in prog.macro_definitions.get(t.spelling, ())]
+        return found
+
+    def _splice_included_code(self):
+        """Each #include, inside a function or an initializer, of a header whose code names a
+        privatized variable is replaced by the header's text with those names rewritten, under
+        a #line that names the header (the compiler's messages point into it)."""
+        prog = self.prog
+        for path, rewrites in sorted(self.header_rewrites.items()):
+            header = prog.source(path)
+            if _INCLUDE.search(header.blanked):
+                first = min(rewrites)
+                prog.diags.error(header.display, *header.line_col(first),
+                                 f"'{header.text[first:rewrites[first][0]]}' is privatized, and "
+                                 f"{header.display}, included inside a function or an "
+                                 "initializer, includes other files: the translator writes it "
+                                 "out in place of its #include line and cannot follow those; "
+                                 "include them outside the function")
+                continue
+            text = NameRewrites(header, rewrites).text(0, len(header.text))
+            if not text.endswith("\n"):
+                text += "\n"
+            for off in self.inner_includes[path]:
+                self.copies.append((prog.src.line_start(off), prog.src.logical_line_end(off),
+                                    line_directive(1, header.display) + text))
+
+    def _copy_header_macros(self):
+        """Each macro of a header that names a privatized variable, defined again with the
+        names rewritten right after the #include line that brings the header."""
+        prog = self.prog
+        for name, (d, use) in sorted(self.header_macros.items(), key=lambda x: x[1][0].extent.start.offset):
+            header = prog.source(d.location.file.name)
+            if header.path not in prog.include_lines:
+                prog.error(use, f"macro '{name}' of {header.display} names a privatized variable, "
+                                "and this file does not bring the header in with an #include "
+                                "line, after which the translator would define the macro again "
+                                "with the task's copy; include the header")
+                continue
+            rewrites = {off: (end, text) for _, off, end, text in self._macro_body_rewrites(d)}
+            definition = NameRewrites(header, rewrites).text(d.extent.start.offset,
+                                                             d.extent.end.offset)
+            after = min(prog.src.logical_line_end(prog.include_lines[header.path]) + 1,
+                        len(prog.src.text))
+            self.copies.append((after, after, f"#undef {name}\n"
+                                              f"{line_directive(d.location.line, header.display)}"
+                                              f"#define {definition}\n"))
 
     def _check_initializers(self):
         """A static initializer cannot take the address of a privatized variable: the pointer

@@ -1,0 +1,2 @@
+#include "bad_included_code_defaults.h"
+steps = DEFAULT_STEPS;

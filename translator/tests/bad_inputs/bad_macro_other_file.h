@@ -1,2 +1,0 @@
-extern int total;
-#define ADD_TOTAL(x) (total += (x))
