@@ -724,6 +724,16 @@ int bamboo_get(bamboo_site at, void *origin_addr, int origin_count, MPI_Datatype
 int bamboo_accumulate(bamboo_site at, const void *origin_addr, int origin_count,
                       MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp,
                       int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win);
+int bamboo_get_accumulate(bamboo_site at, const void *origin_addr, int origin_count,
+                          MPI_Datatype origin_type, void *result_addr, int result_count,
+                          MPI_Datatype result_type, int target_rank, MPI_Aint target_disp,
+                          int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win);
+int bamboo_fetch_and_op(bamboo_site at, const void *origin_addr, void *result_addr,
+                        MPI_Datatype type, int target_rank, MPI_Aint target_disp, MPI_Op op,
+                        MPI_Win win);
+int bamboo_compare_and_swap(bamboo_site at, const void *origin_addr, const void *compare_addr,
+                            void *result_addr, MPI_Datatype type, int target_rank,
+                            MPI_Aint target_disp, MPI_Win win);
 
 /* ---- One-sided epochs: fences, locks, flushes (mpi/window_epochs.cpp) --------------- */
 int bamboo_win_fence(bamboo_site at, int assert_, MPI_Win win);
@@ -733,6 +743,13 @@ int bamboo_win_lock_all(bamboo_site at, int assert_, MPI_Win win);
 int bamboo_win_unlock_all(bamboo_site at, MPI_Win win);
 int bamboo_win_flush(bamboo_site at, int rank, MPI_Win win);
 int bamboo_win_flush_all(bamboo_site at, MPI_Win win);
+int bamboo_win_flush_local(bamboo_site at, int rank, MPI_Win win);
+int bamboo_win_flush_local_all(bamboo_site at, MPI_Win win);
+int bamboo_win_post(bamboo_site at, MPI_Group group, int assert_, MPI_Win win);
+int bamboo_win_start(bamboo_site at, MPI_Group group, int assert_, MPI_Win win);
+int bamboo_win_complete(bamboo_site at, MPI_Win win);
+int bamboo_win_wait(bamboo_site at, MPI_Win win);
+int bamboo_win_test(bamboo_site at, MPI_Win win, int *flag);
 int bamboo_win_sync(bamboo_site at, MPI_Win win);
 
 /* ---- Files (MPI-IO) (mpi/files.cpp) ------------------------------------------------- */
@@ -1132,6 +1149,9 @@ using ::bamboo_strtok;
 #undef MPI_Put
 #undef MPI_Get
 #undef MPI_Accumulate
+#undef MPI_Get_accumulate
+#undef MPI_Fetch_and_op
+#undef MPI_Compare_and_swap
 #undef MPI_Win_fence
 #undef MPI_Win_lock
 #undef MPI_Win_unlock
@@ -1139,6 +1159,13 @@ using ::bamboo_strtok;
 #undef MPI_Win_unlock_all
 #undef MPI_Win_flush
 #undef MPI_Win_flush_all
+#undef MPI_Win_flush_local
+#undef MPI_Win_flush_local_all
+#undef MPI_Win_post
+#undef MPI_Win_start
+#undef MPI_Win_complete
+#undef MPI_Win_wait
+#undef MPI_Win_test
 #undef MPI_Win_sync
 #undef MPI_File_open
 #undef MPI_File_close
@@ -1493,6 +1520,9 @@ using ::bamboo_strtok;
 #define MPI_Put(...) bamboo_put(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Get(...) bamboo_get(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Accumulate(...) bamboo_accumulate(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Get_accumulate(...) bamboo_get_accumulate(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Fetch_and_op(...) bamboo_fetch_and_op(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Compare_and_swap(...) bamboo_compare_and_swap(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_fence(...) bamboo_win_fence(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_lock(...) bamboo_win_lock(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_unlock(...) bamboo_win_unlock(BAMBOO_AT, __VA_ARGS__)
@@ -1500,6 +1530,13 @@ using ::bamboo_strtok;
 #define MPI_Win_unlock_all(...) bamboo_win_unlock_all(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_flush(...) bamboo_win_flush(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_flush_all(...) bamboo_win_flush_all(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_flush_local(...) bamboo_win_flush_local(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_flush_local_all(...) bamboo_win_flush_local_all(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_post(...) bamboo_win_post(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_start(...) bamboo_win_start(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_complete(...) bamboo_win_complete(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_wait(...) bamboo_win_wait(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_test(...) bamboo_win_test(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_sync(...) bamboo_win_sync(BAMBOO_AT, __VA_ARGS__)
 #define MPI_File_open(...) bamboo_file_open(BAMBOO_AT, __VA_ARGS__)
 #define MPI_File_close(...) bamboo_file_close(BAMBOO_AT, __VA_ARGS__)

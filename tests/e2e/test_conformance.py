@@ -48,6 +48,7 @@ PROGRAMS = {
     "create_group": ([], FEWER_CONFIGS),
     "windows": ([], FEWER_CONFIGS),
     "rma": ([], FEWER_CONFIGS),
+    "rma_sync": ([], FEWER_CONFIGS),
     "errhandlers": ([], FEWER_CONFIGS),
     "attributes": ([], FEWER_CONFIGS),
     "group_sets": ([], FEWER_CONFIGS),
@@ -94,7 +95,7 @@ def test_same_output_as_plain_mpi(name, processes, vf, builds, ground_truth, tmp
 
 @pytest.mark.parametrize("mode", WORKER_MODES)
 @pytest.mark.parametrize("name", ["coll_basic", "comm", "olap_collectives", "p2p_modes", "nbc", "intercomm", "truncate",
-                                  "rma"])
+                                  "rma", "rma_sync"])
 def test_worker_modes(name, mode, builds, ground_truth):
     """Collectives wait and wake alike however tasks are run (single-thread mode is what
     SimGrid's SMPI needs), truncated messages are delivered alike whoever delivers them, and

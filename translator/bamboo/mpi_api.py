@@ -412,6 +412,9 @@ _TABLE = [
     _local("MPI_Put", "bamboo_put"),
     _local("MPI_Get", "bamboo_get", 0),
     _local("MPI_Accumulate", "bamboo_accumulate"),
+    _local("MPI_Get_accumulate", "bamboo_get_accumulate", 3),
+    _local("MPI_Fetch_and_op", "bamboo_fetch_and_op", 1),
+    _local("MPI_Compare_and_swap", "bamboo_compare_and_swap", 2),
 
     # ---- One-sided epochs: fences, locks, flushes (mpi/window_epochs.cpp)
     # Fences are collective over the window's members; locks, unlocks and flushes wait for
@@ -423,6 +426,15 @@ _TABLE = [
     MPIFunction("MPI_Win_unlock_all", SETUP, "bamboo_win_unlock_all", blocking=True),
     MPIFunction("MPI_Win_flush", SETUP, "bamboo_win_flush", blocking=True),
     MPIFunction("MPI_Win_flush_all", SETUP, "bamboo_win_flush_all", blocking=True),
+    MPIFunction("MPI_Win_flush_local", SETUP, "bamboo_win_flush_local", blocking=True),
+    MPIFunction("MPI_Win_flush_local_all", SETUP, "bamboo_win_flush_local_all", blocking=True),
+    # General active target: a post tells origins, a start waits for the targets' posts, a
+    # complete tells targets, a wait (or a test that succeeds) waits for the origins'.
+    MPIFunction("MPI_Win_post", SETUP, "bamboo_win_post", blocking=True),
+    MPIFunction("MPI_Win_start", SETUP, "bamboo_win_start", blocking=True),
+    MPIFunction("MPI_Win_complete", SETUP, "bamboo_win_complete", blocking=True),
+    MPIFunction("MPI_Win_wait", SETUP, "bamboo_win_wait", blocking=True),
+    MPIFunction("MPI_Win_test", SETUP, "bamboo_win_test", outputs=(1,)),
     _local("MPI_Win_sync", "bamboo_win_sync"),
 
     # ---- Files (MPI-IO) (mpi/files.cpp)

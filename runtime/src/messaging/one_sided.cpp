@@ -20,6 +20,11 @@ enum class RmaKind : std::uint32_t {
     accumulate,    // data combined into runs at the target
     get,           // runs at the target, answered by get_answer
     get_answer,    // the data of a get, for its origin buffer
+    get_accumulate,    // data combined into runs at the target, answered by get_answer with
+                       // what the runs held before
+    compare_and_swap,  // one element and the one to compare with; answered like get_accumulate
+    post,          // a target's MPI_Win_post, to each origin of its group
+    complete,      // an origin's MPI_Win_complete, to each target of its group, after its operations
     lock,          // the target's lock, answered by lock_granted (at once or later)
     lock_granted,
     flush,         // answered by done once everything sent before it is applied
@@ -81,6 +86,15 @@ struct PendingGet {
     std::uint64_t token() { return reinterpret_cast<std::uintptr_t>(this); }
     static PendingGet* of(std::uint64_t token) { return reinterpret_cast<PendingGet*>(static_cast<std::uintptr_t>(token)); }
 };
+
+// The running origin will wait for an answer's data for `into` (gets_pending); the token
+// the answer carries back.
+std::uint64_t expect_answer(WindowPart& window, const TypedBuffer& into) {
+    auto* pending = new PendingGet{&window, into, hold_datatype(into.type, into.layout)};
+    if (pending->held_type != MPI_DATATYPE_NULL) pending->origin.type = pending->held_type;
+    window.gets_pending.fetch_add(1, std::memory_order_relaxed);
+    return pending->token();
+}
 
 WindowPart& local_target(const WindowPart& window, int rank) { return *window.local_parts[static_cast<std::size_t>(rank)]; }
 bool is_local(const WindowPart& window, int rank) { return window.local_parts[static_cast<std::size_t>(rank)] != nullptr; }
@@ -242,6 +256,110 @@ std::string describe_target(const WindowPart& window, int rank) {
            window_name(window);
 }
 
+// A get_accumulate or compare_and_swap from another process: applied atomically to the
+// runs at `at`, and answered with what they held before.
+void apply_and_answer(WindowPart& part, int origin_vrank, const RmaHeader& header, const std::vector<ByteRun>& runs,
+                      const char* payload, char* at) {
+    std::size_t bytes = 0;
+    for (const ByteRun& run : runs) bytes += run.bytes;
+    RmaHeader reply = header_of(RmaKind::get_answer);
+    reply.token = header.token;
+    reply.data_bytes = bytes;
+    std::size_t reply_bytes = 0;
+    ByteBuffer message = one_sided_message(reply, {}, &reply_bytes);
+    char* before = data_of(message, reply);
+    // The operands may sit unaligned in the message; MPI reads them as their type.
+    ByteBuffer operands(header.data_bytes), current(bytes);
+    std::memcpy(operands.get(), payload, header.data_bytes);
+    {
+        std::lock_guard<SpinLock> guard(part.access);
+        gather_runs(runs, at, before);
+        std::memcpy(current.get(), before, bytes);
+        if (static_cast<RmaKind>(header.kind) == RmaKind::get_accumulate) {
+            combine(operands.get(), current.get(), bytes, Accumulation{kOps[header.op], kElements[header.element]});
+            scatter_runs(current.get(), runs, at);
+        } else if (std::memcmp(current.get(), operands.get() + bytes, bytes) == 0) {
+            scatter_runs(operands.get(), runs, at);
+        }
+    }
+    send_later(part, origin_vrank, message, reply_bytes);
+}
+
+// A get from another process, answered with the data of the runs at `at`.
+void answer_get(const WindowPart& part, int origin_vrank, const RmaHeader& header, const std::vector<ByteRun>& runs,
+                const char* at) {
+    RmaHeader reply = header_of(RmaKind::get_answer);
+    reply.token = header.token;
+    reply.data_bytes = header.data_bytes;
+    std::size_t reply_bytes = 0;
+    ByteBuffer message = one_sided_message(reply, {}, &reply_bytes);
+    gather_runs(runs, at, data_of(message, reply));
+    send_later(part, origin_vrank, message, reply_bytes);
+}
+
+// The answer to a get (or an atomic that reads the target): its data into the origin buffer.
+void take_answer(const RmaHeader& header, const char* payload) {
+    PendingGet* pending = PendingGet::of(header.token);
+    unpack(payload, header.data_bytes, pending->origin);
+    if (pending->held_type != MPI_DATATYPE_NULL) release_datatype(pending->held_type);
+    WindowPart* window = pending->window;
+    delete pending;
+    Rank& owner = window->owner;
+    window->gets_pending.fetch_sub(1, std::memory_order_release);  // the window may go from here on
+    owner.wake();
+}
+
+// A lock asked for from another process: granted at once, or queued until it is free.
+void ask_for_lock(WindowPart& part, int origin_vrank, const RmaHeader& header) {
+    bool granted;
+    {
+        std::lock_guard<SpinLock> guard(part.access);
+        granted = part.lock.acquire(static_cast<LockMode>(header.mode), LockHolder{origin_vrank, header.token});
+    }
+    if (granted) answer(part, origin_vrank, RmaKind::lock_granted, header.token);
+}
+
+// A post or complete notice from member `sender`, counted in the receiving part, whose owner
+// may wait for it.
+void count_notice(WindowPart& part, std::vector<int>& received, int sender) {
+    {
+        std::lock_guard<SpinLock> guard(part.access);
+        ++received[static_cast<std::size_t>(sender)];
+    }
+    part.owner.wake();
+}
+
+// A notice to member `rank`: counted in its part where it is in this process, else sent.
+void notify(WindowPart& window, int rank, RmaKind kind) {
+    if (is_local(window, rank)) {
+        WindowPart& to = local_target(window, rank);
+        count_notice(to, kind == RmaKind::post ? to.posts_received : to.completes_received, window.rank);
+        return;
+    }
+    RmaHeader header = header_of(kind);
+    std::size_t bytes = 0;
+    ByteBuffer message = one_sided_message(header, {}, &bytes);
+    send_from_task(window, rank, message, bytes);
+}
+
+// Takes one notice from each of `ranks` if all have come.
+bool take_notices(WindowPart& window, std::vector<int>& received, const std::vector<int>& ranks) {
+    std::lock_guard<SpinLock> guard(window.access);
+    for (int rank : ranks)
+        if (received[static_cast<std::size_t>(rank)] == 0) return false;
+    for (int rank : ranks) --received[static_cast<std::size_t>(rank)];
+    return true;
+}
+
+void wait_for_notices(WindowPart& window, std::vector<int>& received, const std::vector<int>& ranks,
+                      const std::string& what, const char* call, bamboo_site at) {
+    WaitInfo info;
+    info.call = call;
+    info.site = at;
+    info.what = what.c_str();
+    window.owner.wait_until(info, [&] { return take_notices(window, received, ranks); });
+}
+
 }  // namespace
 
 WindowPart::WindowPart(Rank& owner_task, std::shared_ptr<const Communicator> window_comm, int own_rank, void* memory,
@@ -254,7 +372,9 @@ WindowPart::WindowPart(Rank& owner_task, std::shared_ptr<const Communicator> win
       disp_unit(unit),
       dynamic(is_dynamic),
       sent(static_cast<std::size_t>(comm->size()), 0),
-      unflushed(static_cast<std::size_t>(comm->size()), 0) {}
+      unflushed(static_cast<std::size_t>(comm->size()), 0),
+      posts_received(static_cast<std::size_t>(comm->size()), 0),
+      completes_received(static_cast<std::size_t>(comm->size()), 0) {}
 
 bool WindowPart::covered(const char* first, MPI_Aint bytes) const {
     std::lock_guard<std::mutex> guard(attached_mutex_);
@@ -335,14 +455,65 @@ void get(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target)
         copy(target_buffer(window, target), origin);
         return;
     }
-    auto* pending = new PendingGet{&window, origin, hold_datatype(origin.type, origin.layout)};
-    if (pending->held_type != MPI_DATATYPE_NULL) pending->origin.type = pending->held_type;
     RmaHeader header = header_of(RmaKind::get);
-    header.token = pending->token();
+    header.token = expect_answer(window, origin);
     std::size_t bytes = 0;
     ByteBuffer message = message_to(window, target, header, origin.bytes(), &bytes);
-    window.gets_pending.fetch_add(1, std::memory_order_relaxed);
     send_from_task(window, target.rank, message, bytes);
+    window.unflushed[static_cast<std::size_t>(target.rank)] = 1;
+}
+
+void get_accumulate(WindowPart& window, const TypedBuffer& origin, const TypedBuffer& result, const RmaTarget& target,
+                    const Accumulation& how) {
+    std::size_t bytes = result.bytes();
+    ByteBuffer operand(bytes);
+    if (how.op != MPI_NO_OP) pack(origin, operand.get());
+    if (is_local(window, target.rank)) {
+        TypedBuffer into = target_buffer(window, target);
+        ByteBuffer current(bytes);
+        {
+            std::lock_guard<SpinLock> guard(local_target(window, target.rank).access);
+            pack(into, current.get());
+            unpack(current.get(), bytes, result);
+            combine(operand.get(), current.get(), bytes, how);
+            unpack(current.get(), bytes, into);
+        }
+        return;
+    }
+    RmaHeader header = header_of(RmaKind::get_accumulate);
+    header.op = index_in(kOps, how.op);
+    header.element = index_in(kElements, how.element);
+    header.token = expect_answer(window, result);
+    std::size_t message_bytes = 0;
+    ByteBuffer message = message_to(window, target, header, bytes, &message_bytes);
+    std::memcpy(data_of(message, header), operand.get(), bytes);
+    send_from_task(window, target.rank, message, message_bytes);
+    ++window.sent[static_cast<std::size_t>(target.rank)];
+    window.unflushed[static_cast<std::size_t>(target.rank)] = 1;
+}
+
+void compare_and_swap(WindowPart& window, const TypedBuffer& origin, const TypedBuffer& compare,
+                      const TypedBuffer& result, const RmaTarget& target) {
+    std::size_t bytes = result.bytes();
+    ByteBuffer operands(2 * bytes);  // the new value, then the one to compare with
+    pack(origin, operands.get());
+    pack(compare, operands.get() + bytes);
+    if (is_local(window, target.rank)) {
+        TypedBuffer at = target_buffer(window, target);
+        ByteBuffer current(bytes);
+        std::lock_guard<SpinLock> guard(local_target(window, target.rank).access);
+        pack(at, current.get());
+        unpack(current.get(), bytes, result);
+        if (std::memcmp(current.get(), operands.get() + bytes, bytes) == 0) unpack(operands.get(), bytes, at);
+        return;
+    }
+    RmaHeader header = header_of(RmaKind::compare_and_swap);
+    header.token = expect_answer(window, result);
+    std::size_t message_bytes = 0;
+    ByteBuffer message = message_to(window, target, header, 2 * bytes, &message_bytes);
+    std::memcpy(data_of(message, header), operands.get(), 2 * bytes);
+    send_from_task(window, target.rank, message, message_bytes);
+    ++window.sent[static_cast<std::size_t>(target.rank)];
     window.unflushed[static_cast<std::size_t>(target.rank)] = 1;
 }
 
@@ -416,6 +587,29 @@ void unlock_part(WindowPart& window, int target, LockMode mode, const char* call
                                       " and its lock to be released", call, at);
 }
 
+void notify_post(WindowPart& window, const std::vector<int>& ranks) {
+    for (int rank : ranks) notify(window, rank, RmaKind::post);
+}
+
+void wait_for_posts(WindowPart& window, const std::vector<int>& ranks, const char* call, bamboo_site at) {
+    wait_for_notices(window, window.posts_received, ranks,
+                     "MPI_Win_post from each target of its MPI_Win_start group on " + window_name(window), call, at);
+}
+
+void notify_complete(WindowPart& window, const std::vector<int>& ranks, const char* call, bamboo_site at) {
+    wait_for_gets(window, call, at);
+    for (int rank : ranks) notify(window, rank, RmaKind::complete);
+}
+
+void wait_for_completes(WindowPart& window, const std::vector<int>& ranks, const char* call, bamboo_site at) {
+    wait_for_notices(window, window.completes_received, ranks,
+                     "MPI_Win_complete from each origin of its MPI_Win_post group on " + window_name(window), call, at);
+}
+
+bool take_completes(WindowPart& window, const std::vector<int>& ranks) {
+    return take_notices(window, window.completes_received, ranks);
+}
+
 void receive_one_sided(Rank& dest, const Envelope& envelope, const char* data, std::size_t bytes) {
     int context = -1 - envelope.comm;
     WindowPart* part = dest.routes().windows.find(dest.vrank(), context);
@@ -451,36 +645,26 @@ void receive_one_sided(Rank& dest, const Envelope& envelope, const char* data, s
             applied_one(*part);
             return;
         }
-        case RmaKind::get: {
-            RmaHeader reply = header_of(RmaKind::get_answer);
-            reply.token = header.token;
-            reply.data_bytes = header.data_bytes;
-            std::size_t reply_bytes = 0;
-            ByteBuffer message = one_sided_message(reply, {}, &reply_bytes);
-            gather_runs(runs, at, data_of(message, reply));
-            send_later(*part, origin_vrank, message, reply_bytes);
+        case RmaKind::get:
+            answer_get(*part, origin_vrank, header, runs, at);
             return;
-        }
-        case RmaKind::get_answer: {
-            PendingGet* pending = PendingGet::of(header.token);
-            unpack(payload, header.data_bytes, pending->origin);
-            if (pending->held_type != MPI_DATATYPE_NULL) release_datatype(pending->held_type);
-            WindowPart* window = pending->window;
-            delete pending;
-            Rank& owner = window->owner;
-            window->gets_pending.fetch_sub(1, std::memory_order_release);  // the window may go from here on
-            owner.wake();
+        case RmaKind::get_accumulate:
+        case RmaKind::compare_and_swap:
+            apply_and_answer(*part, origin_vrank, header, runs, payload, at);
+            applied_one(*part);
             return;
-        }
-        case RmaKind::lock: {
-            bool granted;
-            {
-                std::lock_guard<SpinLock> guard(part->access);
-                granted = part->lock.acquire(static_cast<LockMode>(header.mode), LockHolder{origin_vrank, header.token});
-            }
-            if (granted) answer(*part, origin_vrank, RmaKind::lock_granted, header.token);
+        case RmaKind::post:
+            count_notice(*part, part->posts_received, envelope.source);
             return;
-        }
+        case RmaKind::complete:
+            count_notice(*part, part->completes_received, envelope.source);
+            return;
+        case RmaKind::get_answer:
+            take_answer(header, payload);
+            return;
+        case RmaKind::lock:
+            ask_for_lock(*part, origin_vrank, header);
+            return;
         case RmaKind::unlock:
             release_lock(*part, static_cast<LockMode>(header.mode));
             answer(*part, origin_vrank, RmaKind::done, header.token);

@@ -20,6 +20,12 @@
 // other processes, by target, and those from other processes applied to it; the fence
 // (mpi/window_epochs.cpp) exchanges the first so that each target knows how many of the
 // second to wait for.
+//
+// General active target (MPI_Win_post, start, complete, wait): a target's post sends each
+// origin of its group a notice, which the origin's start waits for; an origin's complete
+// sends each target of its group a notice after its operations, which, in order behind them,
+// tells the target's wait that they are applied. Notices are counted by sender in the
+// receiving part, so one that comes before the epoch that waits for it is kept.
 #pragma once
 
 #include <mpi.h>
@@ -28,6 +34,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -73,11 +80,17 @@ struct WindowPart {
     // a flush must then wait for (a flush of nothing is over at once, as MPI has it).
     std::vector<char> unflushed;
     std::unordered_map<int, LockMode> locks_held;
+    // Its general active target epochs, while open: the targets of its MPI_Win_start, the
+    // origins of its MPI_Win_post (ranks).
+    std::optional<std::vector<int>> access_group, exposure_group;
     // Its gets from other processes not yet answered (the answer's delivery counts down).
     std::atomic<int> gets_pending{0};
 
     // The target's side: puts and accumulates from other processes applied so far.
     std::atomic<std::uint64_t> applied{0};
+    // General active target, under `access`: by member rank, the post notices (from targets)
+    // and complete notices (from origins) received and not yet waited for.
+    std::vector<int> posts_received, completes_received;
     // Accumulates apply one at a time (MPI makes them atomic per element); the lock queue.
     SpinLock access;
     WindowLock lock;
@@ -155,6 +168,14 @@ bool accumulate_element_supported(MPI_Datatype type);
 void put(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target);
 void get(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target);
 void accumulate(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target, const Accumulation& how);
+// Atomically: `result` gets the target's data as it was, and the target `origin` combined in
+// (MPI_Get_accumulate, MPI_Fetch_and_op; `origin` is not read for MPI_NO_OP).
+void get_accumulate(WindowPart& window, const TypedBuffer& origin, const TypedBuffer& result, const RmaTarget& target,
+                    const Accumulation& how);
+// Atomically, on one element: `result` gets the target's, which becomes `origin`'s if it
+// equals `compare`'s (MPI_Compare_and_swap).
+void compare_and_swap(WindowPart& window, const TypedBuffer& origin, const TypedBuffer& compare,
+                      const TypedBuffer& result, const RmaTarget& target);
 
 // The running owner waits, in `call` at `at`: until its gets are answered; until `expected`
 // puts and accumulates from other processes have been applied to its part.
@@ -167,6 +188,16 @@ void wait_for_applied(WindowPart& window, std::uint64_t expected, const char* ca
 void lock_part(WindowPart& window, int target, LockMode mode, const char* call, bamboo_site at);
 void flush_part(WindowPart& window, int target, const char* call, bamboo_site at);
 void unlock_part(WindowPart& window, int target, LockMode mode, const char* call, bamboo_site at);
+
+// General active target, by the running owner: a post notice to each origin of `ranks`; the
+// wait for one from each target of `ranks`; a complete notice to each target of `ranks`
+// (after its gets are answered); the wait for one from each origin of `ranks`, or (test)
+// whether they are all there, taking them if so.
+void notify_post(WindowPart& window, const std::vector<int>& ranks);
+void wait_for_posts(WindowPart& window, const std::vector<int>& ranks, const char* call, bamboo_site at);
+void notify_complete(WindowPart& window, const std::vector<int>& ranks, const char* call, bamboo_site at);
+void wait_for_completes(WindowPart& window, const std::vector<int>& ranks, const char* call, bamboo_site at);
+bool take_completes(WindowPart& window, const std::vector<int>& ranks);
 
 // Delivery of a one-sided message to the task `dest` of this process (from the comm engine).
 void receive_one_sided(Rank& dest, const Envelope& envelope, const char* data, std::size_t bytes);

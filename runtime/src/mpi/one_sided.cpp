@@ -1,8 +1,11 @@
-// The one-sided operations: MPI_Put, MPI_Get, MPI_Accumulate. Arguments are checked here,
+// The one-sided operations: MPI_Put, MPI_Get, MPI_Accumulate, and the atomic ones that also
+// read the target (MPI_Get_accumulate, MPI_Fetch_and_op, MPI_Compare_and_swap). Arguments are checked here,
 // against the target's part as every member knows it (its size and displacement unit); the
 // operation itself is messaging/one_sided.hpp's.
 #include <mpi.h>
 
+#include <initializer_list>
+#include <utility>
 #include <vector>
 
 #include "bamboo.h"
@@ -11,6 +14,7 @@
 #include "mpi/api.hpp"
 #include "mpi/windows.hpp"
 #include "util/errors.hpp"
+#include "util/mpi_guard.hpp"
 
 namespace bamboo {
 namespace {
@@ -95,6 +99,58 @@ MPI_Datatype checked_element(Rank& self, MPI_Datatype type, const char* side, co
     return element;
 }
 
+// An accumulate's operation, checked, and the predefined type its datatypes `types` (those
+// that hold data) are all made of.
+Accumulation checked_accumulation(Rank& self, MPI_Op op, std::initializer_list<std::pair<MPI_Datatype, const char*>> types,
+                                  const char* call, bamboo_site at) {
+    if (!accumulate_op_supported(op))
+        call_error(MPI_ERR_OP, self.vrank(), call, at,
+                   "the operation is not a predefined one (MPI_SUM, MPI_MAX, MPI_REPLACE...): "
+                   "one-sided accumulates take no operations of the program's own");
+    Accumulation how{op, MPI_DATATYPE_NULL};
+    for (const auto& [type, side] : types) {
+        MPI_Datatype element = checked_element(self, type, side, call, at);
+        if (how.element != MPI_DATATYPE_NULL && element != how.element)
+            call_error(MPI_ERR_TYPE, self.vrank(), call, at,
+                       "the %s datatype is made of another predefined datatype than the others", side);
+        how.element = element;
+    }
+    return how;
+}
+
+// MPI_Get_accumulate and MPI_Fetch_and_op: `origin` is not read for MPI_NO_OP.
+int get_accumulate_call(const void* origin_addr, int origin_count, MPI_Datatype origin_type, void* result_addr,
+                        int result_count, MPI_Datatype result_type, int target_rank, MPI_Aint target_disp,
+                        int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win, const char* call,
+                        bamboo_site at) {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowPart& window = *window_of(self, win, call, at).part;
+        TypedBuffer result = typed_buffer(self, result_addr, result_count, result_type, call, at);
+        RmaTarget target;
+        if (!checked_target(self, window, target_rank, target_disp, target_count, target_type, result, &target, call,
+                            at))
+            return MPI_SUCCESS;
+        TypedBuffer origin = result;
+        if (op != MPI_NO_OP) {
+            origin = typed_buffer(self, origin_addr, origin_count, origin_type, call, at);
+            if (origin.bytes() != result.bytes())
+                call_error(MPI_ERR_TYPE, self.vrank(), call, at,
+                           "the origin buffer holds %zu bytes of data and the result buffer %zu: their datatypes "
+                           "must match", origin.bytes(), result.bytes());
+        }
+        Accumulation how = result.bytes() == 0 ? checked_accumulation(self, op, {}, call, at)
+                           : op == MPI_NO_OP
+                               ? checked_accumulation(self, op, {{result_type, "result"}, {target_type, "target"}}, call, at)
+                               : checked_accumulation(self, op,
+                                                      {{origin_type, "origin"}, {result_type, "result"},
+                                                       {target_type, "target"}},
+                                                      call, at);
+        get_accumulate(window, origin, result, target, how);
+        return MPI_SUCCESS;
+    });
+}
+
 }  // namespace
 }  // namespace bamboo
 
@@ -137,23 +193,52 @@ int bamboo_accumulate(bamboo_site at, const void* origin_addr, int origin_count,
     return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowPart& window = *window_of(self, win, call, at).part;
-        if (!accumulate_op_supported(op))
-            call_error(MPI_ERR_OP, self.vrank(), call, at,
-                       "the operation is not a predefined one (MPI_SUM, MPI_MAX, MPI_REPLACE...): "
-                       "one-sided accumulates take no operations of the program's own");
         TypedBuffer origin = typed_buffer(self, origin_addr, origin_count, origin_type, call, at);
         RmaTarget target;
         if (!checked_target(self, window, target_rank, target_disp, target_count, target_type, origin, &target, call,
                             at))
             return MPI_SUCCESS;
-        Accumulation how{op, MPI_DATATYPE_NULL};
-        if (origin.bytes() > 0) {
-            how.element = checked_element(self, origin_type, "origin", call, at);
-            if (checked_element(self, target_type, "target", call, at) != how.element)
-                call_error(MPI_ERR_TYPE, self.vrank(), call, at,
-                           "the origin and target datatypes are made of different predefined datatypes");
-        }
+        Accumulation how = origin.bytes() == 0
+                               ? checked_accumulation(self, op, {}, call, at)
+                               : checked_accumulation(self, op, {{origin_type, "origin"}, {target_type, "target"}}, call, at);
         accumulate(window, origin, target, how);
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_get_accumulate(bamboo_site at, const void* origin_addr, int origin_count, MPI_Datatype origin_type,
+                          void* result_addr, int result_count, MPI_Datatype result_type, int target_rank,
+                          MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win) {
+    return get_accumulate_call(origin_addr, origin_count, origin_type, result_addr, result_count, result_type,
+                               target_rank, target_disp, target_count, target_type, op, win, "MPI_Get_accumulate", at);
+}
+
+int bamboo_fetch_and_op(bamboo_site at, const void* origin_addr, void* result_addr, MPI_Datatype type,
+                        int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
+    return get_accumulate_call(origin_addr, 1, type, result_addr, 1, type, target_rank, target_disp, 1, type, op, win,
+                               "MPI_Fetch_and_op", at);
+}
+
+int bamboo_compare_and_swap(bamboo_site at, const void* origin_addr, const void* compare_addr, void* result_addr,
+                            MPI_Datatype type, int target_rank, MPI_Aint target_disp, MPI_Win win) {
+    const char* call = "MPI_Compare_and_swap";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowPart& window = *window_of(self, win, call, at).part;
+        TypedBuffer result = typed_buffer(self, result_addr, 1, type, call, at);
+        RmaTarget target;
+        if (!checked_target(self, window, target_rank, target_disp, 1, type, result, &target, call, at))
+            return MPI_SUCCESS;
+        bool predefined;
+        {
+            MpiGuard guard;
+            predefined = element_of(type) == type;
+        }
+        if (!predefined)
+            call_error(MPI_ERR_TYPE, self.vrank(), call, at,
+                       "the datatype is not a predefined one, as MPI_Compare_and_swap needs");
+        compare_and_swap(window, typed_buffer(self, origin_addr, 1, type, call, at),
+                         typed_buffer(self, compare_addr, 1, type, call, at), result, target);
         return MPI_SUCCESS;
     });
 }

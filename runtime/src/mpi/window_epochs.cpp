@@ -1,5 +1,6 @@
-// Synchronization of one-sided operations: active target (MPI_Win_fence) and passive target
-// (MPI_Win_lock, MPI_Win_unlock, their _all forms, MPI_Win_flush).
+// Synchronization of one-sided operations: active target (MPI_Win_fence; MPI_Win_post,
+// MPI_Win_start, MPI_Win_complete, MPI_Win_wait, MPI_Win_test) and passive target
+// (MPI_Win_lock, MPI_Win_unlock, their _all forms, MPI_Win_flush and MPI_Win_flush_local).
 //
 // A fence completes every operation of the epoch: the task's gets from other processes are
 // answered, and the puts and accumulates other processes sent to its part are applied, as
@@ -18,6 +19,8 @@
 #include "messaging/one_sided.hpp"
 #include "messaging/rank.hpp"
 #include "mpi/api.hpp"
+#include "mpi/communicators.hpp"
+#include "mpi/requests.hpp"
 #include "mpi/windows.hpp"
 #include "util/errors.hpp"
 
@@ -47,6 +50,24 @@ void lock_one(Rank& self, WindowEntry& window, LockMode mode, int rank, const ch
     if (window.part->locks_held.count(rank))
         call_error(MPI_ERR_RMA_SYNC, self.vrank(), call, at, "the task holds the lock of target rank %d already", rank);
     lock_part(*window.part, rank, mode, call, at);
+}
+
+// The ranks in the window of the members of `group` (MPI_Win_post, MPI_Win_start).
+std::vector<int> window_ranks(Rank& self, const WindowEntry& window, MPI_Group group, const char* call, bamboo_site at) {
+    const Group& members = group_of(self, group, call, at);
+    std::vector<int> ranks = ranks_in_group(window.comm->vranks(), members);
+    for (std::size_t i = 0; i < ranks.size(); ++i)
+        if (ranks[i] == MPI_UNDEFINED)
+            call_error(MPI_ERR_GROUP, self.vrank(), call, at, "member %zu of the group (vrank %d) is not in the window",
+                       i, members[i]);
+    return ranks;
+}
+
+// The exposure epoch MPI_Win_post opened, ended by MPI_Win_wait or a successful MPI_Win_test.
+const std::vector<int>& exposure_group(Rank& self, WindowPart& part, const char* call, bamboo_site at) {
+    if (!part.exposure_group)
+        call_error(MPI_ERR_RMA_SYNC, self.vrank(), call, at, "no exposure epoch is open: MPI_Win_post comes first");
+    return *part.exposure_group;
 }
 
 }  // namespace
@@ -133,6 +154,94 @@ int bamboo_win_flush(bamboo_site at, int rank, MPI_Win win) {
         if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
         check_target_rank(self, window, rank, call, at);
         flush_part(*window.part, rank, call, at);  // its answer comes after those of the gets before it
+        return MPI_SUCCESS;
+    });
+}
+
+// Local completion: puts and accumulates copied their origin data when called, so only the
+// answers of gets (and of the atomics that read the target) are left to wait for, from any
+// target (more than MPI_Win_flush_local asks, never less).
+int bamboo_win_flush_local(bamboo_site at, int rank, MPI_Win win) {
+    const char* call = "MPI_Win_flush_local";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowEntry& window = window_of(self, win, call, at);
+        if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
+        check_target_rank(self, window, rank, call, at);
+        wait_for_gets(*window.part, call, at);
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_flush_local_all(bamboo_site at, MPI_Win win) {
+    const char* call = "MPI_Win_flush_local_all";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        wait_for_gets(*window_of(self, win, call, at).part, call, at);
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_post(bamboo_site at, MPI_Group group, int, MPI_Win win) {
+    const char* call = "MPI_Win_post";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowEntry& window = window_of(self, win, call, at);
+        if (window.part->exposure_group)
+            call_error(MPI_ERR_RMA_SYNC, self.vrank(), call, at, "an exposure epoch is open already (MPI_Win_post)");
+        window.part->exposure_group = window_ranks(self, window, group, call, at);
+        notify_post(*window.part, *window.part->exposure_group);
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_start(bamboo_site at, MPI_Group group, int, MPI_Win win) {
+    const char* call = "MPI_Win_start";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowEntry& window = window_of(self, win, call, at);
+        if (window.part->access_group)
+            call_error(MPI_ERR_RMA_SYNC, self.vrank(), call, at, "an access epoch is open already (MPI_Win_start)");
+        std::vector<int> targets = window_ranks(self, window, group, call, at);
+        wait_for_posts(*window.part, targets, call, at);
+        window.part->access_group = std::move(targets);
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_complete(bamboo_site at, MPI_Win win) {
+    const char* call = "MPI_Win_complete";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowPart& part = *window_of(self, win, call, at).part;
+        if (!part.access_group)
+            call_error(MPI_ERR_RMA_SYNC, self.vrank(), call, at, "no access epoch is open: MPI_Win_start comes first");
+        notify_complete(part, *part.access_group, call, at);
+        part.access_group.reset();
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_wait(bamboo_site at, MPI_Win win) {
+    const char* call = "MPI_Win_wait";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowPart& part = *window_of(self, win, call, at).part;
+        wait_for_completes(part, exposure_group(self, part, call, at), call, at);
+        part.exposure_group.reset();
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_test(bamboo_site at, MPI_Win win, int* flag) {
+    const char* call = "MPI_Win_test";
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowPart& part = *window_of(self, win, call, at).part;
+        check_not_null(self, flag, "flag", call, at);
+        *flag = take_completes(part, exposure_group(self, part, call, at));
+        if (*flag) part.exposure_group.reset();
+        else poll_again_later(self);
         return MPI_SUCCESS;
     });
 }
