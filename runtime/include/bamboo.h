@@ -235,6 +235,9 @@ int bamboo_irecv(bamboo_site at, void *buf, int count, MPI_Datatype type, int so
 int bamboo_sendrecv(bamboo_site at, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                     int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                     int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+int bamboo_sendrecv_replace(bamboo_site at, void *buf, int count, MPI_Datatype type, int dest,
+                            int sendtag, int source, int recvtag, MPI_Comm comm,
+                            MPI_Status *status);
 
 /* Send modes: synchronous sends complete once a receive has matched them; ready sends are
  * standard sends; buffered sends must fit the attached buffer and complete at once. */
@@ -488,6 +491,8 @@ int bamboo_comm_split_type(bamboo_site at, MPI_Comm comm, int split_type, int ke
 int bamboo_dims_create(bamboo_site at, int nnodes, int ndims, int dims[]);
 int bamboo_cart_create(bamboo_site at, MPI_Comm comm, int ndims, const int dims[],
                        const int periods[], int reorder, MPI_Comm *newcomm);
+int bamboo_cart_map(bamboo_site at, MPI_Comm comm, int ndims, const int dims[],
+                    const int periods[], int *newrank);
 int bamboo_cart_coords(bamboo_site at, MPI_Comm comm, int rank, int maxdims, int coords[]);
 int bamboo_cart_rank(bamboo_site at, MPI_Comm comm, const int coords[], int *rank);
 int bamboo_cart_shift(bamboo_site at, MPI_Comm comm, int direction, int disp, int *source,
@@ -918,6 +923,7 @@ using ::bamboo_strtok;
 #undef MPI_Recv
 #undef MPI_Irecv
 #undef MPI_Sendrecv
+#undef MPI_Sendrecv_replace
 #undef MPI_Ssend
 #undef MPI_Rsend
 #undef MPI_Bsend
@@ -1023,6 +1029,7 @@ using ::bamboo_strtok;
 #undef MPI_Comm_split_type
 #undef MPI_Dims_create
 #undef MPI_Cart_create
+#undef MPI_Cart_map
 #undef MPI_Cart_coords
 #undef MPI_Cart_rank
 #undef MPI_Cart_shift
@@ -1289,6 +1296,7 @@ using ::bamboo_strtok;
 #define MPI_Recv(...) bamboo_recv(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Irecv(...) bamboo_irecv(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Sendrecv(...) bamboo_sendrecv(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Sendrecv_replace(...) bamboo_sendrecv_replace(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Ssend(...) bamboo_ssend(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Rsend(...) bamboo_rsend(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Bsend(...) bamboo_bsend(BAMBOO_AT, __VA_ARGS__)
@@ -1394,6 +1402,7 @@ using ::bamboo_strtok;
 #define MPI_Comm_split_type(...) bamboo_comm_split_type(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Dims_create(...) bamboo_dims_create(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Cart_create(...) bamboo_cart_create(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Cart_map(...) bamboo_cart_map(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Cart_coords(...) bamboo_cart_coords(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Cart_rank(...) bamboo_cart_rank(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Cart_shift(...) bamboo_cart_shift(BAMBOO_AT, __VA_ARGS__)

@@ -120,6 +120,9 @@ _TABLE = [
     #              recvbuf, recvcount, recvtype, source, recvtag, comm, status)
     MPIFunction("MPI_Sendrecv", SENDRECV, "bamboo_sendrecv", buffer=5, count=6, dest=3,
                 send_tag=4, source=8, tag=9, comm=10, status=11, blocking=True),
+    # MPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status)
+    MPIFunction("MPI_Sendrecv_replace", SENDRECV, "bamboo_sendrecv_replace", buffer=0, count=1,
+                dest=3, send_tag=4, source=5, tag=6, comm=7, status=8, blocking=True),
     _send("MPI_Ssend", "bamboo_ssend"),
     _send("MPI_Rsend", "bamboo_rsend"),
     _send("MPI_Bsend", "bamboo_bsend"),
@@ -268,6 +271,7 @@ _TABLE = [
     # ---- Topologies (mpi/topologies.cpp)
     _local("MPI_Dims_create", "bamboo_dims_create", 2),
     _collective("MPI_Cart_create", "bamboo_cart_create", None, comm=0, outputs=(5,)),
+    _local("MPI_Cart_map", "bamboo_cart_map", 4, comm=0),
     _local("MPI_Cart_coords", "bamboo_cart_coords", 3, comm=0),
     _local("MPI_Cart_rank", "bamboo_cart_rank", 2, comm=0),
     _local("MPI_Cart_shift", "bamboo_cart_shift", 3, 4, comm=0),

@@ -2,6 +2,7 @@
 // probes (waits and tests: mpi/completion.cpp).
 #include <mpi.h>
 
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -437,6 +438,29 @@ int bamboo_sendrecv(bamboo_site at, const void* sendbuf, int sendcount, MPI_Data
         self.wait_for(receive, "MPI_Sendrecv", at);
         set_request_status(status, receive);
         return receive_outcome(self, receive, "MPI_Sendrecv", at);
+    });
+}
+
+// The send leaves from a copy of the buffer (the same datatype over the copy's bytes), so that
+// the receive may land in the buffer whenever its message comes.
+int bamboo_sendrecv_replace(bamboo_site at, void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
+                            int recvtag, MPI_Comm comm, MPI_Status* status) {
+    return checked_call(comm, [&]() -> int {
+        const char* call = "MPI_Sendrecv_replace";
+        Rank& self = calling_rank(call, at);
+        TypedBuffer user = typed_buffer(self, buf, count, type, call, at);
+        std::size_t span = count > 0 ? user.layout.span(count) : 0;
+        std::vector<char> copy(span);
+        if (span) std::memcpy(copy.data(), static_cast<char*>(buf) + user.layout.true_lb, span);
+        const void* sendbuf = copy.data() - user.layout.true_lb;
+        Request send, receive;
+        bool send_pending = start_send_call(self, call, at, sendbuf, count, type, dest, sendtag, comm, send,
+                                            SendMode::standard);
+        start_receive_call(self, call, at, buf, count, type, source, recvtag, comm, receive);
+        if (send_pending) self.wait_for(send, call, at);
+        self.wait_for(receive, call, at);
+        set_request_status(status, receive);
+        return receive_outcome(self, receive, call, at);
     });
 }
 

@@ -175,6 +175,39 @@ void copy_out(const std::vector<int>& values, int max, int out[]) {
     std::copy(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n), out);
 }
 
+// A Cartesian grid of `ndims` dimensions over `parent`, checked (MPI_Cart_create, MPI_Cart_map).
+CartTopology checked_grid(Rank& self, const CommView& parent, int ndims, const int dims[], const int periods[],
+                          const char* call, bamboo_site at) {
+    intra_only(self, parent, call, at);
+    check_count(self, ndims, "the number of dimensions", call, at);
+    CartTopology topology;
+    for (int d = 0; d < ndims; ++d) {
+        if (dims[d] <= 0) call_error(MPI_ERR_DIMS, self.vrank(), call, at, "dimension %d has size %d", d, dims[d]);
+        topology.dims.push_back(dims[d]);
+        topology.periods.push_back(periods[d] != 0);
+    }
+    long long cells = 1;
+    for (int d : topology.dims) cells *= d;
+    if (cells > parent.size())
+        call_error(MPI_ERR_ARG, self.vrank(), call, at, "the grid has %lld cells but %s has only %d ranks", cells,
+                   parent.comm->name().c_str(), parent.size());
+    return topology;
+}
+
+// The parent rank that takes each cell of the grid. With `reorder`, each process takes a
+// compact block of the grid (communicators/cart_placement.hpp); else, and where the grid does
+// not split into such blocks, ranks keep their order.
+std::vector<int> grid_takers(const CommView& parent, const CartTopology& topology, bool reorder) {
+    std::vector<int> taker;
+    if (reorder) taker = block_placement(*parent.comm, topology);
+    if (taker.empty()) {
+        long long cells = 1;
+        for (int d : topology.dims) cells *= d;
+        taker = first_ranks(static_cast<int>(cells));
+    }
+    return taker;
+}
+
 }  // namespace
 }  // namespace bamboo
 
@@ -197,26 +230,24 @@ int bamboo_cart_create(bamboo_site at, MPI_Comm comm, int ndims, const int dims[
         Rank& self = calling_rank(call, at);
         checked_out(self, newcomm, call, at);
         CommView parent = resolve_comm(self, comm, call, at);
-        intra_only(self, parent, call, at);
-        check_count(self, ndims, "the number of dimensions", call, at);
-        CartTopology topology;
-        for (int d = 0; d < ndims; ++d) {
-            if (dims[d] <= 0) call_error(MPI_ERR_DIMS, self.vrank(), call, at, "dimension %d has size %d", d, dims[d]);
-            topology.dims.push_back(dims[d]);
-            topology.periods.push_back(periods[d] != 0);
-        }
-        long long cells = 1;
-        for (int d : topology.dims) cells *= d;
-        if (cells > parent.size())
-            call_error(MPI_ERR_ARG, self.vrank(), call, at, "the grid has %lld cells but %s has only %d ranks", cells,
-                       parent.comm->name().c_str(), parent.size());
-        // With `reorder`, each process takes a compact block of the grid (communicators/cart_placement.hpp);
-        // else, and where the grid does not split into such blocks, ranks keep their order.
-        std::vector<int> taker;
-        if (reorder) taker = block_placement(*parent.comm, topology);
-        if (taker.empty()) taker = first_ranks(static_cast<int>(cells));
+        CartTopology topology = checked_grid(self, parent, ndims, dims, periods, call, at);
+        std::vector<int> taker = grid_takers(parent, topology, reorder != 0);
         CollectiveChannel ch(self, parent, call, at);
         *newcomm = adopt_topology(self, ch, comm, parent, taker, std::move(topology), call, at);
+        return MPI_SUCCESS;
+    });
+}
+
+// The rank MPI_Cart_create with `reorder` gives this task in the same grid.
+int bamboo_cart_map(bamboo_site at, MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank) {
+    return checked_call(comm, [&]() -> int {
+        const char* call = "MPI_Cart_map";
+        Rank& self = calling_rank(call, at);
+        check_not_null(self, newrank, "the new rank's pointer", call, at);
+        CommView parent = resolve_comm(self, comm, call, at);
+        std::vector<int> taker = grid_takers(parent, checked_grid(self, parent, ndims, dims, periods, call, at), true);
+        auto mine = std::find(taker.begin(), taker.end(), parent.rank);
+        *newrank = mine == taker.end() ? MPI_UNDEFINED : static_cast<int>(mine - taker.begin());
         return MPI_SUCCESS;
     });
 }

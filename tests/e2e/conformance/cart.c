@@ -5,7 +5,8 @@
  *   MPI_Cart_coords, MPI_Cart_rank (row-major order; coordinates beyond a periodic
  *   dimension wrap), MPI_Cart_shift (MPI_PROC_NULL at non-periodic edges, displacements
  *   1, -1 and 2), MPI_Cart_get, MPI_Cartdim_get, MPI_Topo_test (MPI_CART, MPI_UNDEFINED),
- *   MPI_Cart_sub (rows, planes; collectives on them)
+ *   MPI_Cart_sub (rows, planes; collectives on them), MPI_Cart_map (the rank MPI_Cart_create
+ *   with reorder 1 gives, MPI_UNDEFINED beyond the grid)
  *   halo exchanges with MPI_Sendrecv on a 2D grid (periodic in one dimension, reorder 1)
  *   and on a 3D grid (periodic in two, reorder 0), checked against the same integer
  *   stencil computed serially over the whole domain.
@@ -417,6 +418,28 @@ static int test_halo(int ndims, const int *periods, int reorder, const int *loca
     return bad;
 }
 
+/* Open MPI 4.1's MPI_Cart_map gives ranks beyond a smaller grid a rank of their own, not
+ * MPI_UNDEFINED: only ranks inside the grid are compared. */
+static int test_cart_map(int rank, int size)
+{
+    int bad = 0, checked = 0;
+    for (int spare = 0; spare < 2 && spare < size; spare++) {
+        int dims[2] = {0, 0}, periods[2] = {1, 0}, mapped = -2, created = MPI_UNDEFINED;
+        MPI_Dims_create(size - spare, 2, dims);
+        MPI_Cart_map(WORLD, 2, dims, periods, &mapped);
+        MPI_Comm cart;
+        MPI_Cart_create(WORLD, 2, dims, periods, 1, &cart);
+        if (cart != MPI_COMM_NULL) {
+            MPI_Comm_rank(cart, &created);
+            MPI_Comm_free(&cart);
+            bad += expect(mapped == created, "MPI_Cart_map gave %d, MPI_Cart_create %d", mapped, created);
+            checked++;
+        }
+    }
+    say("cart_map rank %d: %d grids checked", rank, checked);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -429,6 +452,7 @@ int main(int argc, char **argv)
     bad += test_cart2d_periodic(size);
     bad += test_cart_small(rank, size);
     bad += test_cart_sub(rank, size);
+    bad += test_cart_map(rank, size);
     const int periods2[2] = {1, 0}, local2[2] = {6, 5};
     bad += test_halo(2, periods2, 1, local2, 6, "halo2d");
     const int periods3[3] = {1, 0, 1}, local3[3] = {4, 3, 5};

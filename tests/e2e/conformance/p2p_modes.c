@@ -15,6 +15,8 @@
  *   MPI_Testany, MPI_Waitsome, MPI_Testsome, MPI_Request_get_status
  *                          receives from every other rank, taken as they complete
  *   MPI_Request_free       of an MPI_Isend still in progress: its message arrives
+ *   MPI_Sendrecv_replace   a ring shift of a contiguous buffer and of a strided vector
+ *                          (the gaps keep their values), and one with MPI_PROC_NULL
  *   MPI_Cancel             of a receive nothing will match: the wait returns, and
  *                          MPI_Test_cancelled says so; of a receive already matched:
  *                          not cancelled
@@ -300,6 +302,35 @@ static int freed_and_cancelled(int rank, int size)
     return bad;
 }
 
+static int sendrecv_replace(int rank, int size)
+{
+    int bad = 0, right = (rank + 1) % size, left = (rank + size - 1) % size;
+    int ring[3] = {rank, rank * 10, rank * 100};
+    MPI_Status status;
+    MPI_Sendrecv_replace(ring, 3, MPI_INT, right, 7, left, 7, WORLD, &status);
+    bad += expect(ring[0] == left && ring[1] == left * 10 && ring[2] == left * 100, "ring %d %d %d", ring[0],
+                  ring[1], ring[2]);
+    bad += expect(status.MPI_SOURCE == left && status.MPI_TAG == 7, "status %d %d", status.MPI_SOURCE,
+                  status.MPI_TAG);
+    /* every other element of 8 travels; the gaps stay */
+    int strided[8];
+    for (int i = 0; i < 8; i++)
+        strided[i] = rank * 1000 + i;
+    MPI_Datatype every_other;
+    MPI_Type_vector(4, 1, 2, MPI_INT, &every_other);
+    MPI_Type_commit(&every_other);
+    MPI_Sendrecv_replace(strided, 1, every_other, left, 8, right, 8, WORLD, MPI_STATUS_IGNORE);
+    for (int i = 0; i < 8; i++)
+        bad += expect(strided[i] == (i % 2 ? rank : right) * 1000 + i, "strided %d holds %d", i, strided[i]);
+    MPI_Type_free(&every_other);
+    int alone = rank;
+    MPI_Sendrecv_replace(&alone, 1, MPI_INT, MPI_PROC_NULL, 9, MPI_PROC_NULL, 9, WORLD, &status);
+    bad += expect(alone == rank && status.MPI_SOURCE == MPI_PROC_NULL, "MPI_PROC_NULL gave %d", alone);
+    say("sendrecv_replace rank %d: ring %d %d %d strided %d %d %d", rank, ring[0], ring[1], ring[2], strided[0],
+        strided[1], strided[6]);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, bad = 0;
@@ -314,6 +345,7 @@ int main(int argc, char **argv)
     for (int how = 0; how < 4; how++)
         bad += some_of_many(rank, size, how);
     bad += freed_and_cancelled(rank, size);
+    bad += sendrecv_replace(rank, size);
     int status = report_failures(rank, bad);
     MPI_Finalize();
     return status;
