@@ -275,6 +275,14 @@ int bamboo_cancel(bamboo_site at, MPI_Request *request);
 int bamboo_probe(bamboo_site at, int source, int tag, MPI_Comm comm, MPI_Status *status);
 int bamboo_iprobe(bamboo_site at, int source, int tag, MPI_Comm comm, int *flag,
                   MPI_Status *status);
+int bamboo_mprobe(bamboo_site at, int source, int tag, MPI_Comm comm, MPI_Message *message,
+                  MPI_Status *status);
+int bamboo_improbe(bamboo_site at, int source, int tag, MPI_Comm comm, int *flag,
+                   MPI_Message *message, MPI_Status *status);
+int bamboo_mrecv(bamboo_site at, void *buf, int count, MPI_Datatype type, MPI_Message *message,
+                 MPI_Status *status);
+int bamboo_imrecv(bamboo_site at, void *buf, int count, MPI_Datatype type, MPI_Message *message,
+                  MPI_Request *request);
 int bamboo_get_count(const MPI_Status *status, MPI_Datatype type, int *count);
 
 /* Generalized requests: completed by the program, their callbacks called by MPI. */
@@ -943,6 +951,10 @@ using ::bamboo_strtok;
 #undef MPI_Cancel
 #undef MPI_Probe
 #undef MPI_Iprobe
+#undef MPI_Mprobe
+#undef MPI_Improbe
+#undef MPI_Mrecv
+#undef MPI_Imrecv
 #undef MPI_Get_count
 #undef MPI_Grequest_start
 #undef MPI_Grequest_complete
@@ -1316,6 +1328,10 @@ using ::bamboo_strtok;
 #define MPI_Cancel(...) bamboo_cancel(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Probe(...) bamboo_probe(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Iprobe(...) bamboo_iprobe(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Mprobe(...) bamboo_mprobe(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Improbe(...) bamboo_improbe(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Mrecv(...) bamboo_mrecv(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Imrecv(...) bamboo_imrecv(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Get_count(status, type, count) bamboo_get_count(status, type, count)
 #define MPI_Grequest_start(...) bamboo_grequest_start(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Grequest_complete(...) bamboo_grequest_complete(BAMBOO_AT, __VA_ARGS__)

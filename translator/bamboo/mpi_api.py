@@ -146,6 +146,14 @@ _TABLE = [
                 blocking=True),
     MPIFunction("MPI_Iprobe", PROBE, "bamboo_iprobe", source=0, tag=1, comm=2, status=4,
                 outputs=(3,)),
+    # Matched probes take the message out of the mailbox into a handle (output); only the
+    # MPI_Mrecv or MPI_Imrecv given the handle receives it, which waits for no peer.
+    MPIFunction("MPI_Mprobe", PROBE, "bamboo_mprobe", source=0, tag=1, comm=2, status=4,
+                outputs=(3,), blocking=True),
+    MPIFunction("MPI_Improbe", PROBE, "bamboo_improbe", source=0, tag=1, comm=2, status=5,
+                outputs=(3, 4)),
+    MPIFunction("MPI_Mrecv", LOCAL, "bamboo_mrecv", status=4, outputs=(0, 3)),
+    MPIFunction("MPI_Imrecv", LOCAL, "bamboo_imrecv", outputs=(0, 3, 4)),
     MPIFunction("MPI_Get_count", LOCAL, "bamboo_get_count", outputs=(2,)),
     # Generalized requests: the program completes them (MPI_Grequest_complete), the waits
     # and tests of the completion family retire them.

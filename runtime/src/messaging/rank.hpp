@@ -50,6 +50,13 @@ struct WaitInfo {
     const char* what = nullptr;              // a wait for something other than messages
 };
 
+// A message a matched probe took: no other receive can take it now.
+struct MatchedMessage {
+    Message message;
+    const Communicator* comm;  // its communicator, for the receive's reports
+    MPI_Comm errors_to;        // as the program named it, for a truncation's error handler
+};
+
 class Rank final : public Task {
 public:
     using Entry = int (*)(int argc, char** argv);
@@ -137,6 +144,9 @@ public:
     // those of the communicators it made are in `comms`.
     CommLocal world_local{"MPI_COMM_WORLD", /*predefined_attributes=*/true};
     CommLocal self_local{"MPI_COMM_SELF"};
+    // Messages a matched probe (MPI_Mprobe, MPI_Improbe) took out of the mailbox, for the
+    // MPI_Mrecv or MPI_Imrecv that receives them.
+    HandleTable<MatchedMessage, MPI_Message> matched;
     HandleTable<UserErrhandler, MPI_Errhandler> errhandlers;
     std::vector<Keyval> keyvals;  // keyval kFirstUserKeyval + i is keyvals[i]
     // Windows the rank made, and the keys of their attributes (numbered as `keyvals`).

@@ -91,4 +91,11 @@ void start_receive(Rank& self, const Communicator& comm, const Pattern& pattern,
     post_receive(self, request);
 }
 
+void receive_matched(Rank& self, const Communicator& comm, Message&& message, const TypedBuffer& target,
+                     Request& request, const char* call, bamboo_site at) {
+    set_up(request, Request::Kind::receive, self, target, comm, call, at);
+    request.pattern = Pattern{message.envelope.source, message.envelope.tag, message.envelope.comm};
+    fill(request, std::move(message));
+}
+
 }  // namespace bamboo

@@ -42,6 +42,11 @@ bool start_send(Rank& self, SendMode mode, const CommView& from, int dest, int t
 // (source MPI_PROC_NULL: none, it completes at once). `request` is set up here (other than
 // its held_type, the caller's) and names `call` at `at` in reports. It completes at once if
 // the message is already there.
+// Starts `request` as a receive of `message`, which a matched probe took out of the mailbox
+// (MPI_Mrecv, MPI_Imrecv): its data goes to `target` at once, or once fetched from its sender.
+void receive_matched(Rank& self, const Communicator& comm, Message&& message, const TypedBuffer& target,
+                     Request& request, const char* call, bamboo_site at);
+
 void start_receive(Rank& self, const Communicator& comm, const Pattern& pattern, const TypedBuffer& target,
                    Request& request, const char* call, bamboo_site at);
 

@@ -72,6 +72,59 @@ int receive_outcome(const Rank& self, const Request& r, const char* call, bamboo
     return raise_error(truncation_error(self, r, MPI_ERR_TRUNCATE, call, at), r.errors_to);
 }
 
+// A matched probe's take: the earliest message `pattern` accepts, out of the mailbox into a
+// new message handle; false (and MPI_MESSAGE_NULL) if none has come. From MPI_PROC_NULL,
+// MPI_MESSAGE_NO_PROC at once.
+bool take_matched(Rank& self, const CommView& view, const Pattern& pattern, MPI_Comm comm, MPI_Message* handle,
+                  MPI_Status* status) {
+    if (pattern.source == MPI_PROC_NULL) {
+        *handle = MPI_MESSAGE_NO_PROC;
+        set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
+        return true;
+    }
+    Message message;
+    {
+        std::lock_guard<SpinLock> lock(self.mailbox().mutex());
+        if (!self.mailbox().take_unexpected(pattern, &message)) {
+            *handle = MPI_MESSAGE_NULL;
+            return false;
+        }
+    }
+    own_data(message);  // a lending sender goes on: the message may wait long in the handle
+    set_status(status, message.envelope.source, message.envelope.tag, message.bytes);
+    *handle = self.matched.insert(MatchedMessage{std::move(message), view.comm, comm});
+    return true;
+}
+
+// Starts `request` as the receive of the message a matched probe took (MPI_Mrecv, MPI_Imrecv),
+// and sets the handle to MPI_MESSAGE_NULL; false for MPI_MESSAGE_NO_PROC, which receives
+// nothing.
+bool start_matched_receive(Rank& self, void* buf, int count, MPI_Datatype type, MPI_Message* handle,
+                           Request& request, bool nonblocking, const char* call, bamboo_site at) {
+    check_not_null(self, handle, "the message pointer", call, at);
+    if (*handle == MPI_MESSAGE_NO_PROC) {
+        *handle = MPI_MESSAGE_NULL;
+        return false;
+    }
+    MatchedMessage* matched = self.matched.find(*handle);
+    if (!matched)
+        call_error(MPI_ERR_REQUEST, self.vrank(), call, at,
+                   "the message handle names no message of a matched probe (MPI_Mprobe, MPI_Improbe) that this "
+                   "task has not received yet");
+    TypedBuffer target = typed_buffer(self, buf, count, type, call, at);
+    if (nonblocking) {
+        request.held_type = hold_datatype(type, target.layout);
+        if (request.held_type != MPI_DATATYPE_NULL) target.type = request.held_type;
+    }
+    request.errors_to = matched->errors_to;
+    const Communicator& comm = *matched->comm;
+    Message message = std::move(matched->message);
+    self.matched.erase(*handle);
+    *handle = MPI_MESSAGE_NULL;
+    receive_matched(self, comm, std::move(message), target, request, call, at);
+    return true;
+}
+
 // Requests freed by MPI_Request_free before they completed: released once they have.
 // Checked whenever the task makes a request, so they do not pile up.
 void release_completed_orphans(Rank& self) {
@@ -513,6 +566,68 @@ int bamboo_iprobe(bamboo_site at, int source, int tag, MPI_Comm comm, int* flag,
         *flag = found;
         if (found) set_status(status, envelope.source, envelope.tag, bytes);
         else poll_again_later(self);
+        return MPI_SUCCESS;
+    });
+}
+
+// Matched probes: the message leaves the mailbox with the probe, into a handle of the task's,
+// so that only the MPI_Mrecv or MPI_Imrecv given that handle receives it.
+int bamboo_mprobe(bamboo_site at, int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status) {
+    return checked_call(comm, [&]() -> int {
+        const char* call = "MPI_Mprobe";
+        Rank& self = calling_rank(call, at);
+        check_not_null(self, message, "the message pointer", call, at);
+        CommView view = resolve_comm(self, comm, call, at);
+        Pattern pattern = receive_pattern(self, view, source, tag, call, at);
+        if (source != MPI_PROC_NULL) self.wait_for_message(pattern, call, at);
+        take_matched(self, view, pattern, comm, message, status);
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_improbe(bamboo_site at, int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message,
+                   MPI_Status* status) {
+    return checked_call(comm, [&]() -> int {
+        const char* call = "MPI_Improbe";
+        Rank& self = calling_rank(call, at);
+        check_not_null(self, message, "the message pointer", call, at);
+        CommView view = resolve_comm(self, comm, call, at);
+        *flag = take_matched(self, view, receive_pattern(self, view, source, tag, call, at), comm, message, status);
+        if (!*flag) poll_again_later(self);
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_mrecv(bamboo_site at, void* buf, int count, MPI_Datatype type, MPI_Message* message,
+                 MPI_Status* status) {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        const char* call = "MPI_Mrecv";
+        Rank& self = calling_rank(call, at);
+        Request request;
+        if (!start_matched_receive(self, buf, count, type, message, request, false, call, at)) {
+            set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
+            return MPI_SUCCESS;
+        }
+        self.wait_for(request, call, at);
+        set_request_status(status, request);
+        return receive_outcome(self, request, call, at);
+    });
+}
+
+int bamboo_imrecv(bamboo_site at, void* buf, int count, MPI_Datatype type, MPI_Message* message,
+                  MPI_Request* request) {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        const char* call = "MPI_Imrecv";
+        Rank& self = calling_rank(call, at);
+        Request* r = new_request(self, request, call, at);
+        try {
+            if (!start_matched_receive(self, buf, count, type, message, *r, true, call, at))  // MPI_MESSAGE_NO_PROC
+                start_receive(self, *resolve_comm(self, MPI_COMM_WORLD, call, at).comm,
+                              Pattern{MPI_PROC_NULL, kAny, 0}, typed_buffer(self, buf, 0, type, call, at), *r, call, at);
+        } catch (const CallError&) {
+            self.requests().release(request);
+            throw;
+        }
         return MPI_SUCCESS;
     });
 }

@@ -15,6 +15,10 @@
  *   MPI_Testany, MPI_Waitsome, MPI_Testsome, MPI_Request_get_status
  *                          receives from every other rank, taken as they complete
  *   MPI_Request_free       of an MPI_Isend still in progress: its message arrives
+ *   matched probes         MPI_Mprobe takes a later tag before an earlier one and sizes the
+ *                          buffer from its status; a matched message is not the one a later
+ *                          receive of the same source and tag takes; MPI_Improbe polled, then
+ *                          MPI_Imrecv; MPI_ANY_SOURCE from every rank; MPI_MESSAGE_NO_PROC
  *   MPI_Sendrecv_replace   a ring shift of a contiguous buffer and of a strided vector
  *                          (the gaps keep their values), and one with MPI_PROC_NULL
  *   MPI_Cancel             of a receive nothing will match: the wait returns, and
@@ -331,6 +335,60 @@ static int sendrecv_replace(int rank, int size)
     return bad;
 }
 
+static int matched_probes(int rank, int size)
+{
+    int bad = 0, right = (rank + 1) % size, left = (rank + size - 1) % size;
+    int small = rank, big[5] = {rank, rank + 1, rank + 2, rank + 3, rank + 4}, first = rank * 10, second = rank * 10 + 1;
+    MPI_Request sends[5];
+    MPI_Isend(&small, 1, MPI_INT, right, 1, WORLD, &sends[0]);
+    MPI_Isend(big, 5, MPI_INT, right, 2, WORLD, &sends[1]);
+    MPI_Isend(&first, 1, MPI_INT, right, 3, WORLD, &sends[2]);
+    MPI_Isend(&second, 1, MPI_INT, right, 3, WORLD, &sends[3]);
+    MPI_Isend(&rank, 1, MPI_INT, 0, 4, WORLD, &sends[4]);
+
+    MPI_Message message;
+    MPI_Status status;
+    int count = -1, got[5] = {0};
+    MPI_Mprobe(left, 2, WORLD, &message, &status);
+    MPI_Get_count(&status, MPI_INT, &count);
+    MPI_Mrecv(got, count, MPI_INT, &message, &status);
+    bad += expect(count == 5 && got[4] == left + 4 && message == MPI_MESSAGE_NULL, "tag 2: %d ints, last %d", count,
+                  got[4]);
+
+    int matched = -1, later = -1, flag = 0;
+    MPI_Mprobe(left, 3, WORLD, &message, MPI_STATUS_IGNORE);
+    MPI_Recv(&later, 1, MPI_INT, left, 3, WORLD, MPI_STATUS_IGNORE);
+    MPI_Mrecv(&matched, 1, MPI_INT, &message, MPI_STATUS_IGNORE);
+    bad += expect(matched == left * 10 && later == left * 10 + 1, "tag 3: matched %d, later %d", matched, later);
+
+    MPI_Request request;
+    while (!flag)
+        MPI_Improbe(left, 1, WORLD, &flag, &message, &status);
+    MPI_Imrecv(&got[0], 1, MPI_INT, &message, &request);
+    MPI_Wait(&request, &status);
+    bad += expect(got[0] == left && status.MPI_SOURCE == left && status.MPI_TAG == 1, "tag 1: %d from %d", got[0],
+                  status.MPI_SOURCE);
+
+    int sum = 0;
+    if (rank == 0)
+        for (int i = 0; i < size; i++) {
+            int value = -1;
+            MPI_Mprobe(MPI_ANY_SOURCE, 4, WORLD, &message, &status);
+            MPI_Mrecv(&value, 1, MPI_INT, &message, MPI_STATUS_IGNORE);
+            bad += expect(value == status.MPI_SOURCE, "value %d from %d", value, status.MPI_SOURCE);
+            sum += value;
+        }
+    MPI_Waitall(5, sends, MPI_STATUSES_IGNORE);
+
+    MPI_Mprobe(MPI_PROC_NULL, 0, WORLD, &message, &status);
+    bad += expect(message == MPI_MESSAGE_NO_PROC && status.MPI_SOURCE == MPI_PROC_NULL, "no proc");
+    MPI_Mrecv(NULL, 0, MPI_INT, &message, &status);
+    bad += expect(message == MPI_MESSAGE_NULL && status.MPI_SOURCE == MPI_PROC_NULL, "no proc received");
+    say("matched probes rank %d: tag 2 last %d, tag 3 %d then %d, tag 1 %d, sum %d", rank, got[4], matched, later,
+        got[0], sum);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, bad = 0;
@@ -346,6 +404,7 @@ int main(int argc, char **argv)
         bad += some_of_many(rank, size, how);
     bad += freed_and_cancelled(rank, size);
     bad += sendrecv_replace(rank, size);
+    bad += matched_probes(rank, size);
     int status = report_failures(rank, bad);
     MPI_Finalize();
     return status;
