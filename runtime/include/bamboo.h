@@ -747,6 +747,21 @@ int bamboo_fetch_and_op(bamboo_site at, const void *origin_addr, void *result_ad
 int bamboo_compare_and_swap(bamboo_site at, const void *origin_addr, const void *compare_addr,
                             void *result_addr, MPI_Datatype type, int target_rank,
                             MPI_Aint target_disp, MPI_Win win);
+int bamboo_rput(bamboo_site at, const void *origin_addr, int origin_count,
+                MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp, int target_count,
+                MPI_Datatype target_type, MPI_Win win, MPI_Request *request);
+int bamboo_rget(bamboo_site at, void *origin_addr, int origin_count, MPI_Datatype origin_type,
+                int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_type,
+                MPI_Win win, MPI_Request *request);
+int bamboo_raccumulate(bamboo_site at, const void *origin_addr, int origin_count,
+                       MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp,
+                       int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win,
+                       MPI_Request *request);
+int bamboo_rget_accumulate(bamboo_site at, const void *origin_addr, int origin_count,
+                           MPI_Datatype origin_type, void *result_addr, int result_count,
+                           MPI_Datatype result_type, int target_rank, MPI_Aint target_disp,
+                           int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win,
+                           MPI_Request *request);
 
 /* ---- One-sided epochs: fences, locks, flushes (mpi/window_epochs.cpp) --------------- */
 int bamboo_win_fence(bamboo_site at, int assert_, MPI_Win win);
@@ -1171,6 +1186,10 @@ using ::bamboo_strtok;
 #undef MPI_Get_accumulate
 #undef MPI_Fetch_and_op
 #undef MPI_Compare_and_swap
+#undef MPI_Rput
+#undef MPI_Rget
+#undef MPI_Raccumulate
+#undef MPI_Rget_accumulate
 #undef MPI_Win_fence
 #undef MPI_Win_lock
 #undef MPI_Win_unlock
@@ -1548,6 +1567,10 @@ using ::bamboo_strtok;
 #define MPI_Get_accumulate(...) bamboo_get_accumulate(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Fetch_and_op(...) bamboo_fetch_and_op(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Compare_and_swap(...) bamboo_compare_and_swap(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Rput(...) bamboo_rput(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Rget(...) bamboo_rget(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Raccumulate(...) bamboo_raccumulate(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Rget_accumulate(...) bamboo_rget_accumulate(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_fence(...) bamboo_win_fence(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_lock(...) bamboo_win_lock(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_unlock(...) bamboo_win_unlock(BAMBOO_AT, __VA_ARGS__)

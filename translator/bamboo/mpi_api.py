@@ -427,6 +427,11 @@ _TABLE = [
     _local("MPI_Get_accumulate", "bamboo_get_accumulate", 3),
     _local("MPI_Fetch_and_op", "bamboo_fetch_and_op", 1),
     _local("MPI_Compare_and_swap", "bamboo_compare_and_swap", 2),
+    # Request-based: the request (an output) completes as MPI_Wait or a flush finds it.
+    _local("MPI_Rput", "bamboo_rput", 8),
+    _local("MPI_Rget", "bamboo_rget", 0, 8),
+    _local("MPI_Raccumulate", "bamboo_raccumulate", 9),
+    _local("MPI_Rget_accumulate", "bamboo_rget_accumulate", 3, 12),
 
     # ---- One-sided epochs: fences, locks, flushes (mpi/window_epochs.cpp)
     # Fences are collective over the window's members; locks, unlocks and flushes wait for

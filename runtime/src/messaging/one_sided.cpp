@@ -6,6 +6,7 @@
 #include <string>
 
 #include "messaging/rank.hpp"
+#include "messaging/requests.hpp"
 #include "messaging/routes.hpp"
 #include "util/byte_buffer.hpp"
 #include "util/errors.hpp"
@@ -82,15 +83,16 @@ struct PendingGet {
     WindowPart* window;
     TypedBuffer origin;
     MPI_Datatype held_type;  // the origin datatype, held for the program may free its own
+    Request* answered;       // a request-based operation's request, or nullptr
 
     std::uint64_t token() { return reinterpret_cast<std::uintptr_t>(this); }
     static PendingGet* of(std::uint64_t token) { return reinterpret_cast<PendingGet*>(static_cast<std::uintptr_t>(token)); }
 };
 
-// The running origin will wait for an answer's data for `into` (gets_pending); the token
-// the answer carries back.
-std::uint64_t expect_answer(WindowPart& window, const TypedBuffer& into) {
-    auto* pending = new PendingGet{&window, into, hold_datatype(into.type, into.layout)};
+// The running origin will wait for an answer's data for `into` (gets_pending), and so will
+// `answered` if given; the token the answer carries back.
+std::uint64_t expect_answer(WindowPart& window, const TypedBuffer& into, Request* answered) {
+    auto* pending = new PendingGet{&window, into, hold_datatype(into.type, into.layout), answered};
     if (pending->held_type != MPI_DATATYPE_NULL) pending->origin.type = pending->held_type;
     window.gets_pending.fetch_add(1, std::memory_order_relaxed);
     return pending->token();
@@ -303,6 +305,7 @@ void take_answer(const RmaHeader& header, const char* payload) {
     unpack(payload, header.data_bytes, pending->origin);
     if (pending->held_type != MPI_DATATYPE_NULL) release_datatype(pending->held_type);
     WindowPart* window = pending->window;
+    if (pending->answered) pending->answered->complete.store(true, std::memory_order_release);
     delete pending;
     Rank& owner = window->owner;
     window->gets_pending.fetch_sub(1, std::memory_order_release);  // the window may go from here on
@@ -450,13 +453,14 @@ void accumulate(WindowPart& window, const TypedBuffer& origin, const RmaTarget& 
     send_update(window, origin, target, header);
 }
 
-void get(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target) {
+void get(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target, Request* answered) {
     if (is_local(window, target.rank)) {
         copy(target_buffer(window, target), origin);
+        if (answered) answered->complete.store(true, std::memory_order_release);
         return;
     }
     RmaHeader header = header_of(RmaKind::get);
-    header.token = expect_answer(window, origin);
+    header.token = expect_answer(window, origin, answered);
     std::size_t bytes = 0;
     ByteBuffer message = message_to(window, target, header, origin.bytes(), &bytes);
     send_from_task(window, target.rank, message, bytes);
@@ -464,7 +468,7 @@ void get(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target)
 }
 
 void get_accumulate(WindowPart& window, const TypedBuffer& origin, const TypedBuffer& result, const RmaTarget& target,
-                    const Accumulation& how) {
+                    const Accumulation& how, Request* answered) {
     std::size_t bytes = result.bytes();
     ByteBuffer operand(bytes);
     if (how.op != MPI_NO_OP) pack(origin, operand.get());
@@ -478,12 +482,13 @@ void get_accumulate(WindowPart& window, const TypedBuffer& origin, const TypedBu
             combine(operand.get(), current.get(), bytes, how);
             unpack(current.get(), bytes, into);
         }
+        if (answered) answered->complete.store(true, std::memory_order_release);
         return;
     }
     RmaHeader header = header_of(RmaKind::get_accumulate);
     header.op = index_in(kOps, how.op);
     header.element = index_in(kElements, how.element);
-    header.token = expect_answer(window, result);
+    header.token = expect_answer(window, result, answered);
     std::size_t message_bytes = 0;
     ByteBuffer message = message_to(window, target, header, bytes, &message_bytes);
     std::memcpy(data_of(message, header), operand.get(), bytes);
@@ -508,7 +513,7 @@ void compare_and_swap(WindowPart& window, const TypedBuffer& origin, const Typed
         return;
     }
     RmaHeader header = header_of(RmaKind::compare_and_swap);
-    header.token = expect_answer(window, result);
+    header.token = expect_answer(window, result, nullptr);
     std::size_t message_bytes = 0;
     ByteBuffer message = message_to(window, target, header, 2 * bytes, &message_bytes);
     std::memcpy(data_of(message, header), operands.get(), 2 * bytes);

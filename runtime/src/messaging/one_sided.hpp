@@ -49,6 +49,7 @@
 namespace bamboo {
 
 class Rank;
+struct Request;
 
 // A member's part as every other member needs to know it (exchanged when the window is made).
 struct PartShape {
@@ -166,12 +167,13 @@ bool accumulate_element_supported(MPI_Datatype type);
 // accumulate is sent (the data copied), and a get's origin buffer is filled once its answer
 // arrives (gets_pending).
 void put(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target);
-void get(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target);
+// `answered`, if given, completes once the data is in (MPI_Rget, MPI_Rget_accumulate).
+void get(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target, Request* answered = nullptr);
 void accumulate(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target, const Accumulation& how);
 // Atomically: `result` gets the target's data as it was, and the target `origin` combined in
 // (MPI_Get_accumulate, MPI_Fetch_and_op; `origin` is not read for MPI_NO_OP).
 void get_accumulate(WindowPart& window, const TypedBuffer& origin, const TypedBuffer& result, const RmaTarget& target,
-                    const Accumulation& how);
+                    const Accumulation& how, Request* answered = nullptr);
 // Atomically, on one element: `result` gets the target's, which becomes `origin`'s if it
 // equals `compare`'s (MPI_Compare_and_swap).
 void compare_and_swap(WindowPart& window, const TypedBuffer& origin, const TypedBuffer& compare,

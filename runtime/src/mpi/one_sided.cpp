@@ -1,7 +1,8 @@
-// The one-sided operations: MPI_Put, MPI_Get, MPI_Accumulate, and the atomic ones that also
-// read the target (MPI_Get_accumulate, MPI_Fetch_and_op, MPI_Compare_and_swap). Arguments are checked here,
-// against the target's part as every member knows it (its size and displacement unit); the
-// operation itself is messaging/one_sided.hpp's.
+// The one-sided operations: MPI_Put, MPI_Get, MPI_Accumulate, the atomic ones that also read
+// the target (MPI_Get_accumulate, MPI_Fetch_and_op, MPI_Compare_and_swap), and the
+// request-based forms (MPI_Rput, MPI_Rget, MPI_Raccumulate, MPI_Rget_accumulate). Arguments
+// are checked here, against the target's part as every member knows it (its size and
+// displacement unit); the operation itself is messaging/one_sided.hpp's.
 #include <mpi.h>
 
 #include <initializer_list>
@@ -118,35 +119,114 @@ Accumulation checked_accumulation(Rank& self, MPI_Op op, std::initializer_list<s
     return how;
 }
 
-// MPI_Get_accumulate and MPI_Fetch_and_op: `origin` is not read for MPI_NO_OP.
-int get_accumulate_call(const void* origin_addr, int origin_count, MPI_Datatype origin_type, void* result_addr,
-                        int result_count, MPI_Datatype result_type, int target_rank, MPI_Aint target_disp,
-                        int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win, const char* call,
-                        bamboo_site at) {
+// A request-based operation's request (MPI_Rput...), or nullptr for the plain calls. Made
+// once the arguments are checked; a put's or an accumulate's is complete at once (their data
+// is copied when called), a get's once its data is in.
+Request* operation_request(Rank& self, MPI_Request* handle, const char* call, bamboo_site at) {
+    if (!handle) return nullptr;
+    Request* r = new_request(self, handle, call, at);
+    r->kind = Request::Kind::send;
+    r->owner = &self;
+    r->call = call;
+    r->site = at;
+    return r;
+}
+
+void complete_now(Request* r) {
+    if (r) r->complete.store(true, std::memory_order_release);
+}
+
+// The entry points' bodies, for the plain call (request nullptr) and its request-based form.
+int put_call(const void* origin_addr, int origin_count, MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp,
+             int target_count, MPI_Datatype target_type, MPI_Win win, MPI_Request* request, const char* call,
+             bamboo_site at) {
     return checked_call(MPI_COMM_WORLD, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowPart& window = *window_of(self, win, call, at).part;
-        TypedBuffer result = typed_buffer(self, result_addr, result_count, result_type, call, at);
+        TypedBuffer origin = typed_buffer(self, origin_addr, origin_count, origin_type, call, at);
         RmaTarget target;
-        if (!checked_target(self, window, target_rank, target_disp, target_count, target_type, result, &target, call,
-                            at))
-            return MPI_SUCCESS;
+        if (checked_target(self, window, target_rank, target_disp, target_count, target_type, origin, &target, call, at))
+            put(window, origin, target);
+        complete_now(operation_request(self, request, call, at));
+        return MPI_SUCCESS;
+    });
+}
+
+int get_call(void* origin_addr, int origin_count, MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp,
+             int target_count, MPI_Datatype target_type, MPI_Win win, MPI_Request* request, const char* call,
+             bamboo_site at) {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowPart& window = *window_of(self, win, call, at).part;
+        TypedBuffer origin = typed_buffer(self, origin_addr, origin_count, origin_type, call, at);
+        RmaTarget target;
+        bool any =
+            checked_target(self, window, target_rank, target_disp, target_count, target_type, origin, &target, call, at);
+        Request* r = operation_request(self, request, call, at);
+        if (any) get(window, origin, target, r);
+        else complete_now(r);
+        return MPI_SUCCESS;
+    });
+}
+
+int accumulate_call(const void* origin_addr, int origin_count, MPI_Datatype origin_type, int target_rank,
+                    MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win,
+                    MPI_Request* request, const char* call, bamboo_site at) {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowPart& window = *window_of(self, win, call, at).part;
+        TypedBuffer origin = typed_buffer(self, origin_addr, origin_count, origin_type, call, at);
+        RmaTarget target;
+        if (checked_target(self, window, target_rank, target_disp, target_count, target_type, origin, &target, call,
+                            at)) {
+            Accumulation how =
+                origin.bytes() == 0
+                    ? checked_accumulation(self, op, {}, call, at)
+                    : checked_accumulation(self, op, {{origin_type, "origin"}, {target_type, "target"}}, call, at);
+            accumulate(window, origin, target, how);
+        }
+        complete_now(operation_request(self, request, call, at));
+        return MPI_SUCCESS;
+    });
+}
+
+// A buffer as an MPI call names it: address, count, datatype.
+struct BufferArgs {
+    const void* addr;
+    int count;
+    MPI_Datatype type;
+};
+
+// MPI_Get_accumulate, MPI_Rget_accumulate, MPI_Fetch_and_op: `origin` is not read for
+// MPI_NO_OP.
+int get_accumulate_call(BufferArgs origin_args, BufferArgs result_args, int target_rank, MPI_Aint target_disp,
+                        int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win, MPI_Request* request,
+                        const char* call, bamboo_site at) {
+    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowPart& window = *window_of(self, win, call, at).part;
+        TypedBuffer result = typed_buffer(self, result_args.addr, result_args.count, result_args.type, call, at);
+        RmaTarget target;
+        bool any =
+            checked_target(self, window, target_rank, target_disp, target_count, target_type, result, &target, call, at);
         TypedBuffer origin = result;
-        if (op != MPI_NO_OP) {
-            origin = typed_buffer(self, origin_addr, origin_count, origin_type, call, at);
+        if (any && op != MPI_NO_OP) {
+            origin = typed_buffer(self, origin_args.addr, origin_args.count, origin_args.type, call, at);
             if (origin.bytes() != result.bytes())
                 call_error(MPI_ERR_TYPE, self.vrank(), call, at,
                            "the origin buffer holds %zu bytes of data and the result buffer %zu: their datatypes "
                            "must match", origin.bytes(), result.bytes());
         }
-        Accumulation how = result.bytes() == 0 ? checked_accumulation(self, op, {}, call, at)
-                           : op == MPI_NO_OP
-                               ? checked_accumulation(self, op, {{result_type, "result"}, {target_type, "target"}}, call, at)
-                               : checked_accumulation(self, op,
-                                                      {{origin_type, "origin"}, {result_type, "result"},
-                                                       {target_type, "target"}},
-                                                      call, at);
-        get_accumulate(window, origin, result, target, how);
+        Accumulation how =
+            !any || result.bytes() == 0 ? checked_accumulation(self, op, {}, call, at)
+            : op == MPI_NO_OP
+                ? checked_accumulation(self, op, {{result_args.type, "result"}, {target_type, "target"}}, call, at)
+                : checked_accumulation(
+                      self, op, {{origin_args.type, "origin"}, {result_args.type, "result"}, {target_type, "target"}},
+                      call, at);
+        Request* r = operation_request(self, request, call, at);
+        if (any) get_accumulate(window, origin, result, target, how, r);
+        else complete_now(r);
         return MPI_SUCCESS;
     });
 }
@@ -160,63 +240,63 @@ extern "C" {
 
 int bamboo_put(bamboo_site at, const void* origin_addr, int origin_count, MPI_Datatype origin_type, int target_rank,
                MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Win win) {
-    const char* call = "MPI_Put";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
-        Rank& self = calling_rank(call, at);
-        WindowPart& window = *window_of(self, win, call, at).part;
-        TypedBuffer origin = typed_buffer(self, origin_addr, origin_count, origin_type, call, at);
-        RmaTarget target;
-        if (checked_target(self, window, target_rank, target_disp, target_count, target_type, origin, &target, call, at))
-            put(window, origin, target);
-        return MPI_SUCCESS;
-    });
+    return put_call(origin_addr, origin_count, origin_type, target_rank, target_disp, target_count, target_type, win,
+                    nullptr, "MPI_Put", at);
+}
+
+int bamboo_rput(bamboo_site at, const void* origin_addr, int origin_count, MPI_Datatype origin_type, int target_rank,
+                MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Win win, MPI_Request* request) {
+    return put_call(origin_addr, origin_count, origin_type, target_rank, target_disp, target_count, target_type, win,
+                    request, "MPI_Rput", at);
 }
 
 int bamboo_get(bamboo_site at, void* origin_addr, int origin_count, MPI_Datatype origin_type, int target_rank,
                MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Win win) {
-    const char* call = "MPI_Get";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
-        Rank& self = calling_rank(call, at);
-        WindowPart& window = *window_of(self, win, call, at).part;
-        TypedBuffer origin = typed_buffer(self, origin_addr, origin_count, origin_type, call, at);
-        RmaTarget target;
-        if (checked_target(self, window, target_rank, target_disp, target_count, target_type, origin, &target, call, at))
-            get(window, origin, target);
-        return MPI_SUCCESS;
-    });
+    return get_call(origin_addr, origin_count, origin_type, target_rank, target_disp, target_count, target_type, win,
+                    nullptr, "MPI_Get", at);
+}
+
+int bamboo_rget(bamboo_site at, void* origin_addr, int origin_count, MPI_Datatype origin_type, int target_rank,
+                MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Win win, MPI_Request* request) {
+    return get_call(origin_addr, origin_count, origin_type, target_rank, target_disp, target_count, target_type, win,
+                    request, "MPI_Rget", at);
 }
 
 int bamboo_accumulate(bamboo_site at, const void* origin_addr, int origin_count, MPI_Datatype origin_type,
                       int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Op op,
                       MPI_Win win) {
-    const char* call = "MPI_Accumulate";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
-        Rank& self = calling_rank(call, at);
-        WindowPart& window = *window_of(self, win, call, at).part;
-        TypedBuffer origin = typed_buffer(self, origin_addr, origin_count, origin_type, call, at);
-        RmaTarget target;
-        if (!checked_target(self, window, target_rank, target_disp, target_count, target_type, origin, &target, call,
-                            at))
-            return MPI_SUCCESS;
-        Accumulation how = origin.bytes() == 0
-                               ? checked_accumulation(self, op, {}, call, at)
-                               : checked_accumulation(self, op, {{origin_type, "origin"}, {target_type, "target"}}, call, at);
-        accumulate(window, origin, target, how);
-        return MPI_SUCCESS;
-    });
+    return accumulate_call(origin_addr, origin_count, origin_type, target_rank, target_disp, target_count, target_type,
+                           op, win, nullptr, "MPI_Accumulate", at);
+}
+
+int bamboo_raccumulate(bamboo_site at, const void* origin_addr, int origin_count, MPI_Datatype origin_type,
+                       int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Op op,
+                       MPI_Win win, MPI_Request* request) {
+    return accumulate_call(origin_addr, origin_count, origin_type, target_rank, target_disp, target_count, target_type,
+                           op, win, request, "MPI_Raccumulate", at);
 }
 
 int bamboo_get_accumulate(bamboo_site at, const void* origin_addr, int origin_count, MPI_Datatype origin_type,
                           void* result_addr, int result_count, MPI_Datatype result_type, int target_rank,
                           MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win) {
-    return get_accumulate_call(origin_addr, origin_count, origin_type, result_addr, result_count, result_type,
-                               target_rank, target_disp, target_count, target_type, op, win, "MPI_Get_accumulate", at);
+    return get_accumulate_call({origin_addr, origin_count, origin_type}, {result_addr, result_count, result_type},
+                               target_rank, target_disp, target_count, target_type, op, win, nullptr,
+                               "MPI_Get_accumulate", at);
+}
+
+int bamboo_rget_accumulate(bamboo_site at, const void* origin_addr, int origin_count, MPI_Datatype origin_type,
+                           void* result_addr, int result_count, MPI_Datatype result_type, int target_rank,
+                           MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win,
+                           MPI_Request* request) {
+    return get_accumulate_call({origin_addr, origin_count, origin_type}, {result_addr, result_count, result_type},
+                               target_rank, target_disp, target_count, target_type, op, win, request,
+                               "MPI_Rget_accumulate", at);
 }
 
 int bamboo_fetch_and_op(bamboo_site at, const void* origin_addr, void* result_addr, MPI_Datatype type,
                         int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
-    return get_accumulate_call(origin_addr, 1, type, result_addr, 1, type, target_rank, target_disp, 1, type, op, win,
-                               "MPI_Fetch_and_op", at);
+    return get_accumulate_call({origin_addr, 1, type}, {result_addr, 1, type}, target_rank, target_disp, 1, type, op,
+                               win, nullptr, "MPI_Fetch_and_op", at);
 }
 
 int bamboo_compare_and_swap(bamboo_site at, const void* origin_addr, const void* compare_addr, void* result_addr,

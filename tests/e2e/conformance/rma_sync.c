@@ -6,6 +6,9 @@
  *                0 that every rank raises with MPI_Fetch_and_op, read after the epoch
  *   flush local  MPI_Win_lock_all, gets and fetches from the left neighbour completed by
  *                MPI_Win_flush_local and MPI_Win_flush_local_all
+ *   requests     MPI_Rput, MPI_Raccumulate to the right neighbour and MPI_Rget,
+ *                MPI_Rget_accumulate from the left one inside MPI_Win_lock_all, completed by
+ *                MPI_Wait, MPI_Waitall and MPI_Test polled; MPI_PROC_NULL's request
  *   pscw         general active target around the ring: each rank exposes its part to its
  *                left neighbour (MPI_Win_post) and reaches the right one's (MPI_Win_start),
  *                puts and accumulates, MPI_Win_complete, then MPI_Win_wait; a second round
@@ -86,6 +89,43 @@ static int flush_local(int rank, int size)
     return bad;
 }
 
+static int requests(int rank, int size)
+{
+    int bad = 0;
+    int *mem = NULL;
+    MPI_Win win;
+    MPI_Win_allocate((MPI_Aint)(6 * sizeof(int)), sizeof(int), MPI_INFO_NULL, WORLD, &mem, &win);
+    for (int i = 0; i < 6; i++)
+        mem[i] = rank * 100 + i;
+    MPI_Barrier(WORLD);
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    int mine = rank + 50, add = 3, got[2] = {-1, -1}, before = -1, flag = 0, nothing = -7;
+    MPI_Request put, acc, reads[2], none;
+    MPI_Win_lock_all(0, win);
+    MPI_Rput(&mine, 1, MPI_INT, right, 0, 1, MPI_INT, win, &put);
+    MPI_Raccumulate(&add, 1, MPI_INT, right, 1, 1, MPI_INT, MPI_SUM, win, &acc);
+    MPI_Rget(got, 2, MPI_INT, left, 4, 2, MPI_INT, win, &reads[0]);
+    MPI_Rget_accumulate(&add, 1, MPI_INT, &before, 1, MPI_INT, left, 2, 1, MPI_INT, MPI_SUM, win, &reads[1]);
+    MPI_Rget(&nothing, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win, &none);
+    MPI_Wait(&put, MPI_STATUS_IGNORE);
+    while (!flag)
+        MPI_Test(&acc, &flag, MPI_STATUS_IGNORE);
+    MPI_Waitall(2, reads, MPI_STATUSES_IGNORE);
+    MPI_Wait(&none, MPI_STATUS_IGNORE);
+    MPI_Win_flush_all(win);
+    MPI_Win_unlock_all(win);
+    MPI_Barrier(WORLD);
+    bad += expect(got[0] == left * 100 + 4 && got[1] == left * 100 + 5, "got %d %d", got[0], got[1]);
+    bad += expect(before == left * 100 + 2, "get_accumulate saw %d", before);
+    bad += expect(mem[0] == left + 50 && mem[1] == rank * 100 + 1 + 3 && mem[2] == rank * 100 + 2 + 3,
+                  "part holds %d %d %d", mem[0], mem[1], mem[2]);
+    bad += expect(nothing == -7 && put == MPI_REQUEST_NULL && none == MPI_REQUEST_NULL, "requests freed");
+    say("requests rank %d: got %d %d before %d part %d %d %d", rank, got[0], got[1], before, mem[0], mem[1], mem[2]);
+    MPI_Barrier(WORLD);
+    MPI_Win_free(&win);
+    return bad;
+}
+
 static MPI_Group single(MPI_Group world, int member)
 {
     MPI_Group one;
@@ -160,6 +200,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(WORLD, &size);
     bad += atomics(rank, size);
     bad += flush_local(rank, size);
+    bad += requests(rank, size);
     bad += pscw(rank, size);
     int status = report_failures(rank, bad);
     MPI_Finalize();
