@@ -214,3 +214,15 @@ def test_a_put_outside_a_dynamic_windows_attached_memory_is_reported(tmp_path, p
     assert run.returncode != 0
     assert "never gets here" not in run.stdout
     assert re.search(report, run.stderr), run.stderr
+
+
+def test_mpi_from_a_thread_of_a_task_is_reported(tmp_path):
+    """A task's own thread is not a task: Bamboo provides MPI_THREAD_FUNNELED at most, and a
+    call from such a thread ends the job naming the call, not a crash or a hang."""
+    exe = build_bamboo([PROGRAMS_DIR / "thread_calls.c"], tmp_path / "thread_calls")
+    run = run_bamboo(exe, 1, 2, timeout=60)
+    assert "rank 0: provided funneled" in run.stdout
+    assert run.returncode != 0
+    assert re.search(r"MPI_Comm_rank called from a thread that is not a task.*MPI_THREAD_FUNNELED", run.stderr), \
+        run.stderr
+    assert "the thread saw" not in run.stdout

@@ -8,7 +8,12 @@ namespace bamboo {
 
 Rank& calling_rank(const char* call, bamboo_site at) {
     Rank* self = Rank::current();
-    if (!self) fatal("%s called outside a task (only the program's main() and what it calls may use MPI)", call);
+    // A thread the program started is not a task: nothing could suspend it while it waits, and
+    // nothing says which rank it speaks for (docs/mpi-support.md, MPI_Init_thread).
+    if (!self)
+        fatal("%s called from a thread that is not a task: only the program's main() and what it calls, on the "
+              "task's own thread, may use MPI under Bamboo, which provides MPI_THREAD_FUNNELED at most",
+              call);
     if (!self->initialized) task_error(self->vrank(), call, at, "called before MPI_Init");
     if (self->finalized) task_error(self->vrank(), call, at, "called after MPI_Finalize");
     // The task's nonblocking collectives go on at each of its MPI calls.
