@@ -714,6 +714,9 @@ int bamboo_win_create_dynamic(bamboo_site at, MPI_Info info, MPI_Comm comm, MPI_
 int bamboo_win_attach(bamboo_site at, MPI_Win win, void *base, MPI_Aint size);
 int bamboo_win_detach(bamboo_site at, MPI_Win win, const void *base);
 int bamboo_win_free(bamboo_site at, MPI_Win *win);
+/* Not MPI: the displacement unit member `rank` gave its part of `win`, which MPI lets only
+ * that member know. The loop optimizer's transfers (bamboo_loopcomm_mpi.h) need the target's. */
+int bamboo_win_disp_unit_of(MPI_Win win, int rank);
 int bamboo_win_get_group(bamboo_site at, MPI_Win win, MPI_Group *group);
 int bamboo_win_set_name(bamboo_site at, MPI_Win win, const char *name);
 int bamboo_win_get_name(bamboo_site at, MPI_Win win, char *name, int *length);

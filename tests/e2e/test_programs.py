@@ -43,6 +43,7 @@ PROGRAMS = {
     "send_blocks": ([PROGRAMS_DIR / "send_blocks.c"], []),
     "old_c": ([PROGRAMS_DIR / "old_c.c"], []),
     "header_code": ([PROGRAMS_DIR / "header_code" / "header_code.c"], []),
+    "rma_units": ([PROGRAMS_DIR / "rma_units.c"], []),
 }
 
 # (processes, VF) pairs: VF 1, 2, 3, 4 and 8, on one and two processes (VF 2, 4 and 8 on two

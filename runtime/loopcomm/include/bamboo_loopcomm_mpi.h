@@ -66,6 +66,25 @@ static inline int bamboo_lc_mpi_lmad_type(MPI_Datatype type, int dims, const lon
     return MPI_Type_commit(out);
 }
 
+/* The target's displacement unit in bytes, which the target type's strides need, or 0 when it
+ * is not known. MPI tells a process only its own (MPI_WIN_DISP_UNIT); a Bamboo build asks the
+ * runtime, which knows every member's. A plain MPI build takes its own for the target's when it
+ * is the element's size, as when every member makes the window alike (MPI_Win_allocate(n *
+ * sizeof(T), sizeof(T), ...)); else it moves the elements one at a time. */
+static inline long bamboo_lc_mpi_target_unit(MPI_Win win, int rank, MPI_Datatype type)
+{
+#ifdef BAMBOO_H
+    (void)type;
+    return bamboo_win_disp_unit_of(win, rank);
+#else
+    int *unit, found, size;
+    (void)rank;
+    MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &unit, &found);
+    MPI_Type_size(type, &size);
+    return found && *unit == size ? *unit : 0;
+#endif
+}
+
 /* The one-element accesses of a nest, as one MPI_Get or MPI_Put of a derived type on each
  * side (BAMBOO_LC_KIND=pieces: one element at a time, as written). */
 static inline int bamboo_lc_mpi_move(int direction, void *origin, size_t origin_elem, int dims,
@@ -83,15 +102,16 @@ static inline int bamboo_lc_mpi_move(int direction, void *origin, size_t origin_
     if (huge || (kind && strcmp(kind, "pieces") == 0))
         return bamboo_lc_mpi_each(direction, (char *)origin, origin_elem, dims, origin_stride,
                                   count, type, rank, disp, target_stride, win);
-    int *unit, found;
-    MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &unit, &found);
+    long unit = bamboo_lc_mpi_target_unit(win, rank, type);
+    if (unit == 0)
+        return bamboo_lc_mpi_each(direction, (char *)origin, origin_elem, dims, origin_stride,
+                                  count, type, rank, disp, target_stride, win);
     MPI_Datatype origin_type, target_type = MPI_DATATYPE_NULL;
     int rc = bamboo_lc_mpi_lmad_type(type, dims, count, origin_stride, (long)origin_elem,
                                      &origin_type);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = bamboo_lc_mpi_lmad_type(type, dims, count, target_stride, found ? *unit : 1,
-                                 &target_type);
+    rc = bamboo_lc_mpi_lmad_type(type, dims, count, target_stride, unit, &target_type);
     if (rc == MPI_SUCCESS)
         rc = direction == BAMBOO_LC_GET
                  ? MPI_Get(origin, 1, origin_type, rank, (MPI_Aint)disp, 1, target_type, win)

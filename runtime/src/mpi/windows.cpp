@@ -196,6 +196,15 @@ int bamboo_win_detach(bamboo_site at, MPI_Win win, const void* base) {
     });
 }
 
+int bamboo_win_disp_unit_of(MPI_Win win, int rank) {
+    const char* call = "bamboo_win_disp_unit_of";
+    Rank& self = calling_rank(call, kNoSite);
+    const WindowPart& part = *window_of(self, win, call, kNoSite).part;
+    if (rank < 0 || rank >= static_cast<int>(part.shapes.size()))
+        call_error(MPI_ERR_RANK, self.vrank(), call, kNoSite, "rank %d is not a member of the window", rank);
+    return part.shapes[static_cast<std::size_t>(rank)].disp_unit;
+}
+
 int bamboo_win_free(bamboo_site at, MPI_Win* win) {
     const char* call = "MPI_Win_free";
     return checked_call(MPI_COMM_WORLD, [&]() -> int {
