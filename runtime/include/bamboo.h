@@ -623,7 +623,7 @@ int bamboo_type_create_darray(bamboo_site at, int size, int rank, int ndims, con
 int bamboo_get_elements_x(bamboo_site at, const MPI_Status *status, MPI_Datatype type,
                           MPI_Count *count);
 
-/* ---- Error handlers: each task's own, per communicator (mpi/errhandlers.cpp) -------- */
+/* ---- Error handlers: each task's own, per communicator, file, window (mpi/errhandlers.cpp) ---- */
 /* A check that fails on a communicator whose handler is MPI_ERRORS_RETURN, or the program's
  * own, returns its MPI error class instead of ending the job (docs/mpi-support.md, Errors).
  * MPI_Errhandler_set/get/create, removed by MPI-3, take the same functions as their MPI-2
@@ -644,6 +644,11 @@ int bamboo_file_get_errhandler(bamboo_site at, MPI_File file, MPI_Errhandler *ha
 int bamboo_file_create_errhandler(bamboo_site at, MPI_File_errhandler_function *function,
                                   MPI_Errhandler *handler);
 int bamboo_file_call_errhandler(bamboo_site at, MPI_File file, int errorcode);
+int bamboo_win_set_errhandler(bamboo_site at, MPI_Win win, MPI_Errhandler handler);
+int bamboo_win_get_errhandler(bamboo_site at, MPI_Win win, MPI_Errhandler *handler);
+int bamboo_win_create_errhandler(bamboo_site at, MPI_Win_errhandler_function *function,
+                                 MPI_Errhandler *handler);
+int bamboo_win_call_errhandler(bamboo_site at, MPI_Win win, int errorcode);
 
 /* ---- Names and cached attributes: each task's own (mpi/attributes.cpp) -------------- */
 /* MPI_Keyval_create/free and MPI_Attr_put/get/delete, deprecated since MPI-2, take the same
@@ -1132,6 +1137,10 @@ using ::bamboo_strtok;
 #undef MPI_File_get_errhandler
 #undef MPI_File_create_errhandler
 #undef MPI_File_call_errhandler
+#undef MPI_Win_set_errhandler
+#undef MPI_Win_get_errhandler
+#undef MPI_Win_create_errhandler
+#undef MPI_Win_call_errhandler
 #undef MPI_Comm_set_name
 #undef MPI_Comm_get_name
 #undef MPI_Comm_create_keyval
@@ -1513,6 +1522,10 @@ using ::bamboo_strtok;
 #define MPI_File_get_errhandler(...) bamboo_file_get_errhandler(BAMBOO_AT, __VA_ARGS__)
 #define MPI_File_create_errhandler(...) bamboo_file_create_errhandler(BAMBOO_AT, __VA_ARGS__)
 #define MPI_File_call_errhandler(...) bamboo_file_call_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_set_errhandler(...) bamboo_win_set_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_get_errhandler(...) bamboo_win_get_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_create_errhandler(...) bamboo_win_create_errhandler(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_call_errhandler(...) bamboo_win_call_errhandler(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_set_name(...) bamboo_comm_set_name(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_get_name(...) bamboo_comm_get_name(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Comm_create_keyval(...) bamboo_comm_create_keyval(BAMBOO_AT, __VA_ARGS__)

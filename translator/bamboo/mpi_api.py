@@ -346,7 +346,7 @@ _TABLE = [
     _local("MPI_Type_create_darray", "bamboo_type_create_darray", 9),
     _local("MPI_Get_elements_x", "bamboo_get_elements_x", 2),
 
-    # ---- Error handlers: each task's own, per communicator (mpi/errhandlers.cpp)
+    # ---- Error handlers: each task's own, per communicator, file, window (mpi/errhandlers.cpp)
     _local("MPI_Comm_set_errhandler", "bamboo_comm_set_errhandler", comm=0),
     _local("MPI_Comm_get_errhandler", "bamboo_comm_get_errhandler", 1, comm=0),
     _local("MPI_Comm_create_errhandler", "bamboo_comm_create_errhandler", 1),
@@ -360,6 +360,10 @@ _TABLE = [
     _file_call("MPI_File_get_errhandler", 1),
     _local("MPI_File_create_errhandler", "bamboo_file_create_errhandler", 1),
     _file_call("MPI_File_call_errhandler"),
+    _local("MPI_Win_set_errhandler", "bamboo_win_set_errhandler"),
+    _local("MPI_Win_get_errhandler", "bamboo_win_get_errhandler", 1),
+    _local("MPI_Win_create_errhandler", "bamboo_win_create_errhandler", 1),
+    _local("MPI_Win_call_errhandler", "bamboo_win_call_errhandler"),
 
     # ---- Names and cached attributes: each task's own (mpi/attributes.cpp)
     _local("MPI_Comm_set_name", "bamboo_comm_set_name", comm=0),

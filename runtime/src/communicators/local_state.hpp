@@ -35,6 +35,7 @@ struct UserErrhandler {
     MPI_Comm_errhandler_function* function;
     int references;
     MPI_File_errhandler_function* file_function = nullptr;
+    MPI_Win_errhandler_function* win_function = nullptr;
 };
 
 // A key from MPI_Comm_create_keyval. A freed key stays known until no attribute uses it
@@ -57,6 +58,9 @@ struct WindowLocal {
     // What MPI_Win_get_attr gives pointers to for the predefined keys.
     int flavor = MPI_WIN_FLAVOR_CREATE;
     int model = MPI_WIN_UNIFIED;
+    // What a failed call on the window applies (MPI_Win_set_errhandler): windows start with
+    // MPI_ERRORS_ARE_FATAL, as MPI has it.
+    MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
 };
 
 struct WinKeyval {

@@ -33,6 +33,12 @@ int raise_error(const CallError& error, MPI_Comm comm);
 // The same for a file's error handler (of MPI_FILE_NULL when `file` is not one of the task's,
 // for MPI_File_open and MPI_File_delete): MPI_ERRORS_RETURN unless the program sets another.
 int raise_error(const CallError& error, MPI_File file);
+// The same for a window's (MPI_Win_set_errhandler); a handle that names no window of the task
+// goes to MPI_COMM_WORLD's. A type of its own: MPICH's window and communicator handles are both ints.
+struct WindowHandle {
+    MPI_Win win;
+};
+int raise_error(const CallError& error, WindowHandle window);
 
 // Runs an entry point's `body`, which returns an MPI error code; a check that fails in it goes
 // to raise_error with `object`, the communicator or file whose handler applies. The handler

@@ -1,6 +1,7 @@
 // Error handlers: which one a failed check goes to, and the calls that set, get, make and
 // free them. Handlers belong to the task (a rank is a process to MPI) and to each of its
-// communicators and files; a new communicator inherits its parent's, a new file MPI_FILE_NULL's.
+// communicators, files and windows; a new communicator inherits its parent's, a new file
+// MPI_FILE_NULL's, a new window gets MPI_ERRORS_ARE_FATAL.
 #include "mpi/errhandlers.hpp"
 
 #include <mpi.h>
@@ -10,6 +11,7 @@
 #include "bamboo.h"
 #include "mpi/api.hpp"
 #include "mpi/files.hpp"
+#include "mpi/windows.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
 
@@ -23,7 +25,7 @@ bool predefined(MPI_Errhandler handler) {
     return handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_RETURN;
 }
 
-enum class HandlerFor { any, communicators, files };
+enum class HandlerFor { any, communicators, files, windows };
 
 void check_errhandler(Rank& self, MPI_Errhandler handler, HandlerFor use, const char* call, bamboo_site at) {
     if (predefined(handler)) return;
@@ -32,10 +34,13 @@ void check_errhandler(Rank& self, MPI_Errhandler handler, HandlerFor use, const 
         call_error(MPI_ERR_ARG, self.vrank(), call, at,
                    "invalid error handler (freed, or not made by this task's MPI calls)");
     if (use == HandlerFor::communicators && !user->function)
-        call_error(MPI_ERR_ARG, self.vrank(), call, at, "the error handler is for files (MPI_File_create_errhandler)");
-    if (use == HandlerFor::files && !user->file_function)
         call_error(MPI_ERR_ARG, self.vrank(), call, at,
-                   "the error handler is for communicators (MPI_Comm_create_errhandler)");
+                   "the error handler is not for communicators (MPI_Comm_create_errhandler)");
+    if (use == HandlerFor::files && !user->file_function)
+        call_error(MPI_ERR_ARG, self.vrank(), call, at, "the error handler is not for files (MPI_File_create_errhandler)");
+    if (use == HandlerFor::windows && !user->win_function)
+        call_error(MPI_ERR_ARG, self.vrank(), call, at,
+                   "the error handler is not for windows (MPI_Win_create_errhandler)");
 }
 
 // Puts `handler` in `*slot` (a communicator's or a file's), counting references.
@@ -146,6 +151,20 @@ int raise_error(const CallError& error, MPI_File file) {
     return error.code;
 }
 
+int raise_error(const CallError& error, WindowHandle window) {
+    Rank* self = Rank::current();
+    WindowEntry* entry = self ? self->windows.find(window.win) : nullptr;
+    if (!entry) return raise_error(error, MPI_COMM_WORLD);
+    MPI_Errhandler handler = entry->local.errhandler;
+    if (handler == MPI_ERRORS_RETURN) return error.code;
+    const UserErrhandler* user = self->errhandlers.find(handler);
+    if (!user) task_error(error.vrank, error.call, error.at, "%s", error.message.c_str());
+    int code = error.code;
+    MPI_Win win = window.win;
+    user->win_function(&win, &code);
+    return error.code;
+}
+
 }  // namespace bamboo
 
 using namespace bamboo;
@@ -223,6 +242,39 @@ int bamboo_file_create_errhandler(bamboo_site at, MPI_File_errhandler_function* 
                                   MPI_Errhandler* handler) {
     return create_errhandler("MPI_File_create_errhandler", at, reinterpret_cast<const void*>(function),
                              UserErrhandler{nullptr, 1, function}, handler);
+}
+
+int bamboo_win_set_errhandler(bamboo_site at, MPI_Win win, MPI_Errhandler handler) {
+    const char* call = "MPI_Win_set_errhandler";
+    return checked_call(WindowHandle{win}, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        WindowEntry& window = window_of(self, win, call, at);
+        check_errhandler(self, handler, HandlerFor::windows, call, at);
+        replace_errhandler(self, &window.local.errhandler, handler);
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_get_errhandler(bamboo_site at, MPI_Win win, MPI_Errhandler* handler) {
+    const char* call = "MPI_Win_get_errhandler";
+    return checked_call(WindowHandle{win}, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        check_not_null(self, handler, "the error handler pointer", call, at);
+        *handler = window_of(self, win, call, at).local.errhandler;
+        retain_errhandler(self, *handler);
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_create_errhandler(bamboo_site at, MPI_Win_errhandler_function* function, MPI_Errhandler* handler) {
+    return create_errhandler("MPI_Win_create_errhandler", at, reinterpret_cast<const void*>(function),
+                             UserErrhandler{nullptr, 1, nullptr, function}, handler);
+}
+
+int bamboo_win_call_errhandler(bamboo_site at, MPI_Win win, int errorcode) {
+    const char* call = "MPI_Win_call_errhandler";
+    return call_errhandler(call, at, WindowHandle{win}, errorcode,
+                           [&](Rank& self) { window_of(self, win, call, at); });
 }
 
 int bamboo_file_call_errhandler(bamboo_site at, MPI_File file, int errorcode) {

@@ -140,7 +140,7 @@ void complete_now(Request* r) {
 int put_call(const void* origin_addr, int origin_count, MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp,
              int target_count, MPI_Datatype target_type, MPI_Win win, MPI_Request* request, const char* call,
              bamboo_site at) {
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowPart& window = *window_of(self, win, call, at).part;
         TypedBuffer origin = typed_buffer(self, origin_addr, origin_count, origin_type, call, at);
@@ -155,7 +155,7 @@ int put_call(const void* origin_addr, int origin_count, MPI_Datatype origin_type
 int get_call(void* origin_addr, int origin_count, MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp,
              int target_count, MPI_Datatype target_type, MPI_Win win, MPI_Request* request, const char* call,
              bamboo_site at) {
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowPart& window = *window_of(self, win, call, at).part;
         TypedBuffer origin = typed_buffer(self, origin_addr, origin_count, origin_type, call, at);
@@ -172,7 +172,7 @@ int get_call(void* origin_addr, int origin_count, MPI_Datatype origin_type, int 
 int accumulate_call(const void* origin_addr, int origin_count, MPI_Datatype origin_type, int target_rank,
                     MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win,
                     MPI_Request* request, const char* call, bamboo_site at) {
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowPart& window = *window_of(self, win, call, at).part;
         TypedBuffer origin = typed_buffer(self, origin_addr, origin_count, origin_type, call, at);
@@ -202,7 +202,7 @@ struct BufferArgs {
 int get_accumulate_call(BufferArgs origin_args, BufferArgs result_args, int target_rank, MPI_Aint target_disp,
                         int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win, MPI_Request* request,
                         const char* call, bamboo_site at) {
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowPart& window = *window_of(self, win, call, at).part;
         TypedBuffer result = typed_buffer(self, result_args.addr, result_args.count, result_args.type, call, at);
@@ -302,7 +302,7 @@ int bamboo_fetch_and_op(bamboo_site at, const void* origin_addr, void* result_ad
 int bamboo_compare_and_swap(bamboo_site at, const void* origin_addr, const void* compare_addr, void* result_addr,
                             MPI_Datatype type, int target_rank, MPI_Aint target_disp, MPI_Win win) {
     const char* call = "MPI_Compare_and_swap";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowPart& window = *window_of(self, win, call, at).part;
         TypedBuffer result = typed_buffer(self, result_addr, 1, type, call, at);

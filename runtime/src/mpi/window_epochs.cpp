@@ -7,6 +7,12 @@
 // many as the members' counts say (an alltoall of them); a barrier then tells every member
 // that all parts are complete, including those reached in memory by tasks of this process.
 // A lock's waits suspend the task; the target task is never asked to do anything.
+//
+// A flush or unlock of a target in this process completes at once, in memory. A program that
+// waits for another task by reading a window in a loop (get or fetch, then flush or unlock:
+// MPI's spin-wait on one-sided data) would then never let that task run on this worker; so
+// each flush and unlock lets the worker's other tasks run first, as a test that finds nothing
+// does (mpi/requests.hpp).
 #include <mpi.h>
 
 #include <atomic>
@@ -79,7 +85,7 @@ extern "C" {
 
 int bamboo_win_fence(bamboo_site at, int assert_, MPI_Win win) {
     const char* call = "MPI_Win_fence";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowEntry& window = window_of(self, win, call, at);
         // MPI_MODE_NOPRECEDE: no operation of any member precedes this fence (the members all
@@ -93,7 +99,7 @@ int bamboo_win_fence(bamboo_site at, int assert_, MPI_Win win) {
 
 int bamboo_win_lock(bamboo_site at, int lock_type, int rank, int, MPI_Win win) {
     const char* call = "MPI_Win_lock";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowEntry& window = window_of(self, win, call, at);
         if (lock_type != MPI_LOCK_EXCLUSIVE && lock_type != MPI_LOCK_SHARED)
@@ -109,7 +115,7 @@ int bamboo_win_lock(bamboo_site at, int lock_type, int rank, int, MPI_Win win) {
 
 int bamboo_win_unlock(bamboo_site at, int rank, MPI_Win win) {
     const char* call = "MPI_Win_unlock";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowEntry& window = window_of(self, win, call, at);
         if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
@@ -119,13 +125,14 @@ int bamboo_win_unlock(bamboo_site at, int rank, MPI_Win win) {
             call_error(MPI_ERR_RMA_SYNC, self.vrank(), call, at, "the task does not hold the lock of target rank %d",
                        rank);
         unlock_part(*window.part, rank, held->second, call, at);
+        poll_again_later(self);
         return MPI_SUCCESS;
     });
 }
 
 int bamboo_win_lock_all(bamboo_site at, int, MPI_Win win) {
     const char* call = "MPI_Win_lock_all";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowEntry& window = window_of(self, win, call, at);
         for (int rank = 0; rank < window.comm->size(); ++rank) lock_one(self, window, LockMode::shared, rank, call, at);
@@ -135,25 +142,27 @@ int bamboo_win_lock_all(bamboo_site at, int, MPI_Win win) {
 
 int bamboo_win_unlock_all(bamboo_site at, MPI_Win win) {
     const char* call = "MPI_Win_unlock_all";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowEntry& window = window_of(self, win, call, at);
         if (static_cast<int>(window.part->locks_held.size()) != window.comm->size())
             call_error(MPI_ERR_RMA_SYNC, self.vrank(), call, at, "the task holds no lock of MPI_Win_lock_all");
         for (int rank = 0; rank < window.comm->size(); ++rank)
             unlock_part(*window.part, rank, window.part->locks_held.at(rank), call, at);
+        poll_again_later(self);
         return MPI_SUCCESS;
     });
 }
 
 int bamboo_win_flush(bamboo_site at, int rank, MPI_Win win) {
     const char* call = "MPI_Win_flush";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowEntry& window = window_of(self, win, call, at);
         if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
         check_target_rank(self, window, rank, call, at);
         flush_part(*window.part, rank, call, at);  // its answer comes after those of the gets before it
+        poll_again_later(self);
         return MPI_SUCCESS;
     });
 }
@@ -163,28 +172,30 @@ int bamboo_win_flush(bamboo_site at, int rank, MPI_Win win) {
 // target (more than MPI_Win_flush_local asks, never less).
 int bamboo_win_flush_local(bamboo_site at, int rank, MPI_Win win) {
     const char* call = "MPI_Win_flush_local";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowEntry& window = window_of(self, win, call, at);
         if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
         check_target_rank(self, window, rank, call, at);
         wait_for_gets(*window.part, call, at);
+        poll_again_later(self);
         return MPI_SUCCESS;
     });
 }
 
 int bamboo_win_flush_local_all(bamboo_site at, MPI_Win win) {
     const char* call = "MPI_Win_flush_local_all";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         wait_for_gets(*window_of(self, win, call, at).part, call, at);
+        poll_again_later(self);
         return MPI_SUCCESS;
     });
 }
 
 int bamboo_win_post(bamboo_site at, MPI_Group group, int, MPI_Win win) {
     const char* call = "MPI_Win_post";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowEntry& window = window_of(self, win, call, at);
         if (window.part->exposure_group)
@@ -197,7 +208,7 @@ int bamboo_win_post(bamboo_site at, MPI_Group group, int, MPI_Win win) {
 
 int bamboo_win_start(bamboo_site at, MPI_Group group, int, MPI_Win win) {
     const char* call = "MPI_Win_start";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowEntry& window = window_of(self, win, call, at);
         if (window.part->access_group)
@@ -211,7 +222,7 @@ int bamboo_win_start(bamboo_site at, MPI_Group group, int, MPI_Win win) {
 
 int bamboo_win_complete(bamboo_site at, MPI_Win win) {
     const char* call = "MPI_Win_complete";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowPart& part = *window_of(self, win, call, at).part;
         if (!part.access_group)
@@ -224,7 +235,7 @@ int bamboo_win_complete(bamboo_site at, MPI_Win win) {
 
 int bamboo_win_wait(bamboo_site at, MPI_Win win) {
     const char* call = "MPI_Win_wait";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowPart& part = *window_of(self, win, call, at).part;
         wait_for_completes(part, exposure_group(self, part, call, at), call, at);
@@ -235,7 +246,7 @@ int bamboo_win_wait(bamboo_site at, MPI_Win win) {
 
 int bamboo_win_test(bamboo_site at, MPI_Win win, int* flag) {
     const char* call = "MPI_Win_test";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowPart& part = *window_of(self, win, call, at).part;
         check_not_null(self, flag, "flag", call, at);
@@ -252,7 +263,7 @@ int bamboo_win_test(bamboo_site at, MPI_Win win, int* flag) {
 // is the memory ordering of that learning, which a full fence gives.
 int bamboo_win_sync(bamboo_site at, MPI_Win win) {
     const char* call = "MPI_Win_sync";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         window_of(self, win, call, at);
         std::atomic_thread_fence(std::memory_order_seq_cst);
@@ -262,10 +273,11 @@ int bamboo_win_sync(bamboo_site at, MPI_Win win) {
 
 int bamboo_win_flush_all(bamboo_site at, MPI_Win win) {
     const char* call = "MPI_Win_flush_all";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowEntry& window = window_of(self, win, call, at);
         for (int rank = 0; rank < window.comm->size(); ++rank) flush_part(*window.part, rank, call, at);
+        poll_again_later(self);
         return MPI_SUCCESS;
     });
 }

@@ -170,7 +170,7 @@ int bamboo_win_create_dynamic(bamboo_site at, MPI_Info, MPI_Comm comm, MPI_Win* 
 
 int bamboo_win_attach(bamboo_site at, MPI_Win win, void* base, MPI_Aint size) {
     const char* call = "MPI_Win_attach";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowPart& part = dynamic_part(self, win, call, at);
         if (size < 0) call_error(MPI_ERR_SIZE, self.vrank(), call, at, "the size %ld is negative", static_cast<long>(size));
@@ -186,7 +186,7 @@ int bamboo_win_attach(bamboo_site at, MPI_Win win, void* base, MPI_Aint size) {
 
 int bamboo_win_detach(bamboo_site at, MPI_Win win, const void* base) {
     const char* call = "MPI_Win_detach";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowPart& part = dynamic_part(self, win, call, at);
         if (!part.detach(static_cast<const char*>(base)))
@@ -196,18 +196,20 @@ int bamboo_win_detach(bamboo_site at, MPI_Win win, const void* base) {
     });
 }
 
+// Called by generated code on a window and rank its MPI_Put or MPI_Get just took: nothing to
+// report to the program, so anything wrong ends the job.
 int bamboo_win_disp_unit_of(MPI_Win win, int rank) {
     const char* call = "bamboo_win_disp_unit_of";
     Rank& self = calling_rank(call, kNoSite);
-    const WindowPart& part = *window_of(self, win, call, kNoSite).part;
-    if (rank < 0 || rank >= static_cast<int>(part.shapes.size()))
-        call_error(MPI_ERR_RANK, self.vrank(), call, kNoSite, "rank %d is not a member of the window", rank);
-    return part.shapes[static_cast<std::size_t>(rank)].disp_unit;
+    const WindowEntry* window = self.windows.find(win);
+    if (!window || rank < 0 || rank >= static_cast<int>(window->part->shapes.size()))
+        fatal("task vrank %d: %s: no window, or no rank %d in it", self.vrank(), call, rank);
+    return window->part->shapes[static_cast<std::size_t>(rank)].disp_unit;
 }
 
 int bamboo_win_free(bamboo_site at, MPI_Win* win) {
     const char* call = "MPI_Win_free";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win ? *win : MPI_WIN_NULL}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         check_not_null(self, win, "the window pointer", call, at);
         WindowEntry& window = window_of(self, *win, call, at);
@@ -228,7 +230,7 @@ int bamboo_win_free(bamboo_site at, MPI_Win* win) {
 
 int bamboo_win_get_group(bamboo_site at, MPI_Win win, MPI_Group* group) {
     const char* call = "MPI_Win_get_group";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         check_not_null(self, group, "the group pointer", call, at);
         *group = self.groups.insert(window_of(self, win, call, at).comm->vranks());
@@ -238,7 +240,7 @@ int bamboo_win_get_group(bamboo_site at, MPI_Win win, MPI_Group* group) {
 
 int bamboo_win_set_name(bamboo_site at, MPI_Win win, const char* name) {
     const char* call = "MPI_Win_set_name";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         check_not_null(self, name, "the name", call, at);
         window_of(self, win, call, at).local.name.assign(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1));
@@ -248,7 +250,7 @@ int bamboo_win_set_name(bamboo_site at, MPI_Win win, const char* name) {
 
 int bamboo_win_get_name(bamboo_site at, MPI_Win win, char* name, int* length) {
     const char* call = "MPI_Win_get_name";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         check_not_null(self, name, "the name", call, at);
         check_not_null(self, length, "the length pointer", call, at);
@@ -284,7 +286,7 @@ int bamboo_win_free_keyval(bamboo_site at, int* keyval) {
 
 int bamboo_win_set_attr(bamboo_site at, MPI_Win win, int keyval, void* value) {
     const char* call = "MPI_Win_set_attr";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowEntry& window = window_of(self, win, call, at);
         user_win_keyval(self, keyval, call, at);
@@ -297,7 +299,7 @@ int bamboo_win_set_attr(bamboo_site at, MPI_Win win, int keyval, void* value) {
 
 int bamboo_win_get_attr(bamboo_site at, MPI_Win win, int keyval, void* value, int* flag) {
     const char* call = "MPI_Win_get_attr";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowEntry& window = window_of(self, win, call, at);
         check_not_null(self, value, "the attribute pointer", call, at);
@@ -318,7 +320,7 @@ int bamboo_win_get_attr(bamboo_site at, MPI_Win win, int keyval, void* value, in
 
 int bamboo_win_delete_attr(bamboo_site at, MPI_Win win, int keyval) {
     const char* call = "MPI_Win_delete_attr";
-    return checked_call(MPI_COMM_WORLD, [&]() -> int {
+    return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
         WindowEntry& window = window_of(self, win, call, at);
         user_win_keyval(self, keyval, call, at);

@@ -6,7 +6,12 @@
  *                          MPI_WIN_MODEL
  *   keyvals                MPI_Win_create_keyval, set, get, overwrite and delete with a delete
  *                          callback counted, MPI_Win_free running the callbacks left
- *   MPI_Win_get_group, MPI_Win_set_name, MPI_Win_get_name, MPI_Win_free */
+ *   MPI_Win_get_group, MPI_Win_set_name, MPI_Win_get_name, MPI_Win_free
+ *   error handlers         MPI_Win_get_errhandler (MPI_ERRORS_ARE_FATAL at first),
+ *                          MPI_Win_set_errhandler with MPI_ERRORS_RETURN (a put to a rank out of
+ *                          range returns MPI_ERR_RANK) and with the program's own
+ *                          (MPI_Win_create_errhandler), called by a failed put and by
+ *                          MPI_Win_call_errhandler */
 #include "conformance.h"
 
 #define WORLD MPI_COMM_WORLD
@@ -74,6 +79,44 @@ static int one_window(MPI_Comm comm, const char *what, int world_rank, int keyva
     return bad;
 }
 
+static int error_calls[2];  /* the program's handler's calls: MPI_ERR_RANK, others (each task its own) */
+
+static void count_error(MPI_Win *win, int *code, ...)
+{
+    (void)win;
+    int class;
+    MPI_Error_class(*code, &class);
+    error_calls[class == MPI_ERR_RANK ? 0 : 1]++;
+}
+
+static int error_handlers(int rank, int size)
+{
+    int bad = 0, *mem = NULL, value = 1;
+    MPI_Win win;
+    MPI_Errhandler handler, mine;
+    MPI_Win_allocate((MPI_Aint)sizeof(int), sizeof(int), MPI_INFO_NULL, WORLD, &mem, &win);
+    MPI_Win_get_errhandler(win, &handler);
+    bad += expect(handler == MPI_ERRORS_ARE_FATAL, "a new window's handler is not MPI_ERRORS_ARE_FATAL");
+    MPI_Errhandler_free(&handler);
+    MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+    MPI_Win_fence(0, win);
+    int code = MPI_Put(&value, 1, MPI_INT, size, 0, 1, MPI_INT, win), class = -1;
+    MPI_Error_class(code, &class);
+    bad += expect(class == MPI_ERR_RANK, "a put to rank %d returned class %d", size, class);
+    MPI_Win_create_errhandler(count_error, &mine);
+    MPI_Win_set_errhandler(win, mine);
+    MPI_Errhandler_free(&mine);
+    MPI_Put(&value, 1, MPI_INT, -5, 0, 1, MPI_INT, win);
+    MPI_Win_call_errhandler(win, MPI_ERR_OTHER);
+    MPI_Win_fence(0, win);
+    bad += expect(error_calls[0] == 1 && error_calls[1] == 1, "the handler was called %d and %d times",
+                  error_calls[0], error_calls[1]);
+    say("win errhandlers rank %d: class %s, calls %d %d", rank, class == MPI_ERR_RANK ? "MPI_ERR_RANK" : "other",
+        error_calls[0], error_calls[1]);
+    MPI_Win_free(&win);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, bad = 0, keyval;
@@ -89,6 +132,7 @@ int main(int argc, char **argv)
     MPI_Comm_free(&half);
     MPI_Win_free_keyval(&keyval);
     bad += expect(keyval == MPI_KEYVAL_INVALID, "keyval not invalid after free");
+    bad += error_handlers(rank, size);
     int status = report_failures(rank, bad);
     MPI_Finalize();
     return status;
