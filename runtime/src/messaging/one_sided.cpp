@@ -189,6 +189,18 @@ void send_update(WindowPart& window, const TypedBuffer& origin, const RmaTarget&
     window.unflushed[static_cast<std::size_t>(target.rank)] = 1;
 }
 
+// An atomic that reads the target, to another process: `operand_bytes` of `operands` go with
+// it, the answer comes back as a get's, and the target counts it for the fence.
+void send_atomic(WindowPart& window, const RmaTarget& target, RmaHeader header, const ByteBuffer& operands,
+                 std::size_t operand_bytes) {
+    std::size_t bytes = 0;
+    ByteBuffer message = message_to(window, target, header, operand_bytes, &bytes);
+    std::memcpy(data_of(message, header), operands.get(), operand_bytes);
+    send_from_task(window, target.rank, message, bytes);
+    ++window.sent[static_cast<std::size_t>(target.rank)];
+    window.unflushed[static_cast<std::size_t>(target.rank)] = 1;
+}
+
 // From delivery (or a task letting go of a lock) to the task `dest_vrank` of another process.
 void send_later(const WindowPart& from, int dest_vrank, const ByteBuffer& message, std::size_t bytes) {
     Envelope envelope{from.rank, 0, one_sided_context(from.comm->context())};
@@ -489,12 +501,7 @@ void get_accumulate(WindowPart& window, const TypedBuffer& origin, const TypedBu
     header.op = index_in(kOps, how.op);
     header.element = index_in(kElements, how.element);
     header.token = expect_answer(window, result, answered);
-    std::size_t message_bytes = 0;
-    ByteBuffer message = message_to(window, target, header, bytes, &message_bytes);
-    std::memcpy(data_of(message, header), operand.get(), bytes);
-    send_from_task(window, target.rank, message, message_bytes);
-    ++window.sent[static_cast<std::size_t>(target.rank)];
-    window.unflushed[static_cast<std::size_t>(target.rank)] = 1;
+    send_atomic(window, target, header, operand, bytes);
 }
 
 void compare_and_swap(WindowPart& window, const TypedBuffer& origin, const TypedBuffer& compare,
@@ -514,12 +521,7 @@ void compare_and_swap(WindowPart& window, const TypedBuffer& origin, const Typed
     }
     RmaHeader header = header_of(RmaKind::compare_and_swap);
     header.token = expect_answer(window, result, nullptr);
-    std::size_t message_bytes = 0;
-    ByteBuffer message = message_to(window, target, header, 2 * bytes, &message_bytes);
-    std::memcpy(data_of(message, header), operands.get(), 2 * bytes);
-    send_from_task(window, target.rank, message, message_bytes);
-    ++window.sent[static_cast<std::size_t>(target.rank)];
-    window.unflushed[static_cast<std::size_t>(target.rank)] = 1;
+    send_atomic(window, target, header, operands, 2 * bytes);
 }
 
 void wait_for_gets(WindowPart& window, const char* call, bamboo_site at) {
