@@ -226,3 +226,16 @@ def test_mpi_from_a_thread_of_a_task_is_reported(tmp_path):
     assert re.search(r"MPI_Comm_rank called from a thread that is not a task.*MPI_THREAD_FUNNELED", run.stderr), \
         run.stderr
     assert "the thread saw" not in run.stdout
+
+
+def test_one_sided_ranges(tmp_path):
+    """A put past an allocated part is MPI_ERR_RMA_RANGE (the window's handler returns it);
+    over the program's memory only the first byte must lie inside the part (MPICH's rma tests
+    reach past count x extent with a lower bound)."""
+    exe = build_bamboo([PROGRAMS_DIR / "rma_ranges.c"], tmp_path / "rma_ranges")
+    run = run_bamboo(exe, 1, 2, timeout=60)
+    assert run.returncode == 0, run.stderr
+    for rank in (0, 1):
+        assert f"rank {rank}: two ints into a one-int allocated part: MPI_ERR_RMA_RANGE" in run.stdout
+        assert f"rank {rank}: ints past a two-int part over the program's memory: accepted, memory 0 1 2" \
+            in run.stdout

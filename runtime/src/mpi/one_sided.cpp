@@ -20,11 +20,15 @@
 namespace bamboo {
 namespace {
 
-// The target of an operation on `window`, checked: a member's rank (MPI_PROC_NULL: false, no
-// operation), a datatype as large as the origin's data, and a buffer inside the target's part
-// (of a dynamic window: inside memory it attached, where this process can see it).
-bool checked_target(Rank& self, const WindowPart& window, int rank, MPI_Aint disp, int count, MPI_Datatype type,
+// The target of an operation on `entry`'s window, checked: a member's rank (MPI_PROC_NULL:
+// false, no operation), a datatype as large as the origin's data, and a buffer inside the
+// target's part (of a dynamic window: inside memory it attached, where this process can see
+// it). Over the program's own memory (MPI_Win_create) only the buffer's first byte must lie
+// inside the part, as Open MPI and MPICH let a datatype with a lower bound reach past the size
+// given for count x extent; memory the runtime allocated (MPI_Win_allocate) it must not leave.
+bool checked_target(Rank& self, const WindowEntry& entry, int rank, MPI_Aint disp, int count, MPI_Datatype type,
                     const TypedBuffer& origin, RmaTarget* target, const char* call, bamboo_site at) {
+    const WindowPart& window = *entry.part;
     if (rank == MPI_PROC_NULL) return false;
     int size = window.comm->size();
     if (rank < 0 || rank >= size)
@@ -55,7 +59,8 @@ bool checked_target(Rank& self, const WindowPart& window, int rank, MPI_Aint dis
         return true;
     }
     const PartShape& shape = window.shapes[static_cast<std::size_t>(rank)];
-    if (first < 0 || end > shape.size)
+    bool program_memory = entry.local.flavor == MPI_WIN_FLAVOR_CREATE;
+    if (first < 0 || (program_memory ? first >= shape.size : end > shape.size))
         call_error(MPI_ERR_RMA_RANGE, self.vrank(), call, at,
                    "the target buffer, bytes %ld to %ld of the part of target rank %d (displacement %ld x unit %d), "
                    "lies outside that part's %ld bytes",
@@ -142,10 +147,11 @@ int put_call(const void* origin_addr, int origin_count, MPI_Datatype origin_type
              bamboo_site at) {
     return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
-        WindowPart& window = *window_of(self, win, call, at).part;
+        WindowEntry& entry = window_of(self, win, call, at);
+        WindowPart& window = *entry.part;
         TypedBuffer origin = typed_buffer(self, origin_addr, origin_count, origin_type, call, at);
         RmaTarget target;
-        if (checked_target(self, window, target_rank, target_disp, target_count, target_type, origin, &target, call, at))
+        if (checked_target(self, entry, target_rank, target_disp, target_count, target_type, origin, &target, call, at))
             put(window, origin, target);
         complete_now(operation_request(self, request, call, at));
         return MPI_SUCCESS;
@@ -157,11 +163,12 @@ int get_call(void* origin_addr, int origin_count, MPI_Datatype origin_type, int 
              bamboo_site at) {
     return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
-        WindowPart& window = *window_of(self, win, call, at).part;
+        WindowEntry& entry = window_of(self, win, call, at);
+        WindowPart& window = *entry.part;
         TypedBuffer origin = typed_buffer(self, origin_addr, origin_count, origin_type, call, at);
         RmaTarget target;
         bool any =
-            checked_target(self, window, target_rank, target_disp, target_count, target_type, origin, &target, call, at);
+            checked_target(self, entry, target_rank, target_disp, target_count, target_type, origin, &target, call, at);
         Request* r = operation_request(self, request, call, at);
         if (any) get(window, origin, target, r);
         else complete_now(r);
@@ -174,10 +181,11 @@ int accumulate_call(const void* origin_addr, int origin_count, MPI_Datatype orig
                     MPI_Request* request, const char* call, bamboo_site at) {
     return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
-        WindowPart& window = *window_of(self, win, call, at).part;
+        WindowEntry& entry = window_of(self, win, call, at);
+        WindowPart& window = *entry.part;
         TypedBuffer origin = typed_buffer(self, origin_addr, origin_count, origin_type, call, at);
         RmaTarget target;
-        if (checked_target(self, window, target_rank, target_disp, target_count, target_type, origin, &target, call,
+        if (checked_target(self, entry, target_rank, target_disp, target_count, target_type, origin, &target, call,
                             at)) {
             Accumulation how =
                 origin.bytes() == 0
@@ -204,11 +212,12 @@ int get_accumulate_call(BufferArgs origin_args, BufferArgs result_args, int targ
                         const char* call, bamboo_site at) {
     return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
-        WindowPart& window = *window_of(self, win, call, at).part;
+        WindowEntry& entry = window_of(self, win, call, at);
+        WindowPart& window = *entry.part;
         TypedBuffer result = typed_buffer(self, result_args.addr, result_args.count, result_args.type, call, at);
         RmaTarget target;
         bool any =
-            checked_target(self, window, target_rank, target_disp, target_count, target_type, result, &target, call, at);
+            checked_target(self, entry, target_rank, target_disp, target_count, target_type, result, &target, call, at);
         TypedBuffer origin = result;
         if (any && op != MPI_NO_OP) {
             origin = typed_buffer(self, origin_args.addr, origin_args.count, origin_args.type, call, at);
@@ -304,10 +313,11 @@ int bamboo_compare_and_swap(bamboo_site at, const void* origin_addr, const void*
     const char* call = "MPI_Compare_and_swap";
     return checked_call(WindowHandle{win}, [&]() -> int {
         Rank& self = calling_rank(call, at);
-        WindowPart& window = *window_of(self, win, call, at).part;
+        WindowEntry& entry = window_of(self, win, call, at);
+        WindowPart& window = *entry.part;
         TypedBuffer result = typed_buffer(self, result_addr, 1, type, call, at);
         RmaTarget target;
-        if (!checked_target(self, window, target_rank, target_disp, 1, type, result, &target, call, at))
+        if (!checked_target(self, entry, target_rank, target_disp, 1, type, result, &target, call, at))
             return MPI_SUCCESS;
         bool predefined;
         {
