@@ -9,6 +9,7 @@
 
 #include "collectives/algorithms.hpp"
 #include "collectives/structure.hpp"
+#include "util/byte_buffer.hpp"
 
 namespace bamboo::collectives {
 namespace {
@@ -138,36 +139,30 @@ struct Segment {
     }
 };
 
-// Bruck's allgather between the leaders: `held` starts as this process's block; the result
-// holds every process's block, by position. `process_bytes[p]`: the size of process p's block.
-std::vector<char> bruck_allgather(CollectiveChannel& ch, const TwoLevel& where,
-                                  const std::vector<std::size_t>& process_bytes,
-                                  std::vector<char> held) {
+// Bruck's allgather between the leaders, in place: `all` holds every process's blocks in
+// tree order, this process's already there, and ends with all of them there.
+void bruck_allgather(CollectiveChannel& ch, const TwoLevel& where, const ProcessBytes& processes, char* all) {
     const std::vector<int>& leaders = where.leaders();
     int q = where.process_count(), p = where.my_process();
-    auto bytes_of = [&](int first, int count) {
-        std::size_t bytes = 0;
-        for (int j = 0; j < count; ++j) bytes += process_bytes[static_cast<std::size_t>((first + j) % q)];
-        return bytes;
+    // Positions [first, first + count) modulo q: up to the last position with `tag`, the
+    // part that wraps round to position 0 with its own tag. Sender and receiver of a
+    // range split it alike.
+    auto spans = [&](int first, int count, int tag, int leader) {
+        int end = first + count;
+        std::vector<Incoming> parts{{leader, tag, all + processes.start[static_cast<std::size_t>(first)],
+                                     processes.range(first, std::min(end, q))}};
+        if (end > q) parts.push_back({leader, tag + tag::kAllgatherWrapped, all, processes.range(0, end - q)});
+        return parts;
     };
-    // Round k: send the blocks held so far (p, p+1, ...) 2^k positions down, receive as many
-    // from 2^k positions up.
+    // Round k: this leader holds positions p, p+1, ..., p+2^k-1; it sends them 2^k positions
+    // down and receives as many from 2^k positions up.
     for (int d = 1, round = 0; d < q; d <<= 1, ++round) {
-        int count = std::min(d, q - d);
-        std::size_t incoming = bytes_of(p + d, count), old = held.size();
-        held.resize(old + incoming);
-        auto posted = ch.post({{leaders[static_cast<std::size_t>((p + d) % q)], tag::kAllgatherRound + round,
-                                held.data() + old, incoming}});
-        ch.send(leaders[static_cast<std::size_t>((p - d + q) % q)], tag::kAllgatherRound + round,
-                held.data(), bytes_of(p, count));
+        int count = std::min(d, q - d), tag = tag::kAllgatherRound + round;
+        auto posted = ch.post(spans((p + d) % q, count, tag, leaders[static_cast<std::size_t>((p + d) % q)]));
+        for (const Incoming& part : spans(p, count, tag, leaders[static_cast<std::size_t>((p - d + q) % q)]))
+            ch.send(part.source, part.tag, part.data, part.bytes);
         posted.wait();
     }
-    // `held` has positions p, p+1, ..., p+q-1 (mod q); rotate to 0, 1, ...
-    std::vector<char> all(held.size());
-    std::size_t split = bytes_of(p, q - p);
-    copy_block(all.data() + (held.size() - split), held.data(), split);
-    copy_block(all.data(), held.data() + split, held.size() - split);
-    return all;
 }
 
 // Bruck's alltoall between the leaders. `at[j]` starts as the block this process sends to
@@ -443,23 +438,24 @@ void allgather(CollectiveChannel& ch, const void* mine, const Blocks& out) {
     const std::vector<int>& local = where.local();
     std::size_t my_bytes = sizes[static_cast<std::size_t>(ch.rank())];
 
+    // The result in tree order: the receive buffer itself where it can be, so that every
+    // block is received where it belongs and nothing is copied twice.
     bool direct = back_to_back(out, members);
-    std::vector<char> own;
-    char* all = direct ? out.at(members[0][0]) : (own.resize(total), own.data());
+    ByteBuffer own;
+    char* all = direct ? out.at(members[0][0]) : (own = ByteBuffer(total), own.get());
     if (where.is_leader()) {
         // This process's blocks, then Bruck between the processes.
-        std::vector<char> held(processes.bytes[static_cast<std::size_t>(where.my_process())]);
-        copy_block(held.data(), static_cast<const char*>(mine), my_bytes);
+        char* block = all + processes.start[static_cast<std::size_t>(where.my_process())];
+        copy_block(block, static_cast<const char*>(mine), my_bytes);
         std::vector<Incoming> incoming;
         std::size_t at = my_bytes;
         for (std::size_t i = 1; i < local.size(); ++i) {
             std::size_t bytes = sizes[static_cast<std::size_t>(local[i])];
-            incoming.push_back({local[i], tag::kAllgatherIn, held.data() + at, bytes});
+            incoming.push_back({local[i], tag::kAllgatherIn, block + at, bytes});
             at += bytes;
         }
         ch.post(incoming).wait();
-        std::vector<char> gathered = bruck_allgather(ch, where, processes.bytes, std::move(held));
-        copy_block(all, gathered.data(), total);
+        bruck_allgather(ch, where, processes, all);
     } else {
         ch.send(local[0], tag::kAllgatherIn, mine, my_bytes);
     }
