@@ -5,6 +5,8 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "messaging/datatype.hpp"
 #include "messaging/rank.hpp"
 #include "mpi/api.hpp"
+#include "util/byte_buffer.hpp"
 
 namespace bamboo {
 
@@ -99,16 +102,16 @@ class PackedData {
 public:
     explicit PackedData(const TypedBuffer& user) : user_(user) {
         if (user.layout.contiguous) data_ = user.data();
-        else staging_.resize(user.bytes()), data_ = staging_.data();
+        else staging_ = ByteBuffer(user.bytes()), data_ = staging_.get();
     }
     char* data() const { return data_; }
     std::size_t bytes() const { return user_.bytes(); }
-    void pack_in() { if (!staging_.empty()) pack(user_, data_); }
-    void unpack_out() const { if (!staging_.empty()) unpack(data_, bytes(), user_); }
+    void pack_in() { if (staging_) pack(user_, data_); }
+    void unpack_out() const { if (staging_) unpack(data_, bytes(), user_); }
 
 private:
     TypedBuffer user_;
-    std::vector<char> staging_;
+    ByteBuffer staging_;
     char* data_;
 };
 
@@ -131,8 +134,8 @@ public:
         if (direct()) {
             blocks_.base = static_cast<char*>(whole.base) + whole.layout.true_lb;
         } else {
-            staging_.resize(total);
-            blocks_.base = staging_.data();
+            staging_ = ByteBuffer(total);
+            blocks_.base = staging_.get();
         }
     }
 
@@ -161,7 +164,7 @@ private:
 
     TypedBuffer whole_;
     std::vector<int> counts_, displs_;
-    std::vector<char> staging_;
+    ByteBuffer staging_;
     Blocks blocks_;
 };
 
@@ -169,34 +172,47 @@ inline bool in_place(const void* buf) { return buf == MPI_IN_PLACE; }
 
 // MPI_Alltoallw's blocks, `n` of them (one per rank, or per neighbour), each of its own
 // datatype at a displacement in bytes (an int, or an MPI_Aint for MPI_Neighbor_alltoallw),
-// packed into one staging area that the algorithm moves as bytes (pack_in, unpack_out).
+// as packed bytes: in the user's memory when every datatype is contiguous, else packed into
+// one staging area that pack_in / unpack_out fill from and empty into. `copy`: packed in
+// any case (MPI_IN_PLACE sends from a copy of the buffer that receives).
 class TypedBlocks {
 public:
     template <class Displacement>
     TypedBlocks(const CollectiveCall& c, int n, const void* buf, const int counts[], const Displacement displs[],
-                const MPI_Datatype types[], const char* side) {
+                const MPI_Datatype types[], const char* side, bool copy = false) {
         std::string counts_name = std::string(side) + "counts", displs_name = std::string(side) + "displs",
                     types_name = std::string(side) + "types";
         std::vector<int> count = c.counts(counts, counts_name.c_str(), n);
         check_not_null(c.self, displs, displs_name.c_str(), c.name, c.at);
         check_not_null(c.self, types, types_name.c_str(), c.name, c.at);
-        std::size_t total = 0;
+        direct_ = !copy;
         for (int r = 0; r < n; ++r) {
             auto i = static_cast<std::size_t>(r);
             typed_.push_back(c.buffer(static_cast<const char*>(buf) + displs[i], count[i], types[i]));
-            blocks_.offset.push_back(total);
             blocks_.size.push_back(typed_.back().bytes());
-            total += blocks_.size.back();
+            direct_ = direct_ && typed_.back().layout.contiguous;
         }
-        staging_.resize(total);
-        blocks_.base = staging_.data();
+        if (direct_) {
+            // Offsets from the lowest block, which a negative displacement may put below `buf`.
+            blocks_.base = static_cast<char*>(const_cast<void*>(buf));
+            for (const TypedBuffer& typed : typed_) blocks_.base = std::min(blocks_.base, typed.data());
+            for (const TypedBuffer& typed : typed_)
+                blocks_.offset.push_back(static_cast<std::size_t>(typed.data() - blocks_.base));
+            return;
+        }
+        std::size_t total = 0;
+        for (std::size_t size : blocks_.size) blocks_.offset.push_back(total), total += size;
+        staging_ = ByteBuffer(total);
+        blocks_.base = staging_.get();
     }
 
     const Blocks& blocks() const { return blocks_; }
     void pack_in() const {
+        if (direct_) return;
         for (std::size_t r = 0; r < typed_.size(); ++r) pack(typed_[r], blocks_.base + blocks_.offset[r]);
     }
     void unpack_out(int rank) const {
+        if (direct_) return;
         auto r = static_cast<std::size_t>(rank);
         unpack(blocks_.base + blocks_.offset[r], blocks_.size[r], typed_[r]);
     }
@@ -206,7 +222,8 @@ public:
 
 private:
     std::vector<TypedBuffer> typed_;
-    std::vector<char> staging_;
+    bool direct_;
+    ByteBuffer staging_;
     Blocks blocks_;
 };
 

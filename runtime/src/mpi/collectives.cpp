@@ -496,12 +496,12 @@ int bamboo_alltoall(bamboo_site at, const void* sendbuf, int sendcount, MPI_Data
         std::vector<int> recv_counts = uniform(c.size(), recvcount);
         UserBlocks out(c.buffer(recvbuf, 0, recvtype), recv_counts, back_to_back(recv_counts));
         std::size_t block = out.blocks().size[0];
-        std::vector<char> send_copy;
-        const char* send;
         if (in_place(sendbuf)) {
+            // The receive buffer is the send buffer too: send from a packed copy of it.
             out.pack_in();
-            send_copy.assign(out.blocks().base, out.blocks().base + block * static_cast<std::size_t>(c.size()));
-            send = send_copy.data();
+            ByteBuffer send(block * static_cast<std::size_t>(c.size()));
+            std::memcpy(send.get(), out.blocks().base, block * static_cast<std::size_t>(c.size()));
+            collectives::alltoall(c.channel, send.get(), out.blocks().base, block);
         } else {
             std::vector<int> send_counts = uniform(c.size(), sendcount);
             UserBlocks in(c.buffer(sendbuf, 0, sendtype), send_counts, back_to_back(send_counts));
@@ -510,10 +510,8 @@ int bamboo_alltoall(bamboo_site at, const void* sendbuf, int sendcount, MPI_Data
                 c.channel.fail("this rank sends blocks of %zu bytes but expects blocks of %zu: the "
                                "counts or datatypes do not match",
                                in.blocks().size[0], block);
-            send_copy.assign(in.blocks().base, in.blocks().base + block * static_cast<std::size_t>(c.size()));
-            send = send_copy.data();
+            collectives::alltoall(c.channel, in.blocks().base, out.blocks().base, block);
         }
-        collectives::alltoall(c.channel, send, out.blocks().base, block);
         out.unpack_out();
         return MPI_SUCCESS;
     });
@@ -539,12 +537,12 @@ int bamboo_alltoallv(bamboo_site at, const void* sendbuf, const int sendcounts[]
             out.pack_in();
             const Blocks& recv = out.blocks();
             Blocks send{nullptr, {}, recv.size};
-            std::vector<char> copy_of_recv;
-            for (int r = 0; r < c.size(); ++r) {
-                send.offset.push_back(copy_of_recv.size());
-                copy_of_recv.insert(copy_of_recv.end(), recv.at(r), recv.at(r) + recv.size[static_cast<std::size_t>(r)]);
-            }
-            send.base = copy_of_recv.data();
+            std::size_t total = 0;
+            for (std::size_t size : recv.size) send.offset.push_back(total), total += size;
+            ByteBuffer copy_of_recv(total);
+            send.base = copy_of_recv.get();
+            for (int r = 0; r < c.size(); ++r)
+                std::memcpy(send.at(r), recv.at(r), recv.size[static_cast<std::size_t>(r)]);
             collectives::alltoallv(c.channel, send, recv);
         } else {
             std::vector<int> scounts = c.counts(sendcounts, "sendcounts");
@@ -571,7 +569,7 @@ int bamboo_alltoallw(bamboo_site at, const void* sendbuf, const int sendcounts[]
             inter::alltoall(c.channel, in.blocks(), out.blocks());
         } else if (in_place(sendbuf)) {
             // The receive buffer is the send buffer too: send from a packed copy of it.
-            TypedBlocks in(c, c.peers(), recvbuf, recvcounts, rdispls, recvtypes, "recv");
+            TypedBlocks in(c, c.peers(), recvbuf, recvcounts, rdispls, recvtypes, "recv", true);
             in.pack_in();
             collectives::alltoallv(c.channel, in.blocks(), out.blocks());
         } else {

@@ -9,7 +9,8 @@
  *   nonblocking collectives on a split communicator, with roots other than 0
  *   two MPI_Comm_idup in progress together with an MPI_Ibarrier
  *   MPI_Alltoallw with a different datatype for every peer (contiguous ints and strided
- *   vectors), and with MPI_IN_PLACE */
+ *   vectors), and with MPI_IN_PLACE; with contiguous datatypes only, blocks in descending
+ *   order, and with MPI_IN_PLACE */
 #include "conformance.h"
 
 #define WORLD MPI_COMM_WORLD
@@ -266,6 +267,46 @@ static int alltoallw(int rank, int size)
     return bad;
 }
 
+/* Only contiguous datatypes, of two kinds (ints, and pairs of ints), with the blocks in
+ * descending order of rank in the buffers; then in place. */
+static int alltoallw_contiguous(int rank, int size)
+{
+    int bad = 0;
+    int *send = malloc(sizeof(int) * N * size), *recv = malloc(sizeof(int) * N * size);
+    int *counts = malloc(sizeof(int) * size), *displs = malloc(sizeof(int) * size);
+    MPI_Datatype *types = malloc(sizeof(MPI_Datatype) * size), pair;
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    MPI_Type_commit(&pair);
+    for (int i = 0; i < N * size; i++)
+        send[i] = value_of(rank, i, 9);
+    for (int r = 0; r < size; r++) {
+        int pairs = (r + rank) % 2 == 0;
+        types[r] = pairs ? pair : MPI_INT;
+        counts[r] = pairs ? N / 2 : N;
+        displs[r] = (int)((size - 1 - r) * N * sizeof(int));
+    }
+    MPI_Alltoallw(send, counts, displs, types, recv, counts, displs, types, WORLD);
+    for (int r = 0; r < size; r++)
+        for (int j = 0; j < N; j++) {
+            int at = (size - 1 - r) * N + j, sent_from = (size - 1 - rank) * N + j;
+            bad += expect(recv[at] == value_of(r, sent_from, 9), "contiguous alltoallw from %d element %d is %d", r, j,
+                          recv[at]);
+        }
+    uint32_t h = hash_ints(HASH_INIT, recv, (size_t)(N * size));
+    MPI_Alltoallw(MPI_IN_PLACE, NULL, NULL, NULL, recv, counts, displs, types, WORLD);
+    for (int at = 0; at < N * size; at++)
+        bad += expect(recv[at] == value_of(rank, at, 9), "contiguous in-place alltoallw element %d is %d", at, recv[at]);
+    h = hash_ints(h, recv, (size_t)(N * size));
+    say("rank %d: contiguous alltoallw hash %08x", rank, h);
+    MPI_Type_free(&pair);
+    free(send);
+    free(recv);
+    free(counts);
+    free(displs);
+    free(types);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, bad = 0;
@@ -285,6 +326,7 @@ int main(int argc, char **argv)
     bad += polled_barrier(rank);
     bad += nonblocking_dups(rank, size);
     bad += alltoallw(rank, size);
+    bad += alltoallw_contiguous(rank, size);
     int status = report_failures(rank, bad);
     MPI_Finalize();
     return status;
