@@ -166,6 +166,32 @@ TEST(Datatype, StructWithBlocksOutOfOrderIsNotContiguous) {
     EXPECT_EQ(packed_ints(buffer), (std::vector<int>{20, 10, 40, 30}));
 }
 
+// HPL sends each panel as a struct of one block per column of the panel and one more, at
+// absolute addresses from MPI_BOTTOM: decoded into runs (the runtime's own packing), and
+// one run where the columns abut.
+TEST(Datatype, StructOfAPanelsColumnsDecodesIntoRuns) {
+    constexpr int kColumns = 65, kRows = 4;
+    for (int lda : {kRows, kRows + 3}) {
+        std::vector<double> panel(static_cast<std::size_t>(kColumns * lda));
+        std::iota(panel.begin(), panel.end(), 0.0);
+        std::vector<int> lengths(kColumns, kRows);
+        std::vector<MPI_Aint> addresses(kColumns);
+        std::vector<MPI_Datatype> types(kColumns, MPI_DOUBLE);
+        for (int j = 0; j < kColumns; ++j) MPI_Get_address(&panel[static_cast<std::size_t>(j * lda)], &addresses[j]);
+        MPI_Datatype raw;
+        MPI_Type_create_struct(kColumns, lengths.data(), addresses.data(), types.data(), &raw);
+        Derived type(raw);
+        TypedBuffer buffer = typed(MPI_BOTTOM, 1, type);
+        EXPECT_EQ(buffer.layout.contiguous, lda == kRows) << "lda " << lda;
+        if (lda != kRows) EXPECT_TRUE(buffer.layout.map) << "left to the MPI library";
+        std::vector<double> packed(static_cast<std::size_t>(kColumns * kRows)), expected;
+        pack(buffer, reinterpret_cast<char*>(packed.data()));
+        for (int j = 0; j < kColumns; ++j)
+            for (int i = 0; i < kRows; ++i) expected.push_back(panel[static_cast<std::size_t>(j * lda + i)]);
+        EXPECT_EQ(packed, expected) << "lda " << lda;
+    }
+}
+
 TEST(Datatype, CopyBetweenLayoutsOfOneSignature) {
     Derived vector = vector_type(), subarray = subarray_type();
     std::vector<int> source = counting(20);
