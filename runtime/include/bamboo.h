@@ -1299,9 +1299,14 @@ using ::bamboo_strtok;
 #if defined __USE_POSIX2 && !defined __USE_POSIX_IMPLICITLY && !defined __USE_GNU
 #include <getopt.h>
 #endif
+/* A translated file that never includes <errno.h> (BAMBOO_WITHOUT_ERRNO_H, from the
+ * translator) may use `errno` as a name of its own: OSU's CHECK macro declares a local
+ * `int errno`. */
+#ifndef BAMBOO_WITHOUT_ERRNO_H
 #include <errno.h> /* before the redirection: later inclusions change nothing */
 #undef errno
 #define errno (*bamboo_errno())
+#endif
 #define exit(status) bamboo_exit(status)
 #define rand() bamboo_rand()
 #define srand(seed) bamboo_srand(seed)

@@ -44,6 +44,7 @@ PROGRAMS = {
     "old_c": ([PROGRAMS_DIR / "old_c.c"], []),
     "header_code": ([PROGRAMS_DIR / "header_code" / "header_code.c"], []),
     "rma_units": ([PROGRAMS_DIR / "rma_units.c"], []),
+    "errno_name": ([PROGRAMS_DIR / "errno_name.c"], []),
 }
 
 # (processes, VF) pairs: VF 1, 2, 3, 4 and 8, on one and two processes (VF 2, 4 and 8 on two

@@ -147,6 +147,10 @@ def _translate(src: SourceFile, parses: Parses, compiler_args, explain: bool,
     if explain:
         explanation = explain_text(prog, plans, privatization.variables, rename_main.info,
                                    add_companions.used_companions())
-    # a C++ file says so to bamboo.h, which the runtime's own C++ includes as well
-    header = ('#define BAMBOO_TRANSLATED_CXX 1\n' if prog.cxx else '') + '#include "bamboo.h"\n'
+    # a C++ file says so to bamboo.h, which the runtime's own C++ includes as well; one
+    # that never includes <errno.h> may use `errno` as a name of its own, which bamboo.h
+    # must then leave alone
+    header = ('#define BAMBOO_TRANSLATED_CXX 1\n' if prog.cxx else '') + \
+             ('' if 'errno' in prog.macro_definitions else '#define BAMBOO_WITHOUT_ERRNO_H 1\n') + \
+             '#include "bamboo.h"\n'
     return TranslationResult(buf.output(header), diags.sorted(), explanation)
