@@ -144,23 +144,30 @@ struct Segment {
 void bruck_allgather(CollectiveChannel& ch, const TwoLevel& where, const ProcessBytes& processes, char* all) {
     const std::vector<int>& leaders = where.leaders();
     int q = where.process_count(), p = where.my_process();
-    // Positions [first, first + count) modulo q: up to the last position with `tag`, the
-    // part that wraps round to position 0 with its own tag. Sender and receiver of a
-    // range split it alike.
-    auto spans = [&](int first, int count, int tag, int leader) {
+    // Positions [first, first + count) modulo q as messages: up to the last position with
+    // the round's tag, the part that wraps round to position 0 with a tag of its own.
+    // Sender and receiver of a range split it alike.
+    struct Part {
+        int tag;
+        char* data;
+        std::size_t bytes;
+    };
+    auto parts = [&](int first, int count, int tag) {
         int end = first + count;
-        std::vector<Incoming> parts{{leader, tag, all + processes.start[static_cast<std::size_t>(first)],
-                                     processes.range(first, std::min(end, q))}};
-        if (end > q) parts.push_back({leader, tag + tag::kAllgatherWrapped, all, processes.range(0, end - q)});
-        return parts;
+        std::vector<Part> out{{tag, all + processes.start[static_cast<std::size_t>(first)],
+                               processes.range(first, std::min(end, q))}};
+        if (end > q) out.push_back({tag + tag::kAllgatherWrapped, all, processes.range(0, end - q)});
+        return out;
     };
     // Round k: this leader holds positions p, p+1, ..., p+2^k-1; it sends them 2^k positions
     // down and receives as many from 2^k positions up.
     for (int d = 1, round = 0; d < q; d <<= 1, ++round) {
         int count = std::min(d, q - d), tag = tag::kAllgatherRound + round;
-        auto posted = ch.post(spans((p + d) % q, count, tag, leaders[static_cast<std::size_t>((p + d) % q)]));
-        for (const Incoming& part : spans(p, count, tag, leaders[static_cast<std::size_t>((p - d + q) % q)]))
-            ch.send(part.source, part.tag, part.data, part.bytes);
+        int from = leaders[static_cast<std::size_t>((p + d) % q)], to = leaders[static_cast<std::size_t>((p - d + q) % q)];
+        std::vector<Incoming> incoming;
+        for (const Part& part : parts((p + d) % q, count, tag)) incoming.push_back({from, part.tag, part.data, part.bytes});
+        auto posted = ch.post(incoming);
+        for (const Part& part : parts(p, count, tag)) ch.send(to, part.tag, part.data, part.bytes);
         posted.wait();
     }
 }
