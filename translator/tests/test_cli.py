@@ -21,7 +21,13 @@ def test_translate_to_stdout_and_file(tmp_path):
     (tmp_path / "inc" / "defs.h").write_text("#define VALUE 0\n")
     r = run(["translate", "p.c", "-I", "inc", "-DUNUSED=1"], tmp_path)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.startswith('#include "bamboo.h"\n#line 1 "')
+    # the file never includes <errno.h>: bamboo.h leaves the name errno alone
+    assert r.stdout.startswith('#define BAMBOO_WITHOUT_ERRNO_H 1\n#include "bamboo.h"\n#line 1 "')
+    (tmp_path / "e.c").write_text("#include <errno.h>\n" + SRC)
+    r = run(["translate", "e.c", "-I", "inc"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith('#include "bamboo.h"\n#line 1 "'), "errno.h included: errno is the task's"
+
     r = run(["translate", "p.c", "-Iinc", "-o", "out.c", "--explain"], tmp_path)
     assert r.returncode == 0, r.stderr
     assert "main renamed to bamboo_main" in r.stdout

@@ -140,35 +140,45 @@ struct Segment {
 };
 
 // Bruck's allgather between the leaders, in place: `all` holds every process's blocks in
-// tree order, this process's already there, and ends with all of them there.
+// tree order, this process's already there, and ends with all of them there. One message
+// a round, as the algorithm has it: a range of positions that wraps round past the last
+// travels through a staging buffer, the rest straight from and into `all`.
 void bruck_allgather(CollectiveChannel& ch, const TwoLevel& where, const ProcessBytes& processes, char* all) {
     const std::vector<int>& leaders = where.leaders();
     int q = where.process_count(), p = where.my_process();
-    // Positions [first, first + count) modulo q as messages: up to the last position with
-    // the round's tag, the part that wraps round to position 0 with a tag of its own.
-    // Sender and receiver of a range split it alike.
-    struct Part {
-        int tag;
-        char* data;
-        std::size_t bytes;
+    // Positions [first, first + count) modulo q: the bytes up to the last position, at
+    // `head`, and those of the positions wrapped round to 0, at the start of `all`.
+    struct Range {
+        char* head;
+        std::size_t head_bytes, wrapped_bytes;
+        std::size_t bytes() const { return head_bytes + wrapped_bytes; }
     };
-    auto parts = [&](int first, int count, int tag) {
+    auto range = [&](int first, int count) {
         int end = first + count;
-        std::vector<Part> out{{tag, all + processes.start[static_cast<std::size_t>(first)],
-                               processes.range(first, std::min(end, q))}};
-        if (end > q) out.push_back({tag + tag::kAllgatherWrapped, all, processes.range(0, end - q)});
-        return out;
+        return Range{all + processes.start[static_cast<std::size_t>(first)], processes.range(first, std::min(end, q)),
+                     end > q ? processes.range(0, end - q) : 0};
     };
     // Round k: this leader holds positions p, p+1, ..., p+2^k-1; it sends them 2^k positions
     // down and receives as many from 2^k positions up.
     for (int d = 1, round = 0; d < q; d <<= 1, ++round) {
         int count = std::min(d, q - d), tag = tag::kAllgatherRound + round;
-        int from = leaders[static_cast<std::size_t>((p + d) % q)], to = leaders[static_cast<std::size_t>((p - d + q) % q)];
-        std::vector<Incoming> incoming;
-        for (const Part& part : parts((p + d) % q, count, tag)) incoming.push_back({from, part.tag, part.data, part.bytes});
-        auto posted = ch.post(incoming);
-        for (const Part& part : parts(p, count, tag)) ch.send(to, part.tag, part.data, part.bytes);
+        Range in = range((p + d) % q, count), out = range(p, count);
+        ByteBuffer in_staging, out_staging;
+        char* in_at = in.wrapped_bytes ? (in_staging = ByteBuffer(in.bytes()), in_staging.get()) : in.head;
+        auto posted = ch.post({{leaders[static_cast<std::size_t>((p + d) % q)], tag, in_at, in.bytes()}});
+        const char* out_at = out.head;
+        if (out.wrapped_bytes) {
+            out_staging = ByteBuffer(out.bytes());
+            copy_block(out_staging.get(), out.head, out.head_bytes);
+            copy_block(out_staging.get() + out.head_bytes, all, out.wrapped_bytes);
+            out_at = out_staging.get();
+        }
+        ch.send(leaders[static_cast<std::size_t>((p - d + q) % q)], tag, out_at, out.bytes());
         posted.wait();
+        if (in.wrapped_bytes) {
+            copy_block(in.head, in_at, in.head_bytes);
+            copy_block(all, in_at + in.head_bytes, in.wrapped_bytes);
+        }
     }
 }
 

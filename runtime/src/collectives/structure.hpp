@@ -26,8 +26,7 @@ constexpr int kAllreduceIn = 0x400, kAllreduceOut = 0x401, kAllreduceFold = 0x40
               kAllreduceUnfold = 0x403, kAllreduceRound = 0x410;
 constexpr int kGatherLocal = 0x500, kGatherLeaders = 0x501, kGatherStraight = 0x502;
 constexpr int kScatterLeaders = 0x600, kScatterLocal = 0x601;
-constexpr int kAllgatherIn = 0x700, kAllgatherOut = 0x701, kAllgatherRound = 0x710,
-              kAllgatherWrapped = 0x40;  // + a round's tag: the part of its range past the last process
+constexpr int kAllgatherIn = 0x700, kAllgatherOut = 0x701, kAllgatherRound = 0x710;
 constexpr int kAlltoallIn = 0x800, kAlltoallOut = 0x801, kAlltoallRound = 0x810;
 constexpr int kAlltoallv = 0x900;
 constexpr int kScanRound = 0xa10, kExscanRound = 0xb10;

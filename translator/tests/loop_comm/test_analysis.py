@@ -263,7 +263,7 @@ def test_mpi_loops_are_optimized_before_the_bamboo_translation(opt):
                    "  MPI_Get(&x[j], 1, MPI_DOUBLE, pe, j, 1, MPI_DOUBLE, WIN);\n"
                    "q[0] = 0; iq[0] = me;", comm_only=False)
     assert res.ok, res.diagnostics
-    assert res.text.startswith('#include "bamboo.h"\n')
+    assert res.text.split("#line", 1)[0].endswith('#include "bamboo.h"\n')
     assert '#include "bamboo_loopcomm_mpi.h"' in res.text and "bamboo_lc_mpi_move(" in res.text
     assert "its one-element MPI accesses move after it" in res.explanation
 

@@ -13,7 +13,8 @@ def test_parsed_as_cxx_by_suffix_or_option(translate):
     for name, args in (("t.cpp", ()), ("t.cc", ()), ("t.c", ("-x", "c++"))):
         res = translate(code, name=name, args=args)
         assert res.ok, errors(res)
-        assert res.text.startswith('#define BAMBOO_TRANSLATED_CXX 1\n#include "bamboo.h"\n')
+        assert res.text.startswith('#define BAMBOO_TRANSLATED_CXX 1\n')
+        assert '\n#include "bamboo.h"\n' in res.text.split("#line", 1)[0]
         assert "return BAMBOO_PRIVATE_IN(ns, x); }" in res.text
 
 
