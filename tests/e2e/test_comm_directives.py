@@ -102,6 +102,7 @@ def _task_cases():
 def test_bamboo_tasks_print_what_hand_written_mpi_prints(program, target, processes, vf, executables):
     """The one-sided target runs on the runtime's windows (tests/e2e/conformance/rma.c)."""
     expected = run_plain(executables(program, target, "plain"), processes * vf)
+    assert expected.returncode == 0 and expected.lines(), "the plain MPI reference: " + expected.stderr
     run = run_bamboo(executables(program, target, "tasks"), processes, vf)
     assert run.returncode == 0, run.stderr
     assert run.lines() == expected.lines()
