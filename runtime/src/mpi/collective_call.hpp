@@ -6,7 +6,6 @@
 #include <mpi.h>
 
 #include <algorithm>
-
 #include <string>
 #include <string_view>
 #include <vector>

@@ -1017,8 +1017,8 @@ bool CommEngine::progress(Look look) {
         if (arriving_ > 0 && advance_arrivals(look)) moved = true;
     }
     // What the arrivals answered (a get's data, a flush's acknowledgement, a lock granted)
-    // leaves now: left in the outbox until the next poll it waited for an idle worker's nap,
-    // 0.5 ms a get between processes.
+    // leaves now. Left in the outbox until the next poll, an answer waited out an idle
+    // worker's nap: 0.5 ms a get between processes.
     if (start_sends()) moved = true;
     note_transit();
     if (moved && trace::on()) trace::engine_round(began);
