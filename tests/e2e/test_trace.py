@@ -86,12 +86,13 @@ def test_an_application_traced_prints_what_mpi_prints_and_its_trace_holds_every_
     assert sum(1 for f in flows if f["args"]["remote"]) == remote > 0
     assert events(trace, ph="B", cat="wait") and events(trace, ph="B", cat="idle")
 
-    # --bamboo-stats times the same task runs the trace records, on its own clock reads.
+    # --bamboo-stats times the same task runs the trace records, from the same clock reads: to the
+    # microsecond it prints, however busy the machine.
     in_tasks = {int(m[0]): float(m[1]) for m in TIME.findall(run.stderr)}
     assert sorted(in_tasks) == [0, 1]
     for process, seconds in in_tasks.items():
         traced = sum(span_lengths(trace, process, "task")) / 1e6
-        assert traced == pytest.approx(seconds, rel=0.05, abs=1e-4)
+        assert traced == pytest.approx(seconds, abs=1e-6)
 
     # The OTF2 archive holds the same spans and messages.
     printed = subprocess.run(["otf2-print", str(trace_file) + ".otf2/traces.otf2"], capture_output=True, text=True,

@@ -180,13 +180,17 @@ void Worker::enter_held(Task& task) {
 }
 
 void Worker::task_began(const Task& task) {
-    if (duties_.times_tasks) task_began_at_ = std::chrono::steady_clock::now();
-    if (trace::on()) trace::task_began(index_, task.vrank());
+    if (!duties_.times_tasks && !trace::on()) return;
+    auto now = std::chrono::steady_clock::now();
+    task_began_at_ = now;
+    if (trace::on()) trace::task_began(index_, task.vrank(), now);
 }
 
 void Worker::task_ended(const Task& task) {
-    if (duties_.times_tasks) in_tasks_ += std::chrono::steady_clock::now() - task_began_at_;
-    if (trace::on()) trace::task_ended(index_, task.vrank());
+    if (!duties_.times_tasks && !trace::on()) return;
+    auto now = std::chrono::steady_clock::now();
+    in_tasks_ += now - task_began_at_;
+    if (trace::on()) trace::task_ended(index_, task.vrank(), now);
 }
 
 void Worker::left_task(Task& task) {

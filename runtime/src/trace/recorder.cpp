@@ -62,11 +62,18 @@ std::uint64_t text_of(Buffer& b, std::string_view call, std::string_view what) {
     return at;
 }
 
-void lane_event(EventType type, int worker, int vrank) {
-    if (Event* e = record(type)) {
+void lane_event(EventType type, int worker, int vrank, std::int64_t time) {
+    if (Event* e = record(type, time)) {
         e->lane = worker;
         e->vrank = vrank;
     }
+}
+
+void lane_event(EventType type, int worker, int vrank) { lane_event(type, worker, vrank, now()); }
+
+std::int64_t in_records_unit(std::chrono::steady_clock::time_point at) {
+    if (kSimulatedMpi) return simulated_now_ns();
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(at.time_since_epoch()).count();
 }
 
 }  // namespace
@@ -79,15 +86,17 @@ void enable(std::size_t events_per_thread) {
 // Under SimGrid SMPI the simulated clock, so that a trace of a simulation shows where its
 // simulated time went.
 std::int64_t now() {
-    if (kSimulatedMpi) return simulated_now_ns();
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
+    return in_records_unit(std::chrono::steady_clock::now());
 }
 
 void worker_started(int worker) { lane_event(EventType::worker_start, worker, -1); }
 void worker_stopped(int worker) { lane_event(EventType::worker_stop, worker, -1); }
-void task_began(int worker, int vrank) { lane_event(EventType::task_begin, worker, vrank); }
-void task_ended(int worker, int vrank) { lane_event(EventType::task_end, worker, vrank); }
+void task_began(int worker, int vrank, std::chrono::steady_clock::time_point at) {
+    lane_event(EventType::task_begin, worker, vrank, in_records_unit(at));
+}
+void task_ended(int worker, int vrank, std::chrono::steady_clock::time_point at) {
+    lane_event(EventType::task_end, worker, vrank, in_records_unit(at));
+}
 void idle_began(int worker) { lane_event(EventType::idle_begin, worker, -1); }
 void idle_ended(int worker) { lane_event(EventType::idle_end, worker, -1); }
 

@@ -10,6 +10,7 @@
 // callers write `if (trace::on()) trace::...`.
 #pragma once
 
+#include <chrono>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
@@ -77,8 +78,10 @@ std::int64_t now();
 
 void worker_started(int worker);
 void worker_stopped(int worker);
-void task_began(int worker, int vrank);
-void task_ended(int worker, int vrank);
+// `at`: the worker's own clock read, which --bamboo-stats also uses, so that both time the same
+// span (on a busy machine a preemption between two reads would set them apart).
+void task_began(int worker, int vrank, std::chrono::steady_clock::time_point at);
+void task_ended(int worker, int vrank, std::chrono::steady_clock::time_point at);
 void idle_began(int worker);
 void idle_ended(int worker);
 // `call` and `what` are copied.

@@ -15,6 +15,8 @@
 namespace bamboo::trace {
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 const ProcessFacts kOneProcess{/*process=*/0, /*workers=*/2, /*vf=*/3};
 
 std::string name_comm(int vrank, int context) {
@@ -53,12 +55,12 @@ TEST(TraceTest, EachThreadRecordsIntoItsOwnBoundedBuffer) {
 TEST(TraceTest, SpansPairBeginsWithEndsPerWorkerAndPerTaskAndCloseWhatIsLeftOpen) {
     JobTrace job = gather(100, [] {
         worker_started(0);
-        task_began(0, 1);
+        task_began(0, 1, Clock::now());
         wait_began(2, WaitKind::receive, 1, 7, 4, "MPI_Recv", "a message from vrank 1, tag 7");
-        task_ended(0, 1);
+        task_ended(0, 1, Clock::now());
         idle_began(1);
         idle_ended(1);
-        task_began(1, 2);  // never ends: closed at the last record
+        task_began(1, 2, Clock::now());  // never ends: closed at the last record
         wait_ended(2);
         worker_stopped(0);
     });
@@ -87,9 +89,9 @@ TEST(TraceTest, AWaitEndsWhenTheTaskIsMadeRunnableNotWhenItRunsAgain) {
         wait_began(2, WaitKind::receive, 1, 7, 4, "MPI_Recv", "a message");
         woken(2);
         std::this_thread::sleep_for(std::chrono::milliseconds(1));  // ready, not yet running
-        task_began(0, 2);
+        task_began(0, 2, Clock::now());
         wait_ended(2);
-        task_ended(0, 2);
+        task_ended(0, 2, Clock::now());
     });
     std::vector<Span> waits = spans_of(job, SpanKind::wait);
     std::vector<Span> runs = spans_of(job, SpanKind::task);
@@ -135,13 +137,13 @@ TEST(TraceTest, SendsMatchArrivalsInOrderWithinEachStream) {
 
 TEST(TraceTest, AFullBufferEndsTheWholeTraceWhereItFilled) {
     JobTrace job = gather(3, [] {
-        task_began(0, 0);
+        task_began(0, 0, Clock::now());
         sent(0, 0, 1, 0, 5, 4, 8);
-        task_ended(0, 0);
+        task_ended(0, 0, Clock::now());
         arrived(1, 0, 5, 4, 8);  // refused: the buffer is full
         std::thread other([] {
-            task_began(1, 1);
-            task_ended(1, 1);
+            task_began(1, 1, Clock::now());
+            task_ended(1, 1, Clock::now());
         });
         other.join();
     });
