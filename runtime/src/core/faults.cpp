@@ -11,6 +11,7 @@
 
 #include "core/task.hpp"
 #include "core/task_stacks.hpp"
+#include "trace/part_file.hpp"
 #include "util/errors.hpp"
 
 namespace bamboo {
@@ -119,6 +120,7 @@ void on_fault(int number, siginfo_t* info, void* context) {
     while (kFaultSignals[index].number != number) ++index;
     const Task* task = Task::current();
     bool raised_by_fault = info->si_code > 0;  // not sent by kill() or raise()
+    if (trace::on()) trace::write_part_from_signal(raised_by_fault ? trace::Ending::fault : trace::Ending::terminated, number);
     if (task && raised_by_fault) {
         const char* address = static_cast<const char*>(info->si_addr);
         if (number == SIGSEGV && address < task->stack_bottom() &&
@@ -147,6 +149,32 @@ void install_fault_handlers() {
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&action.sa_mask);
     for (int i = 0; i < kFaultSignalCount; ++i) sigaction(kFaultSignals[i].number, &action, &previous_actions[i]);
+}
+
+namespace {
+
+const int kTerminationSignals[] = {SIGTERM, SIGINT};
+constexpr int kTerminationSignalCount = sizeof kTerminationSignals / sizeof kTerminationSignals[0];
+struct sigaction previous_termination_actions[kTerminationSignalCount];
+
+void on_termination(int number) {
+    trace::write_part_from_signal(trace::Ending::terminated, number);
+    int index = 0;
+    while (kTerminationSignals[index] != number) ++index;
+    sigaction(number, &previous_termination_actions[index], nullptr);
+    raise(number);  // delivered, as it would have been, once this handler returns
+}
+
+}  // namespace
+
+void install_termination_handlers() {
+    struct sigaction action;
+    std::memset(&action, 0, sizeof action);
+    action.sa_handler = on_termination;
+    action.sa_flags = SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    for (int i = 0; i < kTerminationSignalCount; ++i)
+        sigaction(kTerminationSignals[i], &action, &previous_termination_actions[i]);
 }
 
 namespace {

@@ -82,7 +82,7 @@ void bamboo_exit(int status) {
 int bamboo_abort(MPI_Comm, int errorcode) {
     Rank* self = Rank::current();
     warn("task vrank %d called MPI_Abort with error code %d", self ? self->vrank() : -1, errorcode);
-    abort_job(errorcode);
+    abort_job(errorcode, Stop::mpi_abort);
 }
 
 double bamboo_wtime(void) {

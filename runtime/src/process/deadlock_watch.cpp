@@ -49,8 +49,13 @@ Activity DeadlockWatch::activity() {
     if (now.moved != last_moved_ || !now.idle) {
         last_moved_ = now.moved;
         last_move_ = clock;
+        idle_hook_ran_ = false;
     }
     now.idle_long = now.idle && clock - last_move_ >= timeout_;
+    if (on_idle_ && now.idle && !idle_hook_ran_ && clock - last_move_ >= idle_after_) {
+        idle_hook_ran_ = true;
+        on_idle_();
+    }
     return now;
 }
 
@@ -83,7 +88,7 @@ void DeadlockWatch::report_and_abort() const {
     report += "\n";
     std::fwrite(report.data(), 1, report.size(), stderr);  // one write: lines stay together
     std::fflush(stderr);
-    abort_job(kExitDeadlock);
+    abort_job(kExitDeadlock, Stop::deadlock);
 }
 
 }  // namespace bamboo

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -33,6 +34,14 @@ public:
     // every process done and every message received, so the process may leave.
     bool job_finished();
 
+    // Runs `hook` once the process has been idle (nothing runnable, nothing moving) for
+    // `after`, and again after each later stretch of activity (--bamboo-trace: the part of a
+    // process that may be killed without warning).
+    void when_idle_for(std::chrono::duration<double> after, std::function<void()> hook) {
+        idle_after_ = after;
+        on_idle_ = std::move(hook);
+    }
+
     // With `idle_blocks`: the receives of the job-wide check that an idle wait must include.
     void pending_receives(std::vector<MPI_Request*>& out) { rounds_.pending_receives(out); }
 
@@ -48,6 +57,9 @@ private:
     std::chrono::steady_clock::time_point last_move_;
     std::uint64_t last_moved_ = 0;
     bool finished_ = false;
+    std::chrono::duration<double> idle_after_{0};
+    std::function<void()> on_idle_;
+    bool idle_hook_ran_ = false;  // since the last move
 };
 
 }  // namespace bamboo

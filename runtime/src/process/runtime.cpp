@@ -30,9 +30,9 @@
 #include "process/deadlock_watch.hpp"
 #include "transport/comm_engine.hpp"
 #include "transport/node.hpp"
-#include "trace/chrome_writer.hpp"
-#include "trace/gather.hpp"
-#include "trace/otf2_writer.hpp"
+#include "trace/clock_offset.hpp"
+#include "trace/merge.hpp"
+#include "trace/part_file.hpp"
 #include "trace/recorder.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
@@ -244,6 +244,7 @@ bool Runtime::start(int& argc, char** argv, int provided, int* exit_code) {
     }
     create_ranks(argc, argv);
     install_fault_handlers();
+    if (!options_.trace.empty()) start_trace();
     return true;
 }
 
@@ -370,25 +371,78 @@ void Runtime::report_time() const {
     std::fputs(line, stderr);
 }
 
-// --bamboo-trace: every process's records to process 0, which writes the job's trace.
-void Runtime::write_trace() const {
-    trace::ProcessFacts facts{routes_.process, static_cast<int>(workers_.size()), routes_.vf};
-    auto comm_name = [this](int vrank, int context) {
-        const Rank* rank = routes_.local(vrank);
-        return describe_comm(rank ? rank->communicator_with_context(context) : nullptr, context);
-    };
+namespace {
+
+const Runtime* traced_runtime = nullptr;  // for the abort hook
+
+std::string parts_directory(const std::string& trace) { return trace + ".parts"; }
+
+}  // namespace
+
+// --bamboo-trace: this process's part (trace/part_file.hpp) made ready to be written however
+// the process ends, with its clock's offset to process 0's measured now; the merge at the end
+// also has the offset then, and a job that ends early has this one.
+void Runtime::start_trace() {
     MPI_Comm comm;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    std::optional<trace::JobTrace> job = trace::gather_job(trace::take_buffers(), facts, comm_name, comm);
+    trace::ClockOffset start = trace::measure_clock_offset(comm);
+    // The job's number tells its parts from those an earlier job left in the same place.
+    std::uint64_t job = static_cast<std::uint64_t>(trace::now()) ^ (static_cast<std::uint64_t>(getpid()) << 40);
+    MPI_Bcast(&job, 1, MPI_UINT64_T, 0, comm);
     MPI_Comm_free(&comm);
-    if (!job) return;
-    if (job->truncated_at)
-        warn("--bamboo-trace: a thread's trace buffer filled up %.3f ms into the run: the trace ends there "
-             "(--bamboo-trace-events sets the records per thread)",
-             static_cast<double>(*job->truncated_at) / 1e6);
+    trace::ProcessFacts facts{routes_.process, routes_.process_count, static_cast<int>(workers_.size()), routes_.vf};
+    std::string directory = parts_directory(options_.trace), error;
+    std::string note = routes_.process != 0 ? std::string()
+                                            : "bamboo: --bamboo-trace: the job stopped early; `bin/bamboo trace merge " +
+                                                  options_.trace + "` makes its trace from the parts in " + directory +
+                                                  "/\n";
+    if (!trace::prepare_part(directory, facts, job, start, note, &error)) {
+        warn("--bamboo-trace: %s: this process's part of the trace is lost", error.c_str());
+        return;
+    }
+    traced_runtime = this;
+    before_abort(write_trace_part_on_abort);
+    constexpr std::chrono::seconds kIdleBeforePart(1);
+    watch_->when_idle_for(kIdleBeforePart, [this] { trace::write_idle_part(trace_comm_names()); });
+    if (!kSimulatedMpi) install_termination_handlers();  // a simulated job is one process
+}
+
+// The communicators the records name, as the tasks of this process know them.
+std::map<int, std::string> Runtime::trace_comm_names() const {
+    std::map<int, std::string> names;
+    for (const auto& [context, vrank] : trace::named_contexts()) {
+        const Rank* rank = routes_.local(vrank);
+        names.emplace(context, describe_comm(rank ? rank->communicator_with_context(context) : nullptr, context));
+    }
+    return names;
+}
+
+void Runtime::write_trace_part_on_abort(Stop why, int code) {
+    trace::Ending ending = why == Stop::deadlock    ? trace::Ending::deadlock
+                           : why == Stop::mpi_abort ? trace::Ending::aborted
+                                                    : trace::Ending::runtime_error;
     std::string error;
-    if (!trace::write_chrome(*job, options_.trace, &error)) warn("--bamboo-trace: %s", error.c_str());
-    if (!trace::write_otf2(*job, options_.trace + ".otf2", &error)) warn("--bamboo-trace: no OTF2 archive: %s", error.c_str());
+    if (!trace::write_part(ending, code, traced_runtime->trace_comm_names(), std::nullopt, &error))
+        warn("--bamboo-trace: %s", error.c_str());
+}
+
+// --bamboo-trace at the end of a job that ended well: every process writes its part, then
+// process 0 merges them into the job's trace, and removes them once all are in.
+void Runtime::write_trace() const {
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    trace::ClockOffset end = trace::measure_clock_offset(comm);
+    std::string error;
+    if (!trace::write_part(trace::Ending::finished, 0, trace_comm_names(), end, &error))
+        warn("--bamboo-trace: %s", error.c_str());
+    MPI_Barrier(comm);  // every part is on disk
+    MPI_Comm_free(&comm);
+    if (routes_.process != 0) return;
+    std::string directory = parts_directory(options_.trace);
+    auto say = [](const std::string& line) { warn("--bamboo-trace: %s", line.c_str()); };
+    if (trace::merge_trace(directory, options_.trace, say) != static_cast<std::size_t>(routes_.process_count)) return;
+    for (int p = 0; p < routes_.process_count; ++p) std::remove(trace::part_path(directory, p).c_str());
+    rmdir(directory.c_str());
 }
 
 int Runtime::finish() {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,7 +47,10 @@ private:
     void report_message_counts() const;
     void report_workers() const;
     void report_time() const;
+    void start_trace();
     void write_trace() const;
+    std::map<int, std::string> trace_comm_names() const;
+    static void write_trace_part_on_abort(Stop why, int code);
 
     Options options_;
     ThreadPlan plan_;

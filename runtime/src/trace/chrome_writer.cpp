@@ -1,5 +1,7 @@
 #include "trace/chrome_writer.hpp"
 
+#include <signal.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cinttypes>
@@ -124,6 +126,7 @@ std::string span_args(const Span& s) {
     if (s.peer != kNoPeer) args += std::string(s.wait == WaitKind::send ? ",\"dest\":" : ",\"source\":") + std::to_string(s.peer);
     if (s.tag != kNoTag) args += ",\"tag\":" + std::to_string(s.tag);
     if (!s.comm.empty()) args += ",\"comm\":" + quoted(s.comm);
+    if (s.unended) args += ",\"unended\":true";
     return args + "}";
 }
 
@@ -131,6 +134,32 @@ std::string message_args(const Message& m) {
     return ",\"args\":{\"from\":" + std::to_string(m.from_vrank) + ",\"to\":" + std::to_string(m.to_vrank) +
            ",\"tag\":" + std::to_string(m.tag) + ",\"comm\":" + quoted(m.comm) +
            ",\"bytes\":" + std::to_string(m.bytes) + ",\"remote\":" + (m.remote() ? "true" : "false") + "}";
+}
+
+std::string signal_name(int number) {
+    switch (number) {
+        case SIGTERM: return "SIGTERM";
+        case SIGINT: return "SIGINT";
+        case SIGSEGV: return "SIGSEGV";
+        case SIGBUS: return "SIGBUS";
+        case SIGFPE: return "SIGFPE";
+        case SIGILL: return "SIGILL";
+    }
+    return "signal " + std::to_string(number);
+}
+
+// Why a process's recording ended before the job's end, as the trace says it.
+std::string stop_reason(const ProcessSummary& p) {
+    switch (p.ending) {
+        case Ending::finished: break;
+        case Ending::deadlock: return "deadlock report";
+        case Ending::runtime_error: return "runtime error";
+        case Ending::aborted: return "MPI_Abort (error code " + std::to_string(p.detail) + ")";
+        case Ending::fault: return "fault (" + signal_name(p.detail) + ")";
+        case Ending::terminated: return signal_name(p.detail);
+        case Ending::idle: return "last seen idle (then killed without warning?)";
+    }
+    return "";
 }
 
 std::string other_data(const JobTrace& job) {
@@ -141,8 +170,14 @@ std::string other_data(const JobTrace& job) {
         text += std::string(i ? "," : "") + "{\"process\":" + std::to_string(p.process) +
                 ",\"workers\":" + std::to_string(p.workers) + ",\"vranks\":[";
         for (std::size_t v = 0; v < p.vranks.size(); ++v) text += (v ? "," : "") + std::to_string(p.vranks[v]);
-        text += "],\"run\":[" + micros(p.run_begin) + "," + micros(p.run_end) + "]}";
+        text += "],\"run\":[" + micros(p.run_begin) + "," + micros(p.run_end) + "],\"stopped\":";
+        text += p.ending == Ending::finished
+                    ? std::string("null")
+                    : "{\"at\":" + micros(p.stopped_at) + ",\"why\":" + quoted(stop_reason(p)) + "}";
+        text += "}";
     }
+    text += "],\"missing\":[";
+    for (std::size_t i = 0; i < job.missing.size(); ++i) text += (i ? "," : "") + std::to_string(job.missing[i]);
     return text + "]}}";
 }
 

@@ -1,7 +1,7 @@
 // The trace of a whole job, as the writers take it (trace/chrome_writer.hpp,
 // trace/otf2_writer.hpp): spans on lanes and messages between tasks, every time on process
-// 0's clock, in nanoseconds since the job's first event. Built at exit by process 0 from
-// every process's records (trace/gather.hpp); docs/tracing.md says what each part means.
+// 0's clock, in nanoseconds since the job's first event. Merged from every process's part
+// (trace/merge.hpp); docs/tracing.md says what each part means.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "trace/part_file.hpp"
 #include "trace/recorder.hpp"
 
 namespace bamboo::trace {
@@ -42,6 +43,7 @@ struct Span {
     int peer = kNoPeer;
     int tag = kNoTag;
     std::string comm;
+    bool unended = false;  // still waiting when its process stopped
 };
 
 // A message from one task to another, point-to-point or a collective's own.
@@ -65,6 +67,9 @@ struct ProcessSummary {
     std::vector<int> vranks;
     std::int64_t run_begin = 0;  // the workers started running tasks
     std::int64_t run_end = 0;    // ... and stopped
+    Ending ending = Ending::finished;  // how its recording ended
+    int detail = 0;                    // the signal, or MPI_Abort's error code
+    std::int64_t stopped_at = 0;
 };
 
 struct JobTrace {
@@ -74,6 +79,7 @@ struct JobTrace {
     std::vector<Message> messages;  // by send time
     // Set when some thread's buffer filled up: nothing after this time is in the trace.
     std::optional<std::int64_t> truncated_at;
+    std::vector<int> missing;  // processes that left no part (killed before they could write it)
 };
 
 }  // namespace bamboo::trace

@@ -17,7 +17,9 @@ namespace {
 
 std::size_t capacity = 0;
 std::mutex registry_mutex;
-std::vector<std::unique_ptr<Buffer>> registry;  // every thread's buffer, for take_buffers()
+// Every thread's buffer; reserved at enable() so that a signal handler reading it (without
+// the lock) never meets it moving.
+std::vector<std::unique_ptr<Buffer>> registry;
 thread_local Buffer* own = nullptr;
 
 Buffer& buffer() {
@@ -79,6 +81,11 @@ std::int64_t in_records_unit(std::chrono::steady_clock::time_point at) {
 }  // namespace
 
 void enable(std::size_t events_per_thread) {
+    constexpr std::size_t kThreadsExpected = 4096;
+    {
+        std::lock_guard<std::mutex> lock(registry_mutex);
+        registry.reserve(kThreadsExpected);
+    }
     capacity = events_per_thread;
     detail::enabled = true;
 }
@@ -140,12 +147,18 @@ void arrived(int to_vrank, int source, int tag, int comm, std::size_t bytes) {
     e->value = bytes;
 }
 
-std::vector<Buffer> take_buffers() {
+std::size_t buffer_count() { return registry.size(); }
+const Buffer& buffer_of_thread(std::size_t index) { return *registry[index]; }
+const Buffer* this_threads_buffer() { return own; }
+
+void clear() {
     std::lock_guard<std::mutex> lock(registry_mutex);
-    std::vector<Buffer> taken;
-    for (auto& b : registry) taken.push_back(std::move(*b));
-    for (auto& b : registry) *b = Buffer{};
-    return taken;
+    for (auto& b : registry) {
+        b->events.clear();
+        b->text.clear();
+        b->text_by_hash.clear();
+        b->full_at = -1;
+    }
 }
 
 }  // namespace bamboo::trace

@@ -93,7 +93,14 @@ void engine_round(std::int64_t began);
 void sent(int worker, int from_vrank, int to_vrank, int source, int tag, int comm, std::size_t bytes);
 void arrived(int to_vrank, int source, int tag, int comm, std::size_t bytes);
 
-// After every thread has stopped recording: the buffers, which the caller now owns.
-std::vector<Buffer> take_buffers();
+// Every thread's buffer as it stands, read without the registry's lock, which a signal
+// handler cannot take: for writing this process's part (trace/part_file.hpp).
+std::size_t buffer_count();
+const Buffer& buffer_of_thread(std::size_t index);
+// The calling thread's buffer; nullptr if it has recorded nothing.
+const Buffer* this_threads_buffer();
+
+// Drops every record so far (each unit test starts from nothing).
+void clear();
 
 }  // namespace bamboo::trace

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
@@ -23,7 +24,15 @@ void emit(const std::string& prefix, const char* format, va_list args) {
 
 }  // namespace
 
-void abort_job(int code) {
+namespace {
+std::atomic<void (*)(Stop, int)> abort_hook{nullptr};
+}  // namespace
+
+void before_abort(void (*hook)(Stop why, int code)) { abort_hook = hook; }
+
+void abort_job(int code, Stop why) {
+    // Once: not again from a second thread, nor if the hook itself fails.
+    if (auto hook = abort_hook.exchange(nullptr)) hook(why, code);
     int initialized = 0, finalized = 0;
     MPI_Initialized(&initialized);
     if (initialized) {
@@ -42,7 +51,7 @@ void fatal(const char* format, ...) {
     va_start(args, format);
     emit("bamboo: ", format, args);
     va_end(args);
-    abort_job(kExitRuntimeError);
+    abort_job(kExitRuntimeError, Stop::runtime_error);
 }
 
 void task_error(int vrank, const char* call, bamboo_site at, const char* format, ...) {
@@ -53,7 +62,7 @@ void task_error(int vrank, const char* call, bamboo_site at, const char* format,
     va_start(args, format);
     emit(prefix, format, args);
     va_end(args);
-    abort_job(kExitRuntimeError);
+    abort_job(kExitRuntimeError, Stop::runtime_error);
 }
 
 void call_error(int code, int vrank, const char* call, bamboo_site at, const char* format, ...) {

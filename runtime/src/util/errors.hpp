@@ -38,7 +38,13 @@ struct CallError {
 
 void warn(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
+// Why a job is ended before its end.
+enum class Stop { runtime_error, deadlock, mpi_abort };
+
 // Ends the job now with `code`, without blocking on anything.
-[[noreturn]] void abort_job(int code);
+[[noreturn]] void abort_job(int code, Stop why);
+
+// Runs `hook` in abort_job before the job ends (--bamboo-trace writes this process's part).
+void before_abort(void (*hook)(Stop why, int code));
 
 }  // namespace bamboo

@@ -1,14 +1,18 @@
 // The trace's recorder and the making of a job's trace from its records (trace/recorder.hpp,
-// trace/gather.hpp), in one MPI process: bounded buffers per thread; spans from begin/end
-// records, left open ones closed; sends matched with arrivals stream by stream, in order;
-// a full buffer cutting the trace for everyone.
-#include "trace/gather.hpp"
-
-#include <mpi.h>
+// trace/part_file.hpp, trace/merge.hpp), in one process: bounded buffers per thread; a part
+// written and read back; spans from begin/end records, left open ones closed; sends matched
+// with arrivals stream by stream, in order; a full buffer cutting the trace for everyone.
+#include "trace/merge.hpp"
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
+
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <thread>
 
@@ -17,19 +21,25 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-const ProcessFacts kOneProcess{/*process=*/0, /*workers=*/2, /*vf=*/3};
+const ProcessFacts kOneProcess{/*process=*/0, /*processes=*/1, /*workers=*/2, /*vf=*/3};
 
 std::string name_comm(int vrank, int context) {
     return "comm " + std::to_string(context) + " of vrank " + std::to_string(vrank);
 }
 
+// The job's trace of what `record` records, through this process's part on disk.
 JobTrace gather(std::size_t events_per_thread, const std::function<void()>& record) {
     enable(events_per_thread);
-    take_buffers();  // what an earlier test left
+    clear();  // what an earlier test left
+    std::string error, directory = ::testing::TempDir() + "trace_test.parts";
+    EXPECT_TRUE(prepare_part(directory, kOneProcess, /*job=*/1, ClockOffset{}, "", &error)) << error;
     record();
-    std::optional<JobTrace> job = gather_job(take_buffers(), kOneProcess, name_comm, MPI_COMM_SELF);
-    EXPECT_TRUE(job);
-    return job ? *job : JobTrace{};
+    std::map<int, std::string> names;
+    for (const auto& [context, vrank] : named_contexts()) names.emplace(context, name_comm(vrank, context));
+    EXPECT_TRUE(write_part(Ending::finished, 0, names, ClockOffset{}, &error)) << error;
+    std::optional<Part> part = read_part(part_path(directory, 0), &error);
+    EXPECT_TRUE(part) << error;
+    return part ? assemble_job({*part}) : JobTrace{};
 }
 
 std::vector<Span> spans_of(const JobTrace& job, SpanKind kind) {
@@ -41,15 +51,17 @@ std::vector<Span> spans_of(const JobTrace& job, SpanKind kind) {
 
 TEST(TraceTest, EachThreadRecordsIntoItsOwnBoundedBuffer) {
     enable(4);
-    take_buffers();
+    clear();
     for (int i = 0; i < 6; ++i) idle_began(0);
     std::thread other([] { idle_began(1); });
     other.join();
-    std::vector<Buffer> buffers = take_buffers();
-    ASSERT_EQ(buffers.size(), 2u);
-    EXPECT_EQ(buffers[0].events.size() + buffers[1].events.size(), 5u);
-    EXPECT_GE(buffers[0].full_at, 0);  // refused two records
-    EXPECT_EQ(buffers[1].full_at, -1);
+    const Buffer& mine = *this_threads_buffer();
+    const Buffer& others = buffer_of_thread(buffer_count() - 1);  // the newest thread's
+    ASSERT_NE(&mine, &others);
+    EXPECT_EQ(mine.events.size(), 4u);
+    EXPECT_EQ(others.events.size(), 1u);
+    EXPECT_GE(mine.full_at, 0);  // refused two records
+    EXPECT_EQ(others.full_at, -1);
 }
 
 TEST(TraceTest, SpansPairBeginsWithEndsPerWorkerAndPerTaskAndCloseWhatIsLeftOpen) {
@@ -151,6 +163,91 @@ TEST(TraceTest, AFullBufferEndsTheWholeTraceWhereItFilled) {
     EXPECT_TRUE(job.messages.empty());
     for (const Span& s : job.spans) EXPECT_LE(s.end, *job.truncated_at);
     EXPECT_EQ(spans_of(job, SpanKind::task).size(), 1u);  // the other thread's came after the cut
+}
+
+std::string parts_directory(const std::string& name) {
+    std::string directory = ::testing::TempDir() + name;
+    std::filesystem::remove_all(directory);
+    return directory;
+}
+
+// Records a task that starts waiting for a message and never gets it, as `process` of a job
+// of `processes`; returns its part's path.
+std::string write_stuck_part(const std::string& directory, int process, int processes, std::uint64_t job,
+                             bool from_signal) {
+    enable(100);
+    clear();
+    std::string error;
+    EXPECT_TRUE(prepare_part(directory, ProcessFacts{process, processes, 1, 1}, job, ClockOffset{}, "", &error));
+    task_began(0, process, Clock::now());
+    sent(0, process, process, 0, 5, 4, 8);
+    arrived(process, 0, 5, 4, 8);
+    wait_began(process, WaitKind::receive, 0, 99, 4, "MPI_Recv", "a message that never comes");
+    task_ended(0, process, Clock::now());
+    if (from_signal)
+        write_part_from_signal(Ending::fault, SIGSEGV);
+    else
+        EXPECT_TRUE(write_part(Ending::deadlock, 3, {{4, "MPI_COMM_WORLD"}}, std::nullopt, &error)) << error;
+    return part_path(directory, process);
+}
+
+TEST(TraceTest, AStoppedProcessSaysWhyAndItsOpenWaitNeverEnded) {
+    std::string directory = parts_directory("stopped.parts"), error;
+    std::optional<Part> part = read_part(write_stuck_part(directory, 0, 1, 1, false), &error);
+    ASSERT_TRUE(part) << error;
+    JobTrace job = assemble_job({*part});
+    ASSERT_EQ(job.processes.size(), 1u);
+    EXPECT_EQ(job.processes[0].ending, Ending::deadlock);
+    EXPECT_EQ(job.processes[0].detail, 3);
+    std::vector<Span> waits = spans_of(job, SpanKind::wait);
+    ASSERT_EQ(waits.size(), 1u);
+    EXPECT_TRUE(waits[0].unended);
+    EXPECT_EQ(waits[0].end, job.processes[0].stopped_at);  // open until the process stopped
+    EXPECT_EQ(waits[0].comm, "MPI_COMM_WORLD");
+    ASSERT_EQ(job.messages.size(), 1u);
+}
+
+TEST(TraceTest, APartWrittenFromASignalHandlerNamesCommunicatorsByNumber) {
+    std::string directory = parts_directory("signal.parts"), error;
+    std::optional<Part> part = read_part(write_stuck_part(directory, 0, 1, 1, true), &error);
+    ASSERT_TRUE(part) << error;
+    JobTrace job = assemble_job({*part});
+    EXPECT_EQ(job.processes[0].ending, Ending::fault);
+    EXPECT_EQ(job.processes[0].detail, SIGSEGV);
+    std::vector<Span> waits = spans_of(job, SpanKind::wait);
+    ASSERT_EQ(waits.size(), 1u);
+    EXPECT_EQ(waits[0].comm, "communicator context 4");
+}
+
+TEST(TraceTest, TheMergeTakesOneJobsPartsAndNamesTheProcessesWithoutOne) {
+    std::string directory = parts_directory("merge.parts");
+    write_stuck_part(directory, 0, 3, /*job=*/7, false);
+    write_stuck_part(directory, 1, 3, /*job=*/7, false);
+    write_stuck_part(directory, 2, 3, /*job=*/9, false);  // another job's, left there
+    std::vector<std::string> said;
+    std::string file = directory + "/job.json";
+    EXPECT_EQ(merge_trace(directory, file, [&](const std::string& line) { said.push_back(line); }), 2u);
+    auto says = [&](const std::string& text) {
+        return std::any_of(said.begin(), said.end(), [&](const std::string& line) { return line.find(text) != std::string::npos; });
+    };
+    EXPECT_TRUE(says("p2.part: another job's part"));
+    EXPECT_TRUE(says("process 2 left no part"));
+    std::ifstream json(file);
+    std::string text((std::istreambuf_iterator<char>(json)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("\"missing\":[2]"), std::string::npos);
+    EXPECT_NE(text.find("\"why\":\"deadlock report\""), std::string::npos);
+}
+
+TEST(TraceTest, APartCutShortOrNotAPartIsRefusedWithItsPath) {
+    std::string directory = parts_directory("cut.parts"), error;
+    std::string path = write_stuck_part(directory, 0, 1, 1, false);
+    std::filesystem::resize_file(path, sizeof(PartHeader) + 20);
+    EXPECT_FALSE(read_part(path, &error));
+    EXPECT_EQ(error, path + ": cut short (was its process killed while writing it?)");
+    std::ofstream(path, std::ios::trunc) << "not a part at all, but long enough to hold a header of one........"
+                                            "..............................................................";
+    EXPECT_FALSE(read_part(path, &error));
+    EXPECT_EQ(error, path + ": not a part of a Bamboo trace");
 }
 
 }  // namespace

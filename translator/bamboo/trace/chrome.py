@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .intervals import Interval
@@ -79,12 +79,19 @@ class Message:
 
 
 @dataclass(frozen=True)
+class Stop:
+    at: float
+    why: str             # "deadlock report", "fault (SIGSEGV)", "SIGTERM", "MPI_Abort (...)"
+
+
+@dataclass(frozen=True)
 class Process:
     number: int
     workers: int
     vranks: list[int]
     run: Interval        # when its workers started and stopped running tasks
     lanes: list[Lane]    # in thread_sort_index order
+    stopped: Stop | None = None  # where the job did not end well: when and why it stopped
 
 
 @dataclass(frozen=True)
@@ -94,6 +101,7 @@ class Trace:
     truncated_at: float | None
     processes: list[Process]
     messages: list[Message]
+    missing: list[int] = field(default_factory=list)  # processes that left no part
 
 
 def lane_kind(name: str) -> str | None:
@@ -175,8 +183,25 @@ PROCESS_FIELDS = {
 }
 
 
-def _field_problems(record: dict, where: str, fields: dict) -> list[str]:
+def _is_stop(value: Any) -> bool:
+    return value is None or (isinstance(value, dict) and _is_number(value.get("at"))
+                             and isinstance(value.get("why"), str))
+
+
+# Fields a trace of a job that did not end well has (docs/tracing.md), checked where present.
+OPTIONAL_HEADER_FIELDS = {
+    "missing": (lambda v: isinstance(v, list) and all(map(_is_int, v)), "a list of integers"),
+}
+OPTIONAL_PROCESS_FIELDS = {
+    "stopped": (_is_stop, 'null or {"at": a time, "why": a string}'),
+}
+
+
+def _field_problems(record: dict, where: str, fields: dict, optional: dict | None = None) -> list[str]:
     found = []
+    for name, (valid, what) in (optional or {}).items():
+        if name in record and not valid(record[name]):
+            found.append(f"{where}.{name}: {record[name]!r} is not {what}")
     for name, (valid, what) in fields.items():
         if name not in record:
             found.append(f"{where}.{name}: missing")
@@ -199,11 +224,11 @@ def _header_problems(bamboo: Any) -> list[str]:
     if not (_is_int(bamboo.get("version")) and bamboo["version"] == VERSION):  # True == 1
         found.append(f"otherData.bamboo.version: {bamboo.get('version')!r} "
                      f"(this reader knows version {VERSION})")
-    found += _field_problems(bamboo, "otherData.bamboo", HEADER_FIELDS)
+    found += _field_problems(bamboo, "otherData.bamboo", HEADER_FIELDS, OPTIONAL_HEADER_FIELDS)
     for k, process in enumerate(_processes(bamboo)):
         where = f"otherData.bamboo.processes[{k}]"
         if isinstance(process, dict):
-            found += _field_problems(process, where, PROCESS_FIELDS)
+            found += _field_problems(process, where, PROCESS_FIELDS, OPTIONAL_PROCESS_FIELDS)
         else:
             found.append(f"{where}: not an object")
     return found
@@ -405,10 +430,14 @@ def build(data: dict) -> Trace:
     def endpoint(e: dict) -> Endpoint:
         return Endpoint(e["pid"], e["tid"], e["ts"])
 
+    def stop_of(p: dict) -> Stop | None:
+        stopped = p.get("stopped")
+        return Stop(stopped["at"], stopped["why"]) if stopped else None
+
     bamboo = data["otherData"]["bamboo"]
     processes = [Process(p["process"], p["workers"], p["vranks"], tuple(p["run"]),
-                         lanes_of(p["process"])) for p in bamboo["processes"]]
+                         lanes_of(p["process"]), stop_of(p)) for p in bamboo["processes"]]
     messages = [Message(ident, endpoint(send), endpoint(ends["f"][ident]), send["args"])
                 for ident, send in ends["s"].items()]
     return Trace(len(data["traceEvents"]), bamboo["vf"], bamboo["truncated_at"],
-                 sorted(processes, key=lambda p: p.number), messages)
+                 sorted(processes, key=lambda p: p.number), messages, bamboo.get("missing", []))

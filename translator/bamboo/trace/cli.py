@@ -3,17 +3,24 @@
   bamboo trace summary FILE [--json] [--longest N]          where the time went
   bamboo trace plot FILE -o OUT.png [--from US] [--to US]   the timeline as a PNG
   bamboo trace check FILE                                   whether it is well formed
+  bamboo trace merge FILE [--parts DIR]                     FILE out of a stopped job's parts
 
 check prints each problem it finds and exits 1 if there are any; summary and plot refuse a
 trace with problems. A file that cannot be read as a Bamboo trace, or a trace they refuse, is
-one line on stderr, "bamboo trace: error: ...", and exit status 2. (This docstring is the
-command's --help.)"""
+one line on stderr, "bamboo trace: error: ...", and exit status 2.
+
+A job that ends well writes FILE itself. One that is stopped (a deadlock report, a fault,
+MPI_Abort, SIGTERM) leaves each process's part in FILE.parts/; merge makes FILE of them.
+(This docstring is the command's --help.)"""
 from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 from dataclasses import asdict
+
+from ..driver import RUNTIME_LIBDIR
 
 from .chrome import TraceError, load, problems, read
 from .report import text
@@ -52,6 +59,17 @@ def check_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def merge_command(args: argparse.Namespace) -> int:
+    tool = RUNTIME_LIBDIR / "bamboo-trace-merge"
+    if not tool.exists():
+        raise TraceError(f"{tool} is not built: build the runtime first (make build)")
+    parts = args.parts or f"{args.file}.parts"
+    done = subprocess.run([str(tool), parts, args.file])
+    if done.returncode != 0:
+        raise TraceError(f"no trace made of the parts in {parts}")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="bamboo trace", description=__doc__.splitlines()[0],
                                   formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -79,6 +97,12 @@ def parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="whether the trace is well formed; exit 1 if not")
     check.add_argument("file", metavar="FILE")
     check.set_defaults(run=check_command)
+
+    merge = commands.add_parser("merge", help="the trace of a job that was stopped, out of the "
+                                "parts its processes left")
+    merge.add_argument("file", metavar="FILE", help="the trace to write (--bamboo-trace's FILE)")
+    merge.add_argument("--parts", metavar="DIR", help="where the parts are (default FILE.parts)")
+    merge.set_defaults(run=merge_command)
     return top
 
 

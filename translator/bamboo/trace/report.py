@@ -44,6 +44,27 @@ def table(title: str, header: list[str], rows: list[list[str]],
     return [title, line(header), *(line(row) for row in rows)]
 
 
+def stops(summary: Summary) -> list[str]:
+    """Where a job that did not end well stopped, and what its tasks still waited for."""
+    if not (summary.stopped or summary.missing):
+        return []
+    lines = ["The job did not end well"]
+    lines += [f"p{process} stopped at {ms(stop.at)} ms: {stop.why}"
+              for process, stop in sorted(summary.stopped.items())]
+    lines += [f"p{process} left no part of the trace (killed before it could write one?)"
+              for process in summary.missing]
+    lines.append("")
+    if summary.unended_waits:
+        lines += table(
+            "Waits that never ended (ms)",
+            ["vrank", "since", "call", "for"],
+            [[str(w.vrank), ms(w.begin), w.name, w.waits_for] for w in summary.unended_waits],
+            text_columns=(0, 2, 3))
+    else:
+        lines.append("Waits that never ended: none")
+    return lines + [""]
+
+
 def text(summary: Summary) -> str:
     lines = [f"{summary.file}: {len(summary.processes)} processes, {len(summary.tasks)} tasks "
              f"(VF {summary.vf}), {summary.events} events"]
@@ -51,6 +72,7 @@ def text(summary: Summary) -> str:
         lines.append(f"truncated at {ms(summary.truncated_at)} ms: a thread's trace buffer "
                      "filled up, the figures cover the job up to there")
     lines.append("")
+    lines += stops(summary)
     lines += table(
         "Processes (ms; compute, idle and runtime in % of the workers' time)",
         ["process", "workers", "workers' time", "compute", "%", "idle", "%", "runtime", "%",

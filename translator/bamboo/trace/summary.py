@@ -9,7 +9,8 @@ the flights (send to arrival) of the messages between it and other processes, th
 
 Per task (vrank): compute, wait (``wait`` spans) and ready, the rest of its life from its first
 to its last span. Then the longest waits, and the job's overlap: the processes' overlapped
-flight time over their flight time, both summed."""
+flight time over their flight time, both summed. Of a job that did not end well: where each
+process stopped and why, the processes that left no part, and the waits that never ended."""
 from __future__ import annotations
 
 import heapq
@@ -17,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .chrome import Message, Process, Span, Trace
+from .chrome import Message, Process, Span, Stop, Trace
 from .intervals import Interval, intersection, length, union
 
 
@@ -67,6 +68,9 @@ class Summary:
     tasks: list[TaskFigures]
     longest_waits: list[Wait]
     overlap: float | None  # the job's
+    stopped: dict[int, Stop]  # by process, those that stopped before the job's end
+    missing: list[int]        # processes that left no part of the trace
+    unended_waits: list[Wait]  # still waiting when their process stopped, by vrank
     time_unit: str = "us"
 
 
@@ -129,6 +133,12 @@ def longest_waits(trace: Trace, count: int) -> list[Wait]:
             for span in heapq.nlargest(count, waits, key=lambda span: (span.duration, -span.begin))]
 
 
+def unended_waits(trace: Trace) -> list[Wait]:
+    return sorted((Wait(span.args["vrank"], span.name, span.args["for"], span.begin, span.duration)
+                   for process in trace.processes for span in spans(process, "wait")
+                   if span.args.get("unended")), key=lambda w: w.vrank)
+
+
 def summarize(trace: Trace, file: str, longest: int = 10) -> Summary:
     sent: dict[int, list[Message]] = defaultdict(list)
     flights: dict[int, list[Interval]] = defaultdict(list)
@@ -140,5 +150,7 @@ def summarize(trace: Trace, file: str, longest: int = 10) -> Summary:
     processes = [process_figures(trace, p, sent[p.number], flights[p.number])
                  for p in trace.processes]
     job_overlap = share(sum(p.overlapped for p in processes), sum(p.flight for p in processes))
+    stopped = {p.number: p.stopped for p in trace.processes if p.stopped is not None}
     return Summary(file, trace.events, trace.vf, trace.truncated_at, processes,
-                   task_figures(trace), longest_waits(trace, longest), job_overlap)
+                   task_figures(trace), longest_waits(trace, longest), job_overlap,
+                   stopped, list(trace.missing), unended_waits(trace))

@@ -138,6 +138,11 @@ CASES = [
                  lambda d: ["otherData.bamboo.processes[1].workers: 0 is not a positive integer",
                             "otherData.bamboo.processes[1].run: [5, 1] is not [start, end]"],
                  id="process fields"),
+    pytest.param(bamboo(lambda b: (b["processes"][0].update(stopped={"at": "late"}), b.update(missing=[2, "x"]))),
+                 lambda d: ["otherData.bamboo.missing: [2, 'x'] is not a list of integers",
+                            "otherData.bamboo.processes[0].stopped: {'at': 'late'} is not null or "
+                            '{"at": a time, "why": a string}'],
+                 id="stop fields"),
 ]
 
 

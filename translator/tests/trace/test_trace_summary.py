@@ -99,3 +99,35 @@ def test_a_truncated_summary_says_so():
                                           (1536 * 1024, "1.5 MiB"), (3 * 1024 ** 4, "3072.0 GiB")])
 def test_sizes_in_binary_units(count, shown):
     assert size(count) == shown
+
+
+def stopped_job() -> TraceBuilder:
+    """p0 stopped by the deadlock report at 100 us with vrank 0's receive never ended; p1
+    left no part."""
+    t = TraceBuilder(vf=1).process(0, 1, [0], (0, 100))
+    t.processes[0]["stopped"] = {"at": 100, "why": "deadlock report"}
+    t.task(0, 0, 0, 0, 10).idle(0, 0, 10, 100)
+    t.span(0, 2000, 10, 100, "MPI_Recv", "wait",
+           {"vrank": 0, "kind": "receive", "for": "a message from vrank 1, tag 99", "unended": True})
+    return t
+
+
+def test_a_stopped_job_says_where_each_process_stopped_and_which_waits_never_ended():
+    t = stopped_job()
+    data = t.data()
+    data["otherData"]["bamboo"]["missing"] = [1]
+    assert problems(data) == []
+    s = summarize(build(data), "t.json")
+    assert {p: stop.why for p, stop in s.stopped.items()} == {0: "deadlock report"}
+    assert s.missing == [1]
+    assert [(w.vrank, w.waits_for, w.begin) for w in s.unended_waits] == [(0, "a message from vrank 1, tag 99", 10)]
+    report = text(s)
+    assert report.index("The job did not end well") < report.index("Processes (ms;")
+    assert "p0 stopped at 0.100 ms: deadlock report" in report
+    assert "p1 left no part of the trace" in report
+    assert "0      0.010  MPI_Recv  a message from vrank 1, tag 99" in report
+
+
+def test_a_job_that_ended_well_says_nothing_of_stops():
+    report = text(summary_of(two_processes()))
+    assert "did not end well" not in report and "never ended" not in report
