@@ -2,8 +2,9 @@
 the trace is well formed and its times are the simulated ones (docs/tracing.md).
 
 jacobi3d 32^3, 5 sweeps, on 2 processes x VF 4 of the torus, its computation modelled as
-bench/smpi does (no code timed; each point of a sweep charged 10 ns, the runtime's own work
-nothing), so that its simulated times are the same at every run. A simulation takes a
+bench/smpi does (no code timed; each point of a sweep charged 10 ns, the runtime's copies of
+message data as MPI's, its other work nothing), so that its simulated times are the same at
+every run. A simulation takes a
 second or so."""
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ def test_the_trace_is_on_the_simulated_clock(traced):
     trace = chrome.load(str(path))
     stretches = timed(trace)
     assert max(end - begin for begin, end in stretches) == pytest.approx(reported * 1e6, rel=0.01)
-    # Every process's run, and the trace, contain them.
+    # Every process's run contains them.
     first, last = min(begin for begin, _ in stretches), max(end for _, end in stretches)
     for process in trace.processes:
         assert process.run[0] <= first and process.run[1] >= last
