@@ -212,7 +212,8 @@ const OptionSpec kSpecs[] = {
      [](Options& o, const Source& s, const std::string& v) { o.stats = parse_flag(s, v); }},
     {"trace", false, "FILE", "none",
      "record what every worker, task and message did, and write it at exit as Chrome trace JSON "
-     "to FILE and as OTF2 to FILE.otf2/ (docs/tracing.md; bin/bamboo trace summary FILE)",
+     "to FILE and as OTF2 to FILE.otf2/ (docs/tracing.md; bin/bamboo trace summary FILE); a job "
+     "that is stopped leaves its processes' parts in FILE.parts/ (bin/bamboo trace merge FILE)",
      [](Options& o, const Source&, const std::string& v) { o.trace = v; }},
     {"trace-events", false, "N", "1048576",
      "records kept per thread for --bamboo-trace (48 bytes each); a full buffer ends the trace there",
