@@ -125,6 +125,47 @@ def test_a_wait_says_what_it_waits_for_and_ends_with_its_message(tmp_path):
     assert wait["ts"] <= arrival[0]["ts"] <= end["ts"]
 
 
+ONE_SIDED = re.compile(r"bamboo: stats: process (\d+) one-sided: puts (\d+) \(\d+ B\) within the process, (\d+) "
+                       r"\(\d+ B\) to other processes; gets (\d+) \(\d+ B\) within the process, (\d+) \(\d+ B\) to "
+                       r"other processes; accumulates (\d+) \(\d+ B\) within the process, (\d+) ")
+
+
+def test_puts_gets_and_accumulates_are_flows_from_the_origin_to_the_target_and_counted(tmp_path):
+    program = HERE / "one_sided.c"
+    processes, vf = 2, 2
+    ranks = processes * vf
+    plain = run_plain(build_plain([program], tmp_path / "plain"), ranks)
+    assert plain.returncode == 0, plain.stderr
+    trace_file = tmp_path / "one_sided.json"
+    run = run_bamboo(build_bamboo([program], tmp_path / "bamboo"), processes, vf, [],
+                     ["--bamboo-trace", str(trace_file), "--bamboo-stats"])
+    assert run.returncode == 0, run.stderr
+    assert run.lines() == plain.lines()
+    trace = json.loads(trace_file.read_text())
+    assert problems(trace) == []
+    operations = {}
+    for name in ("MPI_Put", "MPI_Get", "MPI_Accumulate"):
+        sends = events(trace, ph="s", cat="rma", name=name)
+        arrivals = {e["id"]: e for e in events(trace, ph="f", cat="rma", name=name)}
+        operations[name] = sorted((e["args"]["from"], e["args"]["to"]) for e in sends)
+        for send in sends:
+            arrival = arrivals[send["id"]]
+            assert send["pid"] == send["args"]["from"] // vf and arrival["pid"] == send["args"]["to"] // vf
+            assert send["args"]["remote"] == (send["pid"] != arrival["pid"])
+            assert send["args"]["bytes"] == 4 and send["args"]["window"].startswith("the window from MPI_Win_create")
+    assert operations == {"MPI_Put": [(r, (r + 1) % ranks) for r in range(ranks)],
+                          "MPI_Get": sorted((r, (r - 1) % ranks) for r in range(ranks)),
+                          "MPI_Accumulate": [(r, 0) for r in range(ranks)]}
+    # --bamboo-stats counts what the trace shows, per process and by where the target was.
+    for m in ONE_SIDED.findall(run.stderr):
+        process, counts = int(m[0]), [int(n) for n in m[1:]]
+        flows = [e for e in events(trace, ph="s", cat="rma") if e["pid"] == process]
+        expected = [sum(1 for e in flows if e["name"] == name and e["args"]["remote"] == remote)
+                    for name in ("MPI_Put", "MPI_Get", "MPI_Accumulate") for remote in (False, True)]
+        assert counts == expected
+    assert len(ONE_SIDED.findall(run.stderr)) == processes
+
+
 def test_a_full_trace_buffer_ends_the_trace_cleanly_and_says_so(tmp_path):
     trace_file = tmp_path / "short.json"
     run = run_bamboo(app_binary("jacobi3d", "bamboo"), 2, 4, ["25", "20"],

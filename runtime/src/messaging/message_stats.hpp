@@ -30,6 +30,19 @@ struct MessageCounts : MessageKind {
     }
 };
 
+// One-sided operations a rank issued, by operation (trace::RmaOp's order: put, get,
+// accumulate, get_accumulate, compare_and_swap) and where their target was. Written by the rank only.
+struct OneSidedCounts : MessageKind {
+    static constexpr int kOperations = 5;
+    std::uint64_t operations[kOperations][2] = {};
+    std::uint64_t bytes[kOperations][2] = {};
+
+    void count(int operation, Scope scope, std::size_t size) {
+        ++operations[operation][scope];
+        bytes[operation][scope] += size;
+    }
+};
+
 // Bytes delivered into receives, and bytes the runtime copied on their way. Any thread;
 // counting changes nothing the runtime depends on, so it is allowed through a const path.
 class CopyCounts : public MessageKind {

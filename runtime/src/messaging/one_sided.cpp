@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 
+#include "core/worker.hpp"
 #include "messaging/rank.hpp"
 #include "messaging/requests.hpp"
 #include "messaging/routes.hpp"
+#include "trace/recorder.hpp"
 #include "util/byte_buffer.hpp"
 #include "util/errors.hpp"
 #include "util/mpi_guard.hpp"
@@ -237,6 +240,7 @@ void applied_one(WindowPart& target) {
     target.owner.wake();
 }
 
+
 std::string window_name(const WindowPart& window) {
     std::string name = window.comm->name();
     const std::string made = "the communicator from ";
@@ -389,7 +393,9 @@ WindowPart::WindowPart(Rank& owner_task, std::shared_ptr<const Communicator> win
       sent(static_cast<std::size_t>(comm->size()), 0),
       unflushed(static_cast<std::size_t>(comm->size()), 0),
       posts_received(static_cast<std::size_t>(comm->size()), 0),
-      completes_received(static_cast<std::size_t>(comm->size()), 0) {}
+      completes_received(static_cast<std::size_t>(comm->size()), 0) {
+    if (trace::on()) trace::name_context(comm->context(), window_name(*this));  // the window is gone by the end
+}
 
 bool WindowPart::covered(const char* first, MPI_Aint bytes) const {
     std::lock_guard<std::mutex> guard(attached_mutex_);
@@ -439,7 +445,21 @@ WindowPart* WindowDirectory::find(int vrank, int context) const {
 bool accumulate_op_supported(MPI_Op op) { return index_in(kOps, op) >= 0; }
 bool accumulate_element_supported(MPI_Datatype type) { return index_in(kElements, type) >= 0; }
 
+// The origin's side of an operation: counted (--bamboo-stats), recorded (--bamboo-trace); for
+// a target in this process, applied at once.
+void issued(WindowPart& window, const RmaTarget& target, trace::RmaOp op, std::size_t bytes) {
+    bool local = is_local(window, target.rank);
+    window.owner.one_sided.count(static_cast<int>(op), local ? MessageKind::same_process : MessageKind::other_process,
+                                 bytes);
+    if (!trace::on()) return;
+    Worker* worker = Worker::current();
+    int target_vrank = window.comm->vrank_of(target.rank), origin_vrank = window.owner.vrank();
+    trace::rma_issued(worker ? worker->index() : -1, origin_vrank, target_vrank, window.comm->context(), op, bytes);
+    if (local) trace::rma_applied(origin_vrank, target_vrank, window.comm->context(), op, bytes);
+}
+
 void put(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target) {
+    issued(window, target, trace::RmaOp::put, origin.bytes());
     if (is_local(window, target.rank)) {
         copy(origin, target_buffer(window, target));
         return;
@@ -448,6 +468,7 @@ void put(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target)
 }
 
 void accumulate(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target, const Accumulation& how) {
+    issued(window, target, trace::RmaOp::accumulate, origin.bytes());
     if (is_local(window, target.rank)) {
         TypedBuffer into = target_buffer(window, target);
         std::size_t bytes = origin.bytes();
@@ -466,6 +487,7 @@ void accumulate(WindowPart& window, const TypedBuffer& origin, const RmaTarget& 
 }
 
 void get(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target, Request* answered) {
+    issued(window, target, trace::RmaOp::get, origin.bytes());
     if (is_local(window, target.rank)) {
         copy(target_buffer(window, target), origin);
         if (answered) answered->complete.store(true, std::memory_order_release);
@@ -482,6 +504,7 @@ void get(WindowPart& window, const TypedBuffer& origin, const RmaTarget& target,
 void get_accumulate(WindowPart& window, const TypedBuffer& origin, const TypedBuffer& result, const RmaTarget& target,
                     const Accumulation& how, Request* answered) {
     std::size_t bytes = result.bytes();
+    issued(window, target, trace::RmaOp::get_accumulate, bytes);
     ByteBuffer operand(bytes);
     if (how.op != MPI_NO_OP) pack(origin, operand.get());
     if (is_local(window, target.rank)) {
@@ -507,6 +530,7 @@ void get_accumulate(WindowPart& window, const TypedBuffer& origin, const TypedBu
 void compare_and_swap(WindowPart& window, const TypedBuffer& origin, const TypedBuffer& compare,
                       const TypedBuffer& result, const RmaTarget& target) {
     std::size_t bytes = result.bytes();
+    issued(window, target, trace::RmaOp::compare_and_swap, bytes);
     ByteBuffer operands(2 * bytes);  // the new value, then the one to compare with
     pack(origin, operands.get());
     pack(compare, operands.get() + bytes);
@@ -617,6 +641,22 @@ bool take_completes(WindowPart& window, const std::vector<int>& ranks) {
     return take_notices(window, window.completes_received, ranks);
 }
 
+// --bamboo-trace: an operation from another process applied to `part` (the bytes its origin
+// counted; a compare-and-swap carries two elements for one).
+void trace_applied(const WindowPart& part, int origin_vrank, const RmaHeader& header) {
+    std::optional<trace::RmaOp> op;
+    std::size_t bytes = header.data_bytes;
+    switch (static_cast<RmaKind>(header.kind)) {
+        case RmaKind::put: op = trace::RmaOp::put; break;
+        case RmaKind::accumulate: op = trace::RmaOp::accumulate; break;
+        case RmaKind::get: op = trace::RmaOp::get; break;
+        case RmaKind::get_accumulate: op = trace::RmaOp::get_accumulate; break;
+        case RmaKind::compare_and_swap: op = trace::RmaOp::compare_and_swap, bytes /= 2; break;
+        default: return;  // answers, notices, locks: the synchronization, not operations
+    }
+    trace::rma_applied(origin_vrank, part.owner.vrank(), part.comm->context(), *op, bytes);
+}
+
 void receive_one_sided(Rank& dest, const Envelope& envelope, const char* data, std::size_t bytes) {
     int context = -1 - envelope.comm;
     WindowPart* part = dest.routes().windows.find(dest.vrank(), context);
@@ -632,6 +672,7 @@ void receive_one_sided(Rank& dest, const Envelope& envelope, const char* data, s
     char* at = part->address(header.offset);
     int origin_vrank = part->comm->vrank_of(envelope.source);
     if (part->dynamic && !runs.empty()) check_attached(*part, origin_vrank, runs, at);
+    if (trace::on()) trace_applied(*part, origin_vrank, header);
     switch (static_cast<RmaKind>(header.kind)) {
         case RmaKind::put:
             scatter_runs(payload, runs, at);

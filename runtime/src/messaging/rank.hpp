@@ -163,6 +163,7 @@ public:
     // The context the next communicator made with this rank may take (see communicators/communicator.hpp).
     int next_context = kFirstFreeContext;
     MessageCounts sent;
+    OneSidedCounts one_sided;
     // Its nonblocking sends lent to ranks of this process, until retired (messaging/delivery.hpp).
     std::vector<Request*> lent_sends;
     // The buffer of MPI_Buffer_attach, which buffered sends must fit.

@@ -336,6 +336,34 @@ void Runtime::report_message_counts() const {
                        copies("point-to-point", MessageKind::point_to_point) + "; " +
                        copies("collectives", MessageKind::collective) + "\n";
     std::fwrite(line.data(), 1, line.size(), stderr);
+    report_one_sided_counts();
+}
+
+// --bamboo-stats: the one-sided operations the process's tasks issued, a line if there were any.
+void Runtime::report_one_sided_counts() const {
+    OneSidedCounts sum;
+    std::uint64_t any = 0;
+    for (const auto& rank : routes_.ranks)
+        for (int op = 0; op < OneSidedCounts::kOperations; ++op)
+            for (int scope = 0; scope < 2; ++scope) {
+                sum.operations[op][scope] += rank->one_sided.operations[op][scope];
+                sum.bytes[op][scope] += rank->one_sided.bytes[op][scope];
+                any += rank->one_sided.operations[op][scope];
+            }
+    if (!any) return;
+    static const char* const kNames[OneSidedCounts::kOperations] = {"puts", "gets", "accumulates", "get-accumulates",
+                                                                    "compare-and-swaps"};
+    std::string line = "bamboo: stats: process " + std::to_string(routes_.process) + " one-sided";
+    for (int op = 0; op < OneSidedCounts::kOperations; ++op) {
+        const auto& n = sum.operations[op];
+        const auto& b = sum.bytes[op];
+        line += std::string(op ? ";" : ":") + " " + kNames[op] + " " + std::to_string(n[MessageKind::same_process]) +
+                " (" + std::to_string(b[MessageKind::same_process]) + " B) within the process, " +
+                std::to_string(n[MessageKind::other_process]) + " (" + std::to_string(b[MessageKind::other_process]) +
+                " B) to other processes";
+    }
+    line += "\n";
+    std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
 // --bamboo-stats: one line per worker, each written whole.
@@ -409,7 +437,7 @@ void Runtime::start_trace() {
 
 // The communicators the records name, as the tasks of this process know them.
 std::map<int, std::string> Runtime::trace_comm_names() const {
-    std::map<int, std::string> names;
+    std::map<int, std::string> names = trace::context_names();  // the windows'
     for (const auto& [context, vrank] : trace::named_contexts()) {
         const Rank* rank = routes_.local(vrank);
         names.emplace(context, describe_comm(rank ? rank->communicator_with_context(context) : nullptr, context));

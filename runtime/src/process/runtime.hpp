@@ -45,6 +45,7 @@ private:
     void create_ranks(int argc, char** argv);
     void record_run(double wall_s) const;
     void report_message_counts() const;
+    void report_one_sided_counts() const;
     void report_workers() const;
     void report_time() const;
     void start_trace();

@@ -131,9 +131,24 @@ std::string span_args(const Span& s) {
 }
 
 std::string message_args(const Message& m) {
-    return ",\"args\":{\"from\":" + std::to_string(m.from_vrank) + ",\"to\":" + std::to_string(m.to_vrank) +
-           ",\"tag\":" + std::to_string(m.tag) + ",\"comm\":" + quoted(m.comm) +
-           ",\"bytes\":" + std::to_string(m.bytes) + ",\"remote\":" + (m.remote() ? "true" : "false") + "}";
+    std::string tag = m.rma ? std::string() : ",\"tag\":" + std::to_string(m.tag);
+    std::string comm = m.rma ? ",\"window\":" : ",\"comm\":";
+    return ",\"args\":{\"from\":" + std::to_string(m.from_vrank) + ",\"to\":" + std::to_string(m.to_vrank) + tag +
+           comm + quoted(m.comm) + ",\"bytes\":" + std::to_string(m.bytes) +
+           ",\"remote\":" + (m.remote() ? "true" : "false") + "}";
+}
+
+// A one-sided operation's flow is named by its MPI call (MPI_Rput is a put, MPI_Fetch_and_op a
+// get-accumulate).
+const char* rma_name(RmaOp op) {
+    switch (op) {
+        case RmaOp::put: return "MPI_Put";
+        case RmaOp::get: return "MPI_Get";
+        case RmaOp::accumulate: return "MPI_Accumulate";
+        case RmaOp::get_accumulate: return "MPI_Get_accumulate";
+        case RmaOp::compare_and_swap: break;
+    }
+    return "MPI_Compare_and_swap";
 }
 
 std::string signal_name(int number) {
@@ -212,8 +227,9 @@ bool write_chrome(const JobTrace& job, const std::string& path, std::string* err
     std::map<LaneKey, std::vector<std::pair<std::int64_t, std::string>>> flows;
     std::uint64_t id = 0;
     for (const Message& m : job.messages) {
-        std::string common = ",\"id\":" + std::to_string(++id) + ",\"name\":\"message\",\"cat\":\"message\"" +
-                             message_args(m) + "}";
+        std::string name = m.rma ? rma_name(*m.rma) : "message", category = m.rma ? "rma" : "message";
+        std::string common = ",\"id\":" + std::to_string(++id) + ",\"name\":\"" + name + "\",\"cat\":\"" + category +
+                             "\"" + message_args(m) + "}";
         flows[key(m.sent_on)].emplace_back(m.sent, "{\"ph\":\"s\"," + at(m.sent_on, ids, m.sent) + common);
         flows[key(m.arrived_on)].emplace_back(m.arrived,
                                                "{\"ph\":\"f\",\"bp\":\"e\"," + at(m.arrived_on, ids, m.arrived) + common);

@@ -46,7 +46,8 @@ struct Span {
     bool unended = false;  // still waiting when its process stopped
 };
 
-// A message from one task to another, point-to-point or a collective's own.
+// A message from one task to another, point-to-point or a collective's own, or a one-sided
+// operation.
 struct Message {
     Lane sent_on;  // the sending task's worker
     Lane arrived_on;  // the receiving task's lane
@@ -57,6 +58,9 @@ struct Message {
     std::uint64_t bytes = 0;
     std::int64_t sent = 0;
     std::int64_t arrived = 0;
+    // A one-sided operation: from its origin's call to where it is applied at the target
+    // (`tag` unused, `comm` the window's name).
+    std::optional<RmaOp> rma;
 
     bool remote() const { return sent_on.process != arrived_on.process; }
 };

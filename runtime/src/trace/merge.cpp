@@ -38,6 +38,8 @@ struct ProcessTrace {
     std::vector<Span> spans;
     std::vector<Send> sends;
     std::vector<Arrival> arrivals;
+    std::vector<Send> rma_sends;  // one-sided operations issued, and applied
+    std::vector<Arrival> rma_arrivals;
     std::map<int, std::string> comm_names;  // by context, as its tasks name them
     std::int64_t full_at = -1;
     std::int64_t first = std::numeric_limits<std::int64_t>::max();
@@ -50,8 +52,10 @@ struct ProcessTrace {
         summary.run_end = to(summary.run_end);
         summary.stopped_at = to(summary.stopped_at);
         for (Span& s : spans) s.begin = to(s.begin), s.end = to(s.end);
-        for (Send& s : sends) s.time = to(s.time);
-        for (Arrival& a : arrivals) a.time = to(a.time);
+        for (auto* list : {&sends, &rma_sends})
+            for (Send& s : *list) s.time = to(s.time);
+        for (auto* list : {&arrivals, &rma_arrivals})
+            for (Arrival& a : *list) a.time = to(a.time);
         if (full_at >= 0) full_at = to(full_at);
         first = to(first);
         last = to(last);
@@ -115,6 +119,14 @@ public:
                 break;
             case EventType::arrival:
                 trace_.arrivals.push_back(Arrival{facts_.process, e.vrank, e.source, e.tag, e.comm, e.value, e.time});
+                break;
+            // One-sided: the origin vrank stands for the sender's rank, the operation for the tag.
+            case EventType::rma_issue:
+                name_of(e.comm);
+                trace_.rma_sends.push_back(Send{facts_.process, e.lane, e.vrank, e.peer, e.vrank, e.tag, e.comm, e.value, e.time});
+                break;
+            case EventType::rma_apply:
+                trace_.rma_arrivals.push_back(Arrival{facts_.process, e.peer, e.vrank, e.tag, e.comm, e.value, e.time});
                 break;
         }
     }
@@ -221,16 +233,20 @@ ProcessTrace convert(const Part& part) {
     return std::move(trace);
 }
 
-// The n-th send of each stream (receiver, sender's rank, communicator, tag) is the n-th arrival.
-std::vector<Message> match_messages(const std::vector<ProcessTrace>& traces, int vf) {
+// The n-th send of each stream (receiver, sender's rank, communicator, tag) is the n-th arrival;
+// with `one_sided`, the n-th operation issued of each (target, origin, window, operation) is
+// the n-th applied.
+std::vector<Message> match_messages(const std::vector<ProcessTrace>& traces, int vf, bool one_sided) {
     using Stream = std::tuple<int, int, int, int>;
     std::map<Stream, std::vector<const Send*>> sends;
     std::map<Stream, std::vector<const Arrival*>> arrivals;
     std::map<int, const std::map<int, std::string>*> names_of;  // by process
     for (const ProcessTrace& trace : traces) {
         names_of[trace.summary.process] = &trace.comm_names;
-        for (const Send& s : trace.sends) sends[{s.to, s.source, s.comm, s.tag}].push_back(&s);
-        for (const Arrival& a : trace.arrivals) arrivals[{a.to, a.source, a.comm, a.tag}].push_back(&a);
+        for (const Send& s : one_sided ? trace.rma_sends : trace.sends)
+            sends[{s.to, s.source, s.comm, s.tag}].push_back(&s);
+        for (const Arrival& a : one_sided ? trace.rma_arrivals : trace.arrivals)
+            arrivals[{a.to, a.source, a.comm, a.tag}].push_back(&a);
     }
     auto by_time = [](const auto* a, const auto* b) { return a->time < b->time; };
     std::vector<Message> messages;
@@ -249,6 +265,7 @@ std::vector<Message> match_messages(const std::vector<ProcessTrace>& traces, int
             m.from_vrank = s.from;
             m.to_vrank = s.to;
             m.tag = s.tag;
+            if (one_sided) m.rma = static_cast<RmaOp>(s.tag);
             const std::map<int, std::string>& names = *names_of[s.from / vf];
             auto name = names.find(s.comm);
             if (name != names.end()) m.comm = name->second;
@@ -259,7 +276,6 @@ std::vector<Message> match_messages(const std::vector<ProcessTrace>& traces, int
             messages.push_back(std::move(m));
         }
     }
-    std::sort(messages.begin(), messages.end(), [](const Message& a, const Message& b) { return a.sent < b.sent; });
     return messages;
 }
 
@@ -296,8 +312,11 @@ JobTrace assemble_job(const std::vector<Part>& parts) {
         job.truncated_at = cut;
         for (ProcessTrace& trace : traces) {
             auto after = [cut](const auto& x) { return x.time > cut; };
-            trace.sends.erase(std::remove_if(trace.sends.begin(), trace.sends.end(), after), trace.sends.end());
-            trace.arrivals.erase(std::remove_if(trace.arrivals.begin(), trace.arrivals.end(), after), trace.arrivals.end());
+            auto cut_list = [&after](auto& list) { list.erase(std::remove_if(list.begin(), list.end(), after), list.end()); };
+            cut_list(trace.sends);
+            cut_list(trace.arrivals);
+            cut_list(trace.rma_sends);
+            cut_list(trace.rma_arrivals);
             trace.spans.erase(
                 std::remove_if(trace.spans.begin(), trace.spans.end(), [cut](const Span& s) { return s.begin > cut; }),
                 trace.spans.end());
@@ -310,7 +329,10 @@ JobTrace assemble_job(const std::vector<Part>& parts) {
     for (ProcessTrace& trace : traces) trace.retime([origin](std::int64_t t) { return t - origin; });
     if (job.truncated_at) *job.truncated_at -= origin;
 
-    job.messages = match_messages(traces, job.vf);
+    job.messages = match_messages(traces, job.vf, false);
+    std::vector<Message> operations = match_messages(traces, job.vf, true);
+    job.messages.insert(job.messages.end(), operations.begin(), operations.end());
+    std::sort(job.messages.begin(), job.messages.end(), [](const Message& a, const Message& b) { return a.sent < b.sent; });
     for (ProcessTrace& trace : traces) {
         job.processes.push_back(trace.summary);
         for (Span& s : trace.spans) job.spans.push_back(std::move(s));

@@ -118,7 +118,8 @@ public:
         for (std::size_t group = 0; group < job.processes.size(); ++group)
             add_process(job.processes[group], group);
         for (const Span& span : job.spans) add_span(span);
-        for (const Message& message : job.messages) add_message(message);
+        for (const Message& message : job.messages)
+            if (!message.rma) add_message(message);  // one-sided operations: not in the archive (docs/tracing.md)
     }
 
     std::vector<std::string> strings;

@@ -180,7 +180,7 @@ std::map<int, int> named_contexts() {
     std::map<int, int> contexts;
     for (std::size_t i = 0; i < buffer_count(); ++i)
         for (const Event& e : buffer_of_thread(i).events) {
-            bool names_comm = e.type == EventType::send ||
+            bool names_comm = e.type == EventType::send || e.type == EventType::rma_issue ||
                               (e.type == EventType::wait_begin && (e.wait == WaitKind::receive || e.wait == WaitKind::send));
             if (names_comm) contexts.emplace(e.comm, e.vrank);
         }

@@ -147,6 +147,42 @@ void arrived(int to_vrank, int source, int tag, int comm, std::size_t bytes) {
     e->value = bytes;
 }
 
+void rma_issued(int worker, int origin_vrank, int target_vrank, int window, RmaOp op, std::size_t bytes) {
+    Event* e = record(EventType::rma_issue);
+    if (!e) return;
+    e->lane = worker;
+    e->vrank = origin_vrank;
+    e->peer = target_vrank;
+    e->comm = window;
+    e->tag = static_cast<std::int32_t>(op);
+    e->value = bytes;
+}
+
+void rma_applied(int origin_vrank, int target_vrank, int window, RmaOp op, std::size_t bytes) {
+    Event* e = record(EventType::rma_apply);
+    if (!e) return;
+    e->vrank = origin_vrank;
+    e->peer = target_vrank;
+    e->comm = window;
+    e->tag = static_cast<std::int32_t>(op);
+    e->value = bytes;
+}
+
+namespace {
+std::mutex names_mutex;
+std::map<int, std::string> names;
+}  // namespace
+
+void name_context(int context, std::string_view name) {
+    std::lock_guard<std::mutex> lock(names_mutex);
+    names[context] = name;
+}
+
+std::map<int, std::string> context_names() {
+    std::lock_guard<std::mutex> lock(names_mutex);
+    return names;
+}
+
 std::size_t buffer_count() { return registry.size(); }
 const Buffer& buffer_of_thread(std::size_t index) { return *registry[index]; }
 const Buffer* this_threads_buffer() { return own; }

@@ -14,6 +14,8 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -22,6 +24,9 @@ namespace bamboo::trace {
 
 // What a waiting task waits for.
 enum class WaitKind : std::uint8_t { receive, send, requests, collective, firing_rule, other };
+
+// A one-sided operation.
+enum class RmaOp : std::uint8_t { put, get, accumulate, get_accumulate, compare_and_swap };
 
 constexpr int kNoPeer = INT_MIN;
 constexpr int kNoTag = INT_MIN;
@@ -36,6 +41,9 @@ enum class EventType : std::uint8_t {
     engine_round,               // a comm engine round that moved something: time = its start, value = its end
     send,                       // vrank sends to peer: lane = worker, source/tag/comm (the envelope), value = bytes
     arrival,                    // a message reaches vrank's mailbox: source/tag/comm, value = bytes
+    rma_issue,                  // vrank issues a one-sided operation to peer: lane = worker, tag = its RmaOp,
+                                // comm = the window's context, value = bytes
+    rma_apply,                  // the operation is applied at its target peer (a get: its data read there)
 };
 
 struct Event {
@@ -92,6 +100,16 @@ void engine_round(std::int64_t began);
 // `worker`: the sending task's (-1 if none). `source`, `tag` and `comm` are the envelope's.
 void sent(int worker, int from_vrank, int to_vrank, int source, int tag, int comm, std::size_t bytes);
 void arrived(int to_vrank, int source, int tag, int comm, std::size_t bytes);
+// One-sided: the running task `origin_vrank` (on `worker`) issues `op` to `target_vrank` of the
+// window on context `window`, moving `bytes`; the operation is applied at the target. Between
+// one origin and one target, operations are applied in the order they were issued.
+void rma_issued(int worker, int origin_vrank, int target_vrank, int window, RmaOp op, std::size_t bytes);
+void rma_applied(int origin_vrank, int target_vrank, int window, RmaOp op, std::size_t bytes);
+
+// Names a context that the records may name, for the trace (a window's, which is gone by the
+// time the process writes its part); context_names() gives them all.
+void name_context(int context, std::string_view name);
+std::map<int, std::string> context_names();
 
 // Every thread's buffer as it stands, read without the registry's lock, which a signal
 // handler cannot take: for writing this process's part (trace/part_file.hpp).

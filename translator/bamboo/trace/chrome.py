@@ -72,6 +72,7 @@ class Message:
     send: Endpoint       # on the sending task's worker lane
     arrival: Endpoint    # on the receiving task's vrank lane
     args: dict[str, Any]
+    category: str = "message"  # or "rma": a one-sided operation, from its call to its target
 
     @property
     def remote(self) -> bool:
@@ -437,7 +438,8 @@ def build(data: dict) -> Trace:
     bamboo = data["otherData"]["bamboo"]
     processes = [Process(p["process"], p["workers"], p["vranks"], tuple(p["run"]),
                          lanes_of(p["process"]), stop_of(p)) for p in bamboo["processes"]]
-    messages = [Message(ident, endpoint(send), endpoint(ends["f"][ident]), send["args"])
+    messages = [Message(ident, endpoint(send), endpoint(ends["f"][ident]), send["args"],
+                        send.get("cat", "message"))
                 for ident, send in ends["s"].items()]
     return Trace(len(data["traceEvents"]), bamboo["vf"], bamboo["truncated_at"],
                  sorted(processes, key=lambda p: p.number), messages, bamboo.get("missing", []))

@@ -73,15 +73,18 @@ def text(summary: Summary) -> str:
                      "filled up, the figures cover the job up to there")
     lines.append("")
     lines += stops(summary)
+    # One-sided operations get a column where there are any.
+    one_sided = any(p.one_sided for p in summary.processes)
     lines += table(
         "Processes (ms; compute, idle and runtime in % of the workers' time)",
         ["process", "workers", "workers' time", "compute", "%", "idle", "%", "runtime", "%",
-         "sent within", "to others", "overlap"],
+         "sent within", "to others", *(["one-sided"] if one_sided else []), "overlap"],
         [[f"p{p.process}", str(p.workers), ms(p.worker_time),
           ms(p.compute), of(p.compute, p.worker_time), ms(p.idle), of(p.idle, p.worker_time),
           ms(p.runtime), of(p.runtime, p.worker_time),
           messages(p.messages_within, p.bytes_within),
-          messages(p.messages_to_others, p.bytes_to_others), percent(p.overlap)]
+          messages(p.messages_to_others, p.bytes_to_others),
+          *([messages(p.one_sided, p.one_sided_bytes)] if one_sided else []), percent(p.overlap)]
          for p in summary.processes])
     lines.append("")
     lines += table(

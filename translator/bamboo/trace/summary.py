@@ -34,6 +34,8 @@ class ProcessFigures:
     bytes_within: int
     messages_to_others: int
     bytes_to_others: int
+    one_sided: int       # operations its tasks issued (MPI_Put, MPI_Get...), to any target
+    one_sided_bytes: int
     flight: float        # the union of its remote messages' flights
     overlapped: float    # the part of `flight` some task of the process computed in
     overlap: float | None
@@ -84,16 +86,17 @@ def share(part: float, whole: float) -> float | None:
 
 def process_figures(trace: Trace, process: Process, sent: list[Message],
                     flights: list[Interval]) -> ProcessFigures:
-    """`sent`: the messages the process sent; `flights`: those of the messages between it and
-    other processes, either way."""
+    """`sent`: the messages and one-sided operations the process sent; `flights`: those of the
+    messages and operations between it and other processes, either way."""
     compute = sum(span.duration for span in spans(process, "task"))
     idle = sum(span.duration for span in spans(process, "idle"))
     start, stop = process.run
     if trace.truncated_at is not None:  # the workers' time the trace has spans for
         stop = min(stop, trace.truncated_at)
     worker_time = process.workers * max(0.0, stop - start)
-    within = [m for m in sent if not m.remote]
-    to_others = [m for m in sent if m.remote]
+    operations = [m for m in sent if m.category == "rma"]
+    within = [m for m in sent if m.category != "rma" and not m.remote]
+    to_others = [m for m in sent if m.category != "rma" and m.remote]
     computing = union((span.begin, span.end) for span in spans(process, "task"))
     in_flight = union(flights)
     overlapped = length(intersection(in_flight, computing))
@@ -102,6 +105,7 @@ def process_figures(trace: Trace, process: Process, sent: list[Message],
         runtime=worker_time - compute - idle,
         messages_within=len(within), bytes_within=sum(m.args["bytes"] for m in within),
         messages_to_others=len(to_others), bytes_to_others=sum(m.args["bytes"] for m in to_others),
+        one_sided=len(operations), one_sided_bytes=sum(m.args["bytes"] for m in operations),
         flight=length(in_flight), overlapped=overlapped,
         overlap=share(overlapped, length(in_flight)))
 
