@@ -166,6 +166,36 @@ def test_puts_gets_and_accumulates_are_flows_from_the_origin_to_the_target_and_c
     assert len(ONE_SIDED.findall(run.stderr)) == processes
 
 
+def test_a_filter_keeps_only_its_kinds_and_the_messages_between_its_ranks(tmp_path):
+    vf, args = APPS["jacobi3d"]
+    plain = run_plain(app_binary("jacobi3d", "basic"), 2 * vf, args)
+    whole_file, cut_file = tmp_path / "whole.json", tmp_path / "cut.json"
+    whole = run_bamboo(app_binary("jacobi3d", "bamboo"), 2, vf, args, ["--bamboo-trace", str(whole_file)])
+    cut = run_bamboo(app_binary("jacobi3d", "bamboo"), 2, vf, args,
+                     ["--bamboo-trace", str(cut_file), "--bamboo-trace-filter", "kinds=task+message,ranks=0+4"])
+    assert whole.returncode == 0 and cut.returncode == 0, cut.stderr
+    assert verification(cut.stdout) == verification(plain.stdout) != []
+    whole_trace, trace = json.loads(whole_file.read_text()), json.loads(cut_file.read_text())
+    assert problems(trace) == []
+    assert trace["otherData"]["bamboo"]["filter"] == "kinds=task+message,ranks=0+4"
+    assert {e["cat"] for e in events(trace, ph="B")} == {"task"}
+    assert {e["args"]["vrank"] for e in events(trace, ph="B")} == {0, 4}
+    kept = [(e["args"]["from"], e["args"]["to"]) for e in events(trace, ph="s")]
+    # Every message between 0 and 4 (neighbours in the 2 x 2 x 2 grid, in two processes), and no other.
+    assert sorted(kept) == sorted((e["args"]["from"], e["args"]["to"]) for e in events(whole_trace, ph="s")
+                                  if {e["args"]["from"], e["args"]["to"]} <= {0, 4})
+    assert any(remote for remote in (e["args"]["remote"] for e in events(trace, ph="s")))
+    assert len(trace["traceEvents"]) < len(whole_trace["traceEvents"]) / 3
+
+
+def test_a_bad_filter_is_an_option_error(tmp_path):
+    vf, args = APPS["jacobi3d"]
+    run = run_bamboo(app_binary("jacobi3d", "bamboo"), 2, vf, args,
+                     ["--bamboo-trace", str(tmp_path / "t.json"), "--bamboo-trace-filter", "ranks=4..3"])
+    assert run.returncode != 0
+    assert "bad value 'ranks=4..3' for --bamboo-trace-filter" in run.stderr
+
+
 def test_a_full_trace_buffer_ends_the_trace_cleanly_and_says_so(tmp_path):
     trace_file = tmp_path / "short.json"
     run = run_bamboo(app_binary("jacobi3d", "bamboo"), 2, 4, ["25", "20"],

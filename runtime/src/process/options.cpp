@@ -5,6 +5,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 namespace bamboo {
@@ -219,6 +220,15 @@ const OptionSpec kSpecs[] = {
      "records kept per thread for --bamboo-trace (48 bytes each); a full buffer ends the trace there",
      [](Options& o, const Source& s, const std::string& v) {
          o.trace_events = static_cast<std::size_t>(parse_positive_int(s, v));
+     }},
+    {"trace-filter", false, "SPEC", "none",
+     "what --bamboo-trace keeps: time=FROM..TO (seconds since start), kinds=K+K (task, idle, wait, "
+     "engine, message, rma), ranks=R+R..R, comma-separated (docs/tracing.md)",
+     [](Options& o, const Source& s, const std::string& v) {
+         std::string error;
+         std::optional<trace::Filter> filter = trace::parse_filter(v, &error);
+         if (!filter) throw OptionError("bad value '" + v + "' for " + s.name + ": " + error);
+         o.trace_filter = *filter;
      }},
     {"help", true, "", "", "print these options and exit",
      [](Options& o, const Source& s, const std::string& v) { o.help = parse_flag(s, v); }},

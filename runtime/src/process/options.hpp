@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/scheduler.hpp"
+#include "trace/filter.hpp"
 
 namespace bamboo {
 
@@ -38,6 +39,7 @@ struct Options {
     bool stats = false;                  // report the messages each process's tasks sent
     std::string trace;                   // where the job's trace goes ("": no trace)
     std::size_t trace_events = std::size_t(1) << 20;  // records per thread's trace buffer
+    trace::Filter trace_filter;                        // what the trace keeps
     bool help = false;
 };
 

@@ -196,7 +196,7 @@ bool Runtime::start(int& argc, char** argv, int provided, int* exit_code) {
         *exit_code = 0;
         return false;
     }
-    if (!options_.trace.empty()) trace::enable(options_.trace_events);
+    if (!options_.trace.empty()) trace::enable(options_.trace_events, options_.trace_filter);
     if (decode_handle(MPI_REQUEST_NULL) || decode_handle(MPI_COMM_NULL) ||
         decode_handle(MPI_COMM_WORLD) || decode_handle(MPI_COMM_SELF) ||
         decode_handle(MPI_GROUP_NULL) || decode_handle(MPI_GROUP_EMPTY))

@@ -179,7 +179,9 @@ std::string stop_reason(const ProcessSummary& p) {
 
 std::string other_data(const JobTrace& job) {
     std::string text = "{\"bamboo\":{\"version\":1,\"vf\":" + std::to_string(job.vf) + ",\"truncated_at\":" +
-                       (job.truncated_at ? micros(*job.truncated_at) : std::string("null")) + ",\"processes\":[";
+                       (job.truncated_at ? micros(*job.truncated_at) : std::string("null")) +
+                       ",\"filter\":" + (job.filter.empty() ? std::string("null") : quoted(job.filter)) +
+                       ",\"processes\":[";
     for (std::size_t i = 0; i < job.processes.size(); ++i) {
         const ProcessSummary& p = job.processes[i];
         text += std::string(i ? "," : "") + "{\"process\":" + std::to_string(p.process) +

@@ -84,6 +84,7 @@ struct JobTrace {
     // Set when some thread's buffer filled up: nothing after this time is in the trace.
     std::optional<std::int64_t> truncated_at;
     std::vector<int> missing;  // processes that left no part (killed before they could write it)
+    std::string filter;        // --bamboo-trace-filter, as given ("" if none)
 };
 
 }  // namespace bamboo::trace

@@ -44,6 +44,9 @@ struct ProcessTrace {
     std::int64_t full_at = -1;
     std::int64_t first = std::numeric_limits<std::int64_t>::max();
     std::int64_t last = std::numeric_limits<std::int64_t>::min();
+    // --bamboo-trace-filter's time window: what it sent outside is left out.
+    std::int64_t window_from = std::numeric_limits<std::int64_t>::min();
+    std::int64_t window_to = std::numeric_limits<std::int64_t>::max();
 
     // Every time through `to` (a time of this process's clock to another clock).
     template <class Map>
@@ -59,6 +62,9 @@ struct ProcessTrace {
         if (full_at >= 0) full_at = to(full_at);
         first = to(first);
         last = to(last);
+        // An open end stays open.
+        if (window_from != std::numeric_limits<std::int64_t>::min()) window_from = to(window_from);
+        if (window_to != std::numeric_limits<std::int64_t>::max()) window_to = to(window_to);
     }
 };
 
@@ -85,6 +91,10 @@ public:
         trace_.summary.detail = facts_.detail;
         trace_.summary.stopped_at = facts_.stopped_at;
         trace_.comm_names = part.comm_names;
+        if (facts_.filter[0]) {
+            trace_.window_from = facts_.window_from;
+            trace_.window_to = facts_.window_to;
+        }
     }
 
     ProcessTrace& trace() { return trace_; }
@@ -145,6 +155,9 @@ public:
         }
         trace_.summary.run_begin = run_begin_ <= run_end_ ? run_begin_ : trace_.first;
         trace_.summary.run_end = run_begin_ <= run_end_ ? run_end_ : trace_.last;
+        // With a time window, the workers' time is the window's.
+        trace_.summary.run_begin = std::clamp(trace_.summary.run_begin, trace_.window_from, trace_.window_to);
+        trace_.summary.run_end = std::clamp(trace_.summary.run_end, trace_.summary.run_begin, trace_.window_to);
     }
 
 private:
@@ -300,6 +313,7 @@ JobTrace assemble_job(const std::vector<Part>& parts) {
     for (const Part& part : parts) traces.push_back(convert(part));
     if (!parts.empty()) {
         job.vf = parts.front().header.vf;
+        job.filter = parts.front().header.filter;
         std::vector<bool> present(static_cast<std::size_t>(parts.front().header.processes), false);
         for (const Part& part : parts) present[static_cast<std::size_t>(part.header.process)] = true;
         for (std::size_t p = 0; p < present.size(); ++p)
@@ -332,6 +346,15 @@ JobTrace assemble_job(const std::vector<Part>& parts) {
     job.messages = match_messages(traces, job.vf, false);
     std::vector<Message> operations = match_messages(traces, job.vf, true);
     job.messages.insert(job.messages.end(), operations.begin(), operations.end());
+    // Matched first, so that each keeps its place in its stream; then those sent outside the
+    // sender's time window are left out.
+    std::map<int, const ProcessTrace*> by_process;
+    for (const ProcessTrace& trace : traces) by_process[trace.summary.process] = &trace;
+    auto outside = [&](const Message& m) {
+        const ProcessTrace& sender = *by_process[m.sent_on.process];
+        return m.sent < sender.window_from || m.sent > sender.window_to;
+    };
+    job.messages.erase(std::remove_if(job.messages.begin(), job.messages.end(), outside), job.messages.end());
     std::sort(job.messages.begin(), job.messages.end(), [](const Message& a, const Message& b) { return a.sent < b.sent; });
     for (ProcessTrace& trace : traces) {
         job.processes.push_back(trace.summary);

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <tuple>
 
 namespace bamboo::trace {
 namespace {
@@ -138,6 +139,8 @@ bool prepare_part(const std::string& directory, const ProcessFacts& facts, std::
     h.job = job;
     h.start = start;
     h.end = ClockOffset{-1, 0};
+    std::snprintf(h.filter, sizeof h.filter, "%s", recording_filter().spec.c_str());
+    std::tie(h.window_from, h.window_to) = recorded_window();
     prepared = h;
     written = false;
     ready = true;

@@ -51,6 +51,9 @@ struct PartHeader {
     std::int64_t stopped_at;
     ClockOffset start;
     ClockOffset end;       // when the job ended well; else end.at is -1
+    // --bamboo-trace-filter, as given ("" if none), and its time window on this process's clock.
+    char filter[256];
+    std::int64_t window_from, window_to;
     std::uint64_t buffers;  // then, per buffer: full_at, event count, events, text size, text
 };
 

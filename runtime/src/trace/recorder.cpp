@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 
@@ -32,8 +33,39 @@ Buffer& buffer() {
     return *own;
 }
 
-// A new record of this thread, or nullptr once its buffer is full.
-Event* record(EventType type, std::int64_t time) {
+Filter filter;
+bool filtering = false;
+std::int64_t window_from = 0, window_to = std::numeric_limits<std::int64_t>::max();  // --bamboo-trace-filter's time=
+
+// Whether the filter keeps a record of `type` at `time`, of the tasks `vrank` and `other`
+// (-1: none).
+bool kept(EventType type, std::int64_t time, int vrank, int other) {
+    Kind kind = task;
+    bool timed = true;  // messages and operations are kept whatever the window (trace/filter.hpp)
+    switch (type) {
+        case EventType::worker_start:
+        case EventType::worker_stop: return true;
+        case EventType::task_begin:
+        case EventType::task_end: kind = task; break;
+        case EventType::idle_begin:
+        case EventType::idle_end: kind = idle; break;
+        case EventType::wait_begin:
+        case EventType::wait_end:
+        case EventType::wake: kind = wait; break;
+        case EventType::engine_round: kind = engine; break;
+        case EventType::send:
+        case EventType::arrival: kind = message, timed = false; break;
+        case EventType::rma_issue:
+        case EventType::rma_apply: kind = rma, timed = false; break;
+    }
+    if (!filter.keeps(kind) || (timed && (time < window_from || time > window_to))) return false;
+    return (vrank < 0 || filter.keeps_rank(vrank)) && (other < 0 || filter.keeps_rank(other));
+}
+
+// A new record of this thread (of the tasks `vrank` and `other`, -1 if none), or nullptr once its
+// buffer is full or if the filter leaves it out.
+Event* record(EventType type, std::int64_t time, int vrank = -1, int other = -1) {
+    if (filtering && !kept(type, time, vrank, other)) return nullptr;
     Buffer& b = buffer();
     if (b.events.size() >= capacity) {
         if (b.full_at < 0) b.full_at = time;
@@ -44,7 +76,6 @@ Event* record(EventType type, std::int64_t time) {
     return &e;
 }
 
-Event* record(EventType type) { return record(type, now()); }
 
 // Where `call` NUL `what` NUL is in the buffer's text, added if it is not there yet.
 std::uint64_t text_of(Buffer& b, std::string_view call, std::string_view what) {
@@ -65,7 +96,7 @@ std::uint64_t text_of(Buffer& b, std::string_view call, std::string_view what) {
 }
 
 void lane_event(EventType type, int worker, int vrank, std::int64_t time) {
-    if (Event* e = record(type, time)) {
+    if (Event* e = record(type, time, vrank)) {
         e->lane = worker;
         e->vrank = vrank;
     }
@@ -80,15 +111,28 @@ std::int64_t in_records_unit(std::chrono::steady_clock::time_point at) {
 
 }  // namespace
 
-void enable(std::size_t events_per_thread) {
+void enable(std::size_t events_per_thread, const Filter& kept_by) {
     constexpr std::size_t kThreadsExpected = 4096;
     {
         std::lock_guard<std::mutex> lock(registry_mutex);
         registry.reserve(kThreadsExpected);
     }
     capacity = events_per_thread;
+    filter = kept_by;
+    filtering = !kept_by.spec.empty();
+    std::int64_t start = now();
+    auto at = [start](double seconds) {
+        return seconds * 1e9 >= static_cast<double>(std::numeric_limits<std::int64_t>::max() - start)
+                   ? std::numeric_limits<std::int64_t>::max()
+                   : start + static_cast<std::int64_t>(seconds * 1e9);
+    };
+    window_from = at(filter.from);
+    window_to = at(filter.to);
     detail::enabled = true;
 }
+
+const Filter& recording_filter() { return filter; }
+std::pair<std::int64_t, std::int64_t> recorded_window() { return {window_from, window_to}; }
 
 // Under SimGrid SMPI the simulated clock, so that a trace of a simulation shows where its
 // simulated time went.
@@ -108,7 +152,7 @@ void idle_began(int worker) { lane_event(EventType::idle_begin, worker, -1); }
 void idle_ended(int worker) { lane_event(EventType::idle_end, worker, -1); }
 
 void wait_began(int vrank, WaitKind kind, int peer, int tag, int comm, std::string_view call, std::string_view what) {
-    Event* e = record(EventType::wait_begin);
+    Event* e = record(EventType::wait_begin, now(), vrank);
     if (!e) return;
     e->vrank = vrank;
     e->wait = kind;
@@ -126,7 +170,7 @@ void engine_round(std::int64_t began) {
 }
 
 void sent(int worker, int from_vrank, int to_vrank, int source, int tag, int comm, std::size_t bytes) {
-    Event* e = record(EventType::send);
+    Event* e = record(EventType::send, now(), from_vrank, to_vrank);
     if (!e) return;
     e->lane = worker;
     e->vrank = from_vrank;
@@ -138,7 +182,9 @@ void sent(int worker, int from_vrank, int to_vrank, int source, int tag, int com
 }
 
 void arrived(int to_vrank, int source, int tag, int comm, std::size_t bytes) {
-    Event* e = record(EventType::arrival);
+    // The sender is known here by its rank in the communicator only: an arrival is kept for its
+    // receiver, and one whose sender the filter leaves out finds no send to match.
+    Event* e = record(EventType::arrival, now(), to_vrank);
     if (!e) return;
     e->vrank = to_vrank;
     e->source = source;
@@ -148,7 +194,7 @@ void arrived(int to_vrank, int source, int tag, int comm, std::size_t bytes) {
 }
 
 void rma_issued(int worker, int origin_vrank, int target_vrank, int window, RmaOp op, std::size_t bytes) {
-    Event* e = record(EventType::rma_issue);
+    Event* e = record(EventType::rma_issue, now(), origin_vrank, target_vrank);
     if (!e) return;
     e->lane = worker;
     e->vrank = origin_vrank;
@@ -159,7 +205,7 @@ void rma_issued(int worker, int origin_vrank, int target_vrank, int window, RmaO
 }
 
 void rma_applied(int origin_vrank, int target_vrank, int window, RmaOp op, std::size_t bytes) {
-    Event* e = record(EventType::rma_apply);
+    Event* e = record(EventType::rma_apply, now(), origin_vrank, target_vrank);
     if (!e) return;
     e->vrank = origin_vrank;
     e->peer = target_vrank;

@@ -18,7 +18,10 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
+
+#include "trace/filter.hpp"
 
 namespace bamboo::trace {
 
@@ -78,8 +81,13 @@ extern bool enabled;
 // Whether this process records (set once, before tasks run).
 inline bool on() { return detail::enabled; }
 
-// Turns recording on, with at most `events_per_thread` records per thread.
-void enable(std::size_t events_per_thread);
+// Turns recording on, with at most `events_per_thread` records per thread, of what `filter`
+// keeps.
+void enable(std::size_t events_per_thread, const Filter& filter = Filter{});
+
+// The filter, and its time window on the records' clock: [first, last].
+const Filter& recording_filter();
+std::pair<std::int64_t, std::int64_t> recorded_window();
 
 // The steady clock, in the records' unit.
 std::int64_t now();

@@ -192,6 +192,18 @@ TEST(Options, QueueBindingAndSlowdown) {
     EXPECT_NE(error_of({"prog", "--bamboo-slowdown", "1,,2"}).find("--bamboo-slowdown"), std::string::npos);
 }
 
+TEST(Options, TraceFilterTakesASpecAndSaysWhatIsWrongWithABadOne) {
+    Args none({"prog"});
+    EXPECT_TRUE(parse(none).trace_filter.spec.empty());
+    Args args({"prog", "--bamboo-trace-filter", "kinds=task,ranks=2"});
+    Options on = parse(args);
+    EXPECT_EQ(on.trace_filter.spec, "kinds=task,ranks=2");
+    EXPECT_TRUE(on.trace_filter.keeps_rank(2) && !on.trace_filter.keeps_rank(1));
+    EXPECT_EQ(error_of({"prog", "--bamboo-trace-filter", "kinds=tasks"}),
+              "bad value 'kinds=tasks' for --bamboo-trace-filter: kinds=tasks: 'tasks' is not one of task, idle, "
+              "wait, engine, message, rma");
+}
+
 TEST(Options, TraceTakesAFileAndItsBufferARecordCount) {
     Args none({"prog"});
     Options off = parse(none);

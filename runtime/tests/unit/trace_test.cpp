@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <thread>
 
@@ -28,8 +29,8 @@ std::string name_comm(int vrank, int context) {
 }
 
 // The job's trace of what `record` records, through this process's part on disk.
-JobTrace gather(std::size_t events_per_thread, const std::function<void()>& record) {
-    enable(events_per_thread);
+JobTrace gather(std::size_t events_per_thread, const std::function<void()>& record, const Filter& filter = Filter{}) {
+    enable(events_per_thread, filter);
     clear();  // what an earlier test left
     std::string error, directory = ::testing::TempDir() + "trace_test.parts";
     EXPECT_TRUE(prepare_part(directory, kOneProcess, /*job=*/1, ClockOffset{}, "", &error)) << error;
@@ -163,6 +164,68 @@ TEST(TraceTest, AFullBufferEndsTheWholeTraceWhereItFilled) {
     EXPECT_TRUE(job.messages.empty());
     for (const Span& s : job.spans) EXPECT_LE(s.end, *job.truncated_at);
     EXPECT_EQ(spans_of(job, SpanKind::task).size(), 1u);  // the other thread's came after the cut
+}
+
+Filter filter_of(const char* spec) {
+    std::string error;
+    std::optional<Filter> filter = parse_filter(spec, &error);
+    EXPECT_TRUE(filter) << error;
+    return filter ? *filter : Filter{};
+}
+
+TEST(TraceTest, AFilterIsATimeWindowKindsAndRanks) {
+    Filter f = filter_of("time=0.5..2,kinds=task+message,ranks=0..3+8");
+    EXPECT_EQ(f.from, 0.5);
+    EXPECT_EQ(f.to, 2);
+    EXPECT_TRUE(f.keeps(task) && f.keeps(message) && !f.keeps(wait) && !f.keeps(rma));
+    EXPECT_TRUE(f.keeps_rank(0) && f.keeps_rank(3) && f.keeps_rank(8) && !f.keeps_rank(4) && !f.keeps_rank(9));
+    EXPECT_EQ(filter_of("time=2..").to, std::numeric_limits<double>::infinity());
+    EXPECT_EQ(filter_of("time=..1").from, 0);
+    for (const char* bad : {"time=2..1", "time=2", "kinds=tasks", "ranks=3..1", "ranks=-1", "colour=red", "time"}) {
+        std::string error;
+        EXPECT_FALSE(parse_filter(bad, &error)) << bad;
+        EXPECT_FALSE(error.empty()) << bad;
+    }
+}
+
+TEST(TraceTest, AFilterKeepsItsKindsAndTheMessagesBetweenItsRanks) {
+    JobTrace job = gather(
+        100,
+        [] {
+            task_began(0, 1, Clock::now());
+            sent(0, 1, 2, 1, 5, 4, 10);  // both kept
+            sent(0, 1, 4, 1, 5, 4, 20);  // to a rank left out
+            wait_began(1, WaitKind::receive, 2, 7, 4, "MPI_Recv", "a message");
+            task_ended(0, 1, Clock::now());
+            arrived(2, 1, 5, 4, 10);
+            arrived(4, 1, 5, 4, 20);
+            idle_began(0);
+            idle_ended(0);
+        },
+        filter_of("kinds=task+message,ranks=0..2"));
+    EXPECT_EQ(spans_of(job, SpanKind::task).size(), 1u);
+    EXPECT_TRUE(spans_of(job, SpanKind::wait).empty());
+    EXPECT_TRUE(spans_of(job, SpanKind::idle).empty());
+    ASSERT_EQ(job.messages.size(), 1u);
+    EXPECT_EQ(job.messages[0].bytes, 10u);
+    EXPECT_EQ(job.filter, "kinds=task+message,ranks=0..2");
+}
+
+TEST(TraceTest, MessagesSentBeforeTheWindowKeepTheirPlaceInTheirStreamAndAreLeftOut) {
+    JobTrace job = gather(
+        100,
+        [] {
+            sent(0, 1, 2, 1, 5, 4, 10);
+            task_began(0, 1, Clock::now());  // before the window: left out
+            std::this_thread::sleep_for(std::chrono::milliseconds(30));
+            arrived(2, 1, 5, 4, 10);  // the first of the stream arrives inside the window
+            sent(0, 1, 2, 1, 5, 4, 20);
+            arrived(2, 1, 5, 4, 20);
+        },
+        filter_of("time=0.02.."));
+    ASSERT_EQ(job.messages.size(), 1u);
+    EXPECT_EQ(job.messages[0].bytes, 20u);  // matched with its own arrival, not the first's
+    EXPECT_TRUE(spans_of(job, SpanKind::task).empty());
 }
 
 std::string parts_directory(const std::string& name) {

@@ -103,6 +103,7 @@ class Trace:
     processes: list[Process]
     messages: list[Message]
     missing: list[int] = field(default_factory=list)  # processes that left no part
+    filter: str | None = None  # --bamboo-trace-filter, where one cut the trace
 
 
 def lane_kind(name: str) -> str | None:
@@ -192,6 +193,7 @@ def _is_stop(value: Any) -> bool:
 # Fields a trace of a job that did not end well has (docs/tracing.md), checked where present.
 OPTIONAL_HEADER_FIELDS = {
     "missing": (lambda v: isinstance(v, list) and all(map(_is_int, v)), "a list of integers"),
+    "filter": (lambda v: v is None or isinstance(v, str), "null or a string"),
 }
 OPTIONAL_PROCESS_FIELDS = {
     "stopped": (_is_stop, 'null or {"at": a time, "why": a string}'),
@@ -442,4 +444,5 @@ def build(data: dict) -> Trace:
                         send.get("cat", "message"))
                 for ident, send in ends["s"].items()]
     return Trace(len(data["traceEvents"]), bamboo["vf"], bamboo["truncated_at"],
-                 sorted(processes, key=lambda p: p.number), messages, bamboo.get("missing", []))
+                 sorted(processes, key=lambda p: p.number), messages, bamboo.get("missing", []),
+                 bamboo.get("filter"))

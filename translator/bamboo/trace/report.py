@@ -71,6 +71,9 @@ def text(summary: Summary) -> str:
     if summary.truncated_at is not None:
         lines.append(f"truncated at {ms(summary.truncated_at)} ms: a thread's trace buffer "
                      "filled up, the figures cover the job up to there")
+    if summary.filter:
+        lines.append(f"filtered (--bamboo-trace-filter {summary.filter}): the figures cover what "
+                     "the filter kept")
     lines.append("")
     lines += stops(summary)
     # One-sided operations get a column where there are any.

@@ -73,6 +73,7 @@ class Summary:
     stopped: dict[int, Stop]  # by process, those that stopped before the job's end
     missing: list[int]        # processes that left no part of the trace
     unended_waits: list[Wait]  # still waiting when their process stopped, by vrank
+    filter: str | None  # --bamboo-trace-filter, where one cut the trace
     time_unit: str = "us"
 
 
@@ -157,4 +158,4 @@ def summarize(trace: Trace, file: str, longest: int = 10) -> Summary:
     stopped = {p.number: p.stopped for p in trace.processes if p.stopped is not None}
     return Summary(file, trace.events, trace.vf, trace.truncated_at, processes,
                    task_figures(trace), longest_waits(trace, longest), job_overlap,
-                   stopped, list(trace.missing), unended_waits(trace))
+                   stopped, list(trace.missing), unended_waits(trace), trace.filter)

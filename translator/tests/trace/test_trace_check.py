@@ -143,6 +143,8 @@ CASES = [
                             "otherData.bamboo.processes[0].stopped: {'at': 'late'} is not null or "
                             '{"at": a time, "why": a string}'],
                  id="stop fields"),
+    pytest.param(bamboo(lambda b: b.update(filter=3)),
+                 lambda d: ["otherData.bamboo.filter: 3 is not null or a string"], id="filter field"),
 ]
 
 

@@ -131,3 +131,11 @@ def test_a_stopped_job_says_where_each_process_stopped_and_which_waits_never_end
 def test_a_job_that_ended_well_says_nothing_of_stops():
     report = text(summary_of(two_processes()))
     assert "did not end well" not in report and "never ended" not in report
+
+
+def test_a_filtered_summary_says_so():
+    t = TraceBuilder(vf=1).process(0, 1, [0], (0, 100)).task(0, 0, 0, 0, 40)
+    data = t.data()
+    data["otherData"]["bamboo"]["filter"] = "kinds=task"
+    assert problems(data) == []
+    assert "filtered (--bamboo-trace-filter kinds=task)" in text(summarize(build(data), "t.json"))
