@@ -8,27 +8,13 @@ datatype in its own way, for one). Small grids: a simulation of 16 ranks takes a
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import math
 import os
 import subprocess
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def load_bench():
-    path = REPO / "bench" / "smpi" / "run"
-    loader = importlib.machinery.SourceFileLoader("smpi_bench", str(path))
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader("smpi_bench", loader))
-    loader.exec_module(module)
-    return module
-
-
-bench = load_bench()
+from smpi_bench import REPO, bench
 
 # app -> program arguments, virtual ranks, and the (processes, VF) splits of them to run.
 CASES = {

@@ -9,28 +9,15 @@ second or so."""
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from smpi_bench import REPO, bench
 
-REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "translator"))
 from bamboo.trace import chrome  # noqa: E402
-
-
-def load_bench():
-    path = REPO / "bench" / "smpi" / "run"
-    loader = importlib.machinery.SourceFileLoader("smpi_bench_trace", str(path))
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader("smpi_bench_trace", loader))
-    loader.exec_module(module)
-    return module
-
-
-bench = load_bench()
 
 ARGS, PROCESSES, VF = ["32", "5"], 2, 4
 ENV = {"APP_SMPI_MODEL": "1", "APP_COST_jacobi3d_sweep": "1e-8", "BAMBOO_VF": str(VF)}

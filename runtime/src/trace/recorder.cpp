@@ -12,6 +12,7 @@ namespace bamboo::trace {
 
 namespace detail {
 bool enabled = false;
+unsigned kinds = all_kinds;
 }
 
 namespace {
@@ -120,6 +121,7 @@ void enable(std::size_t events_per_thread, const Filter& kept_by) {
     capacity = events_per_thread;
     filter = kept_by;
     filtering = !kept_by.spec.empty();
+    detail::kinds = kept_by.kinds;
     std::int64_t start = now();
     auto at = [start](double seconds) {
         return seconds * 1e9 >= static_cast<double>(std::numeric_limits<std::int64_t>::max() - start)

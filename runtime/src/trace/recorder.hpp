@@ -76,10 +76,13 @@ struct Buffer {
 
 namespace detail {
 extern bool enabled;
+extern unsigned kinds;  // of trace::Kind
 }
 
-// Whether this process records (set once, before tasks run).
+// Whether this process records (set once, before tasks run); whether it records records of
+// `kind` (--bamboo-trace-filter's kinds), which spares the work of making them.
 inline bool on() { return detail::enabled; }
+inline bool on(Kind kind) { return detail::enabled && (detail::kinds & kind); }
 
 // Turns recording on, with at most `events_per_thread` records per thread, of what `filter`
 // keeps.
