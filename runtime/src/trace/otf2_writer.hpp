@@ -1,8 +1,9 @@
 // A job's trace as an OTF2 archive, for Vampir and otf2-print (docs/tracing.md).
 //
-// Every process is a location group ("process N") and each of its lanes a location ("worker
-// N", "comm engine", "vrank V"); spans are regions entered and left on their lane, messages
-// MPI sends and receives between lanes (otf2_writer.cpp says how their ranks are numbered).
+// Every process is a location group of type PROCESS ("process N") and each of its lanes a
+// CPU thread location ("worker N", "comm engine", "vrank V"); spans are regions entered and
+// left on their lane, messages sends and receives between tasks' locations, in a paradigm of
+// their own and not MPI's (otf2_writer.cpp says why, and how their ranks are numbered).
 #pragma once
 
 #include <string>
