@@ -7,11 +7,15 @@ from .summary import Summary
 
 
 def ms(us: float) -> str:
-    return f"{us / 1000:.3f}"
+    value = us / 1000
+    return f"{0.0 if abs(value) < 0.0005 else value:.3f}"  # no "-0.000" from rounding
 
 
 def percent(fraction: float | None) -> str:
-    return "-" if fraction is None else f"{100 * fraction:.1f}%"
+    if fraction is None:
+        return "-"
+    value = 100 * fraction
+    return f"{0.0 if abs(value) < 0.05 else value:.1f}%"
 
 
 def of(part: float, whole: float) -> str:

@@ -139,3 +139,9 @@ def test_a_filtered_summary_says_so():
     data["otherData"]["bamboo"]["filter"] = "kinds=task"
     assert problems(data) == []
     assert "filtered (--bamboo-trace-filter kinds=task)" in text(summarize(build(data), "t.json"))
+
+
+def test_rounding_never_shows_a_negative_zero():
+    from bamboo.trace.report import ms, percent
+    assert ms(-0.0001) == "0.000" and percent(-0.0001) == "0.0%"
+    assert ms(-2.0) == "-0.002"
