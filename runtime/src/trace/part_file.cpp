@@ -29,6 +29,8 @@ std::size_t note_size = 0;
 PartHeader prepared{};
 std::atomic<bool> ready{false};
 std::atomic<bool> written{false};
+std::uint64_t idle_part_records = 0;  // the records in the last part written while idle, and when
+std::int64_t idle_part_at = 0;
 
 // write(2) until all is written; false on an error.
 bool write_all(int fd, const void* data, std::size_t size) {
@@ -142,6 +144,8 @@ bool prepare_part(const std::string& directory, const ProcessFacts& facts, std::
     std::snprintf(h.filter, sizeof h.filter, "%s", recording_filter().spec.c_str());
     std::tie(h.window_from, h.window_to) = recorded_window();
     prepared = h;
+    idle_part_records = 0;
+    idle_part_at = 0;
     written = false;
     ready = true;
     return true;
@@ -172,6 +176,15 @@ void write_part_from_signal(Ending ending, int signal) {
 
 void write_idle_part(const std::map<int, std::string>& comm_names) {
     if (!ready.load() || written.load()) return;
+    // Not again for the same records, nor more often than every few seconds: a job that idles
+    // often would otherwise rewrite its whole part at each idle stretch.
+    constexpr std::int64_t kInterval = 5'000'000'000;  // ns
+    std::uint64_t records = 0;
+    for (std::size_t i = 0; i < buffer_count(); ++i) records += buffer_of_thread(i).events.size();
+    std::int64_t time = now();
+    if (records == idle_part_records || (idle_part_at != 0 && time - idle_part_at < kInterval)) return;
+    idle_part_records = records;
+    idle_part_at = time;
     int fd = -1;
     bool ok = write_records(path_while_idle, header_for(Ending::idle, 0), Whole::callers, &fd) &&
               write_names(fd, comm_names);

@@ -86,7 +86,8 @@ void write_part_from_signal(Ending ending, int signal);
 // While the process has been idle a while (the deadlock watch says when): the part as it
 // stands, in case the process is then killed with no chance to write one (a launcher may
 // follow SIGTERM with SIGKILL within a second, or send SIGKILL alone). A part written for the
-// process's end replaces it.
+// process's end replaces it. Only if there are records since the last one, and at most every
+// 5 seconds. From one thread at a time (the deadlock watch's).
 void write_idle_part(const std::map<int, std::string>& comm_names);
 
 // The contexts the records name a communicator by, with a vrank that knows each.

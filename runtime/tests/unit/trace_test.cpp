@@ -282,6 +282,27 @@ TEST(TraceTest, APartWrittenFromASignalHandlerNamesCommunicatorsByNumber) {
     EXPECT_EQ(waits[0].comm, "communicator context 4");
 }
 
+TEST(TraceTest, APartWrittenWhileIdleIsReplacedByTheOneOfTheEndAndNotRewrittenForNothing) {
+    std::string directory = parts_directory("idle.parts"), error;
+    enable(100);
+    clear();
+    ASSERT_TRUE(prepare_part(directory, ProcessFacts{0, 1, 1, 1}, 1, ClockOffset{}, "", &error));
+    std::string path = part_path(directory, 0);
+    task_began(0, 0, Clock::now());
+    write_idle_part({});
+    std::optional<Part> idle = read_part(path, &error);
+    ASSERT_TRUE(idle) << error;
+    EXPECT_EQ(idle->header.ending, Ending::idle);
+    std::filesystem::remove(path);
+    write_idle_part({});  // no new records: nothing written
+    EXPECT_FALSE(std::filesystem::exists(path));
+    ASSERT_TRUE(write_part(Ending::deadlock, 3, {}, std::nullopt, &error)) << error;
+    write_idle_part({});  // after the end's part: never
+    std::optional<Part> end = read_part(path, &error);
+    ASSERT_TRUE(end) << error;
+    EXPECT_EQ(end->header.ending, Ending::deadlock);
+}
+
 TEST(TraceTest, TheMergeTakesOneJobsPartsAndNamesTheProcessesWithoutOne) {
     std::string directory = parts_directory("merge.parts");
     write_stuck_part(directory, 0, 3, /*job=*/7, false);
