@@ -3,7 +3,7 @@
 // Every thread that records gets a buffer of its own on its first event, so recording takes
 // no lock: it reads the clock and appends a fixed-size record. Buffers are bounded
 // (BAMBOO_TRACE_EVENTS records each); a full buffer stops recording on its thread and notes
-// when, and the job's trace then ends at the earliest such time (trace/gather.hpp), so that no
+// when, and the job's trace then ends at the earliest such time (trace/merge.hpp), so that no
 // span or message is cut in half.
 //
 // Off, each recording point costs one test of a flag that never changes while tasks run:
