@@ -7,7 +7,8 @@
 // span or message is cut in half.
 //
 // Off, each recording point costs one test of a flag that never changes while tasks run:
-// callers write `if (trace::on()) trace::...`.
+// callers write `if (trace::on(trace::message)) trace::sent(...)`, naming the kind of record
+// (--bamboo-trace-filter may leave a kind out; then its records cost that test alone).
 #pragma once
 
 #include <chrono>
