@@ -394,7 +394,7 @@ WindowPart::WindowPart(Rank& owner_task, std::shared_ptr<const Communicator> win
       unflushed(static_cast<std::size_t>(comm->size()), 0),
       posts_received(static_cast<std::size_t>(comm->size()), 0),
       completes_received(static_cast<std::size_t>(comm->size()), 0) {
-    if (trace::on()) trace::name_context(comm->context(), window_name(*this));  // the window is gone by the end
+    if (trace::on(trace::rma)) trace::name_context(comm->context(), window_name(*this));  // the window is gone by the end
 }
 
 bool WindowPart::covered(const char* first, MPI_Aint bytes) const {
