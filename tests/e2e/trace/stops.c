@@ -4,10 +4,14 @@
  *   fault     the last rank writes through a null pointer while rank 0 waits for it;
  *   hang      as deadlock, but nothing reports it: the test stops the job with SIGTERM;
  *   abort     the last rank calls MPI_Abort (error code 5) while rank 0 waits for it;
- *   ring      nothing more: the job ends well (the ground truth of what the others print). */
+ *   ring      nothing more: the job ends well (the ground truth of what the others print).
+ * The last rank faults or aborts two seconds after the ring, once the others have been idle
+ * long enough to have written their parts as they stand: those stand in for the parts the
+ * launcher's SIGTERM should make them write, if it sends none. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 int main(int argc, char **argv)
 {
@@ -36,8 +40,10 @@ int main(int argc, char **argv)
         MPI_Recv(&token, 1, MPI_INT, size - 1, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else if (rank == size - 1 && strcmp(how, "fault") == 0) {
         volatile int *nowhere = NULL;
+        sleep(2);
         *nowhere = token;
     } else if (rank == size - 1 && strcmp(how, "abort") == 0) {
+        sleep(2);
         MPI_Abort(MPI_COMM_WORLD, 5);
     }
     MPI_Finalize();
