@@ -79,7 +79,7 @@ void Task::end_wait() { worker().count_waiting(-1); }
 void Task::wake() {
     TaskState expected = TaskState::waiting;
     if (!state_.compare_exchange_strong(expected, TaskState::runnable)) return;
-    if (trace::on(trace::wait)) trace::woken(vrank_);
+    if (trace::on(trace::Kind::wait)) trace::woken(vrank_);
     worker().scheduler().enqueue(*this);
 }
 

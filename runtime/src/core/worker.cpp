@@ -113,10 +113,10 @@ Task* Worker::next_task() {
     // between polls).
     PoliteSpin spin;
     auto idle_since = std::chrono::steady_clock::now();
-    if (trace::on(trace::idle)) trace::idle_began(index_);
+    if (trace::on(trace::Kind::idle)) trace::idle_began(index_);
     auto stop_idling = [&](std::chrono::steady_clock::time_point now) {
         idle_ += now - idle_since;
-        if (trace::on(trace::idle)) trace::idle_ended(index_);
+        if (trace::on(trace::Kind::idle)) trace::idle_ended(index_);
     };
     auto spin_end = idle_since + kSpin;
     for (;;) {
@@ -180,17 +180,17 @@ void Worker::enter_held(Task& task) {
 }
 
 void Worker::task_began(const Task& task) {
-    if (!duties_.times_tasks && !trace::on(trace::task)) return;
+    if (!duties_.times_tasks && !trace::on(trace::Kind::task)) return;
     auto now = std::chrono::steady_clock::now();
     task_began_at_ = now;
-    if (trace::on(trace::task)) trace::task_began(index_, task.vrank(), now);
+    if (trace::on(trace::Kind::task)) trace::task_began(index_, task.vrank(), now);
 }
 
 void Worker::task_ended(const Task& task) {
-    if (!duties_.times_tasks && !trace::on(trace::task)) return;
+    if (!duties_.times_tasks && !trace::on(trace::Kind::task)) return;
     auto now = std::chrono::steady_clock::now();
     in_tasks_ += now - task_began_at_;
-    if (trace::on(trace::task)) trace::task_ended(index_, task.vrank(), now);
+    if (trace::on(trace::Kind::task)) trace::task_ended(index_, task.vrank(), now);
 }
 
 void Worker::left_task(Task& task) {

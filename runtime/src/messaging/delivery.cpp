@@ -146,7 +146,7 @@ void complete_receive(Request& r, const Envelope& e, std::size_t bytes) {
 
 bool deliver_from_buffer(Rank& dest, const Envelope& e, const TypedBuffer& data, Request* sender,
                          Lending lending) {
-    if (trace::on(trace::message)) trace::arrived(dest.vrank(), e.source, e.tag, e.comm, data.bytes());
+    if (trace::on(trace::Kind::message)) trace::arrived(dest.vrank(), e.source, e.tag, e.comm, data.bytes());
     const Routes& routes = dest.routes();
     BufferBudget& budget = *routes.budget;
     std::size_t cost = buffer_cost(data.bytes());

@@ -394,7 +394,7 @@ WindowPart::WindowPart(Rank& owner_task, std::shared_ptr<const Communicator> win
       unflushed(static_cast<std::size_t>(comm->size()), 0),
       posts_received(static_cast<std::size_t>(comm->size()), 0),
       completes_received(static_cast<std::size_t>(comm->size()), 0) {
-    if (trace::on(trace::rma)) trace::name_context(comm->context(), window_name(*this));  // the window is gone by the end
+    if (trace::on(trace::Kind::rma)) trace::name_context(comm->context(), window_name(*this));  // the window is gone by the end
 }
 
 bool WindowPart::covered(const char* first, MPI_Aint bytes) const {
@@ -451,7 +451,7 @@ void issued(WindowPart& window, const RmaTarget& target, trace::RmaOp op, std::s
     bool local = is_local(window, target.rank);
     window.owner.one_sided.count(static_cast<int>(op), local ? MessageKind::same_process : MessageKind::other_process,
                                  bytes);
-    if (!trace::on(trace::rma)) return;
+    if (!trace::on(trace::Kind::rma)) return;
     Worker* worker = Worker::current();
     int target_vrank = window.comm->vrank_of(target.rank), origin_vrank = window.owner.vrank();
     trace::rma_issued(worker ? worker->index() : -1, origin_vrank, target_vrank, window.comm->context(), op, bytes);
@@ -672,7 +672,7 @@ void receive_one_sided(Rank& dest, const Envelope& envelope, const char* data, s
     char* at = part->address(header.offset);
     int origin_vrank = part->comm->vrank_of(envelope.source);
     if (part->dynamic && !runs.empty()) check_attached(*part, origin_vrank, runs, at);
-    if (trace::on(trace::rma)) trace_applied(*part, origin_vrank, header);
+    if (trace::on(trace::Kind::rma)) trace_applied(*part, origin_vrank, header);
     switch (static_cast<RmaKind>(header.kind)) {
         case RmaKind::put:
             scatter_runs(payload, runs, at);

@@ -174,10 +174,10 @@ private:
     class TracedWait {
     public:
         explicit TracedWait(Rank& rank) : rank_(rank) {
-            if (trace::on(trace::wait)) rank_.trace_wait();
+            if (trace::on(trace::Kind::wait)) rank_.trace_wait();
         }
         ~TracedWait() {
-            if (trace::on(trace::wait)) trace::wait_ended(rank_.vrank());
+            if (trace::on(trace::Kind::wait)) trace::wait_ended(rank_.vrank());
         }
 
     private:

@@ -64,7 +64,7 @@ bool start_send(Rank& self, SendMode mode, const CommView& from, int dest, int t
     request.synchronous = mode == SendMode::synchronous;
     Envelope envelope{from.rank, tag, origin == MessageKind::point_to_point ? from.context() : from.comm->collective_context()};
     const Routes& routes = self.routes();
-    if (trace::on(trace::message)) {
+    if (trace::on(trace::Kind::message)) {
         Worker* worker = Worker::current();
         trace::sent(worker ? worker->index() : -1, self.vrank(), dest_vrank, envelope.source, envelope.tag,
                     envelope.comm, data.bytes());

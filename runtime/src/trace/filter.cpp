@@ -42,8 +42,9 @@ std::optional<int> rank(std::string_view text) {
     return static_cast<int>(value);
 }
 
-constexpr std::pair<const char*, Kind> kKinds[] = {{"task", task},     {"idle", idle},       {"wait", wait},
-                                                   {"engine", engine}, {"message", message}, {"rma", rma}};
+constexpr std::pair<const char*, Kind> kKinds[] = {{"task", Kind::task},     {"idle", Kind::idle},
+                                                   {"wait", Kind::wait},     {"engine", Kind::engine},
+                                                   {"message", Kind::message}, {"rma", Kind::rma}};
 
 bool parse_clause(std::string_view key, std::string_view value, Filter& filter, std::string* error) {
     if (key == "time") {
@@ -63,7 +64,7 @@ bool parse_clause(std::string_view key, std::string_view value, Filter& filter, 
         for (std::string_view name : split(value, '+')) {
             unsigned found = 0;
             for (const auto& [known, kind] : kKinds)
-                if (name == known) found = kind;
+                if (name == known) found = static_cast<unsigned>(kind);
             if (!found) {
                 *error = "kinds=" + std::string(value) + ": '" + std::string(name) +
                          "' is not one of task, idle, wait, engine, message, rma";

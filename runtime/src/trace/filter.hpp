@@ -24,16 +24,18 @@
 
 namespace bamboo::trace {
 
-enum Kind : unsigned { task = 1, idle = 2, wait = 4, engine = 8, message = 16, rma = 32, all_kinds = 63 };
+// The kinds of records, as bits of Filter::kinds.
+enum class Kind : unsigned { task = 1, idle = 2, wait = 4, engine = 8, message = 16, rma = 32 };
+constexpr unsigned kAllKinds = 63;
 
 struct Filter {
     double from = 0;  // seconds since recording started
     double to = std::numeric_limits<double>::infinity();
-    unsigned kinds = all_kinds;
+    unsigned kinds = kAllKinds;
     std::vector<std::pair<int, int>> ranks;  // inclusive ranges; empty: every rank
     std::string spec;                        // as given ("" if none)
 
-    bool keeps(Kind kind) const { return kinds & kind; }
+    bool keeps(Kind kind) const { return kinds & static_cast<unsigned>(kind); }
     bool keeps_rank(int vrank) const {
         if (ranks.empty()) return true;
         for (const auto& [first, last] : ranks)

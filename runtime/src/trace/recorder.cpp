@@ -12,7 +12,7 @@ namespace bamboo::trace {
 
 namespace detail {
 bool enabled = false;
-unsigned kinds = all_kinds;
+unsigned kinds = kAllKinds;
 }
 
 namespace {
@@ -41,23 +41,23 @@ std::int64_t window_from = 0, window_to = std::numeric_limits<std::int64_t>::max
 // Whether the filter keeps a record of `type` at `time`, of the tasks `vrank` and `other`
 // (-1: none).
 bool kept(EventType type, std::int64_t time, int vrank, int other) {
-    Kind kind = task;
+    Kind kind = Kind::task;
     bool timed = true;  // messages and operations are kept whatever the window (trace/filter.hpp)
     switch (type) {
         case EventType::worker_start:
         case EventType::worker_stop: return true;
         case EventType::task_begin:
-        case EventType::task_end: kind = task; break;
+        case EventType::task_end: kind = Kind::task; break;
         case EventType::idle_begin:
-        case EventType::idle_end: kind = idle; break;
+        case EventType::idle_end: kind = Kind::idle; break;
         case EventType::wait_begin:
         case EventType::wait_end:
-        case EventType::wake: kind = wait; break;
-        case EventType::engine_round: kind = engine; break;
+        case EventType::wake: kind = Kind::wait; break;
+        case EventType::engine_round: kind = Kind::engine; break;
         case EventType::send:
-        case EventType::arrival: kind = message, timed = false; break;
+        case EventType::arrival: kind = Kind::message, timed = false; break;
         case EventType::rma_issue:
-        case EventType::rma_apply: kind = rma, timed = false; break;
+        case EventType::rma_apply: kind = Kind::rma, timed = false; break;
     }
     if (!filter.keeps(kind) || (timed && (time < window_from || time > window_to))) return false;
     return (vrank < 0 || filter.keeps_rank(vrank)) && (other < 0 || filter.keeps_rank(other));

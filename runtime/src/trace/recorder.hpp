@@ -7,7 +7,7 @@
 // span or message is cut in half.
 //
 // Off, each recording point costs one test of a flag that never changes while tasks run:
-// callers write `if (trace::on(trace::message)) trace::sent(...)`, naming the kind of record
+// callers write `if (trace::on(trace::Kind::message)) trace::sent(...)`, naming the kind of record
 // (--bamboo-trace-filter may leave a kind out; then its records cost that test alone).
 #pragma once
 
@@ -83,7 +83,7 @@ extern unsigned kinds;  // of trace::Kind
 // Whether this process records (set once, before tasks run); whether it records records of
 // `kind` (--bamboo-trace-filter's kinds), which spares the work of making them.
 inline bool on() { return detail::enabled; }
-inline bool on(Kind kind) { return detail::enabled && (detail::kinds & kind); }
+inline bool on(Kind kind) { return detail::enabled && (detail::kinds & static_cast<unsigned>(kind)); }
 
 // Turns recording on, with at most `events_per_thread` records per thread, of what `filter`
 // keeps.

@@ -797,7 +797,7 @@ namespace {
 // A message from another process has all it needs to be received (its data, or its
 // announcement): the trace's arrival. One-sided messages are not traced.
 void trace_arrival(int dest_vrank, const Envelope& e, std::size_t bytes) {
-    if (trace::on(trace::message) && !is_one_sided(e)) trace::arrived(dest_vrank, e.source, e.tag, e.comm, bytes);
+    if (trace::on(trace::Kind::message) && !is_one_sided(e)) trace::arrived(dest_vrank, e.source, e.tag, e.comm, bytes);
 }
 
 }  // namespace
@@ -995,7 +995,7 @@ bool CommEngine::wait_for_any(const std::vector<MPI_Request*>& also) {
 }
 
 bool CommEngine::progress(Look look) {
-    std::int64_t began = trace::on(trace::engine) ? trace::now() : 0;
+    std::int64_t began = trace::on(trace::Kind::engine) ? trace::now() : 0;
     bool moved = start_sends();
     if (routes_.budget->refunds_due()) send_refunds();
     // Data asked for by other processes, and messages that waited for the window.
@@ -1021,7 +1021,7 @@ bool CommEngine::progress(Look look) {
     // worker's nap: 0.5 ms a get between processes.
     if (start_sends()) moved = true;
     note_transit();
-    if (moved && trace::on(trace::engine)) trace::engine_round(began);
+    if (moved && trace::on(trace::Kind::engine)) trace::engine_round(began);
     return moved;
 }
 

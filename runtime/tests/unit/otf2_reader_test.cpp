@@ -16,47 +16,13 @@
 #include <tuple>
 #include <vector>
 
+#include "job_trace_builders.hpp"
 #include "otf2_read.hpp"
 
 using namespace bamboo::trace;
+using namespace bamboo::trace::test_jobs;
 
 namespace {
-
-Lane worker(int process, int index) { return {process, LaneKind::worker, index}; }
-Lane engine(int process) { return {process, LaneKind::engine, 0}; }
-Lane task(int process, int vrank) { return {process, LaneKind::task, vrank}; }
-
-Span span(Lane lane, SpanKind kind, std::int64_t begin, std::int64_t end, int vrank = -1) {
-    Span s;
-    s.lane = lane;
-    s.kind = kind;
-    s.begin = begin;
-    s.end = end;
-    s.vrank = vrank;
-    return s;
-}
-
-Span wait(Lane lane, WaitKind kind, const std::string& call, std::int64_t begin, std::int64_t end) {
-    Span s = span(lane, SpanKind::wait, begin, end, lane.index);
-    s.wait = kind;
-    s.call = call;
-    return s;
-}
-
-Message message(Lane sent_on, int from, Lane arrived_on, const std::string& comm, int tag, std::uint64_t bytes,
-                std::int64_t sent, std::int64_t arrived) {
-    Message m;
-    m.sent_on = sent_on;
-    m.arrived_on = arrived_on;
-    m.from_vrank = from;
-    m.to_vrank = arrived_on.index;
-    m.tag = tag;
-    m.comm = comm;
-    m.bytes = bytes;
-    m.sent = sent;
-    m.arrived = arrived;
-    return m;
-}
 
 // Two processes of two workers and two tasks each, like otf2_writer_test's: a send as a task's
 // span ends and its wait begins, a receive that ends a wait, one between waits.

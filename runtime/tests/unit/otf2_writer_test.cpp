@@ -17,45 +17,12 @@
 #include <tuple>
 #include <vector>
 
+#include "job_trace_builders.hpp"
+
 using namespace bamboo::trace;
+using namespace bamboo::trace::test_jobs;
 
 namespace {
-
-Lane worker(int process, int index) { return {process, LaneKind::worker, index}; }
-Lane engine(int process) { return {process, LaneKind::engine, 0}; }
-Lane task(int process, int vrank) { return {process, LaneKind::task, vrank}; }
-
-Span span(Lane lane, SpanKind kind, std::int64_t begin, std::int64_t end, int vrank = -1) {
-    Span s;
-    s.lane = lane;
-    s.kind = kind;
-    s.begin = begin;
-    s.end = end;
-    s.vrank = vrank;
-    return s;
-}
-
-Span wait(Lane lane, WaitKind kind, const std::string& call, std::int64_t begin, std::int64_t end) {
-    Span s = span(lane, SpanKind::wait, begin, end, lane.index);
-    s.wait = kind;
-    s.call = call;
-    return s;
-}
-
-Message message(Lane sent_on, Lane arrived_on, int from, int tag, std::uint64_t bytes,
-                std::int64_t sent, std::int64_t arrived) {
-    Message m;
-    m.sent_on = sent_on;
-    m.arrived_on = arrived_on;
-    m.from_vrank = from;
-    m.to_vrank = arrived_on.index;
-    m.tag = tag;
-    m.comm = "MPI_COMM_WORLD";
-    m.bytes = bytes;
-    m.sent = sent;
-    m.arrived = arrived;
-    return m;
-}
 
 // Two processes of two workers and two tasks each. Vrank 0 sends to vrank 1 as its span ends
 // (at 300); vrank 2, on process 1, sends to vrank 0, which waits in MPI_Recv.
@@ -81,8 +48,8 @@ JobTrace small_job() {
         wait(task(1, 3), WaitKind::collective, "MPI_Bcast", 200, 550),
     };
     job.messages = {
-        message(worker(0, 0), task(0, 1), 0, 3, 16, 300, 310),
-        message(worker(1, 0), task(0, 0), 2, 7, 4096, 450, 650),
+        message(worker(0, 0), 0, task(0, 1), "MPI_COMM_WORLD", 3, 16, 300, 310),
+        message(worker(1, 0), 2, task(0, 0), "MPI_COMM_WORLD", 7, 4096, 450, 650),
     };
     return job;
 }

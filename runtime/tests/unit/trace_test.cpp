@@ -177,7 +177,7 @@ TEST(TraceTest, AFilterIsATimeWindowKindsAndRanks) {
     Filter f = filter_of("time=0.5..2,kinds=task+message,ranks=0..3+8");
     EXPECT_EQ(f.from, 0.5);
     EXPECT_EQ(f.to, 2);
-    EXPECT_TRUE(f.keeps(task) && f.keeps(message) && !f.keeps(wait) && !f.keeps(rma));
+    EXPECT_TRUE(f.keeps(Kind::task) && f.keeps(Kind::message) && !f.keeps(Kind::wait) && !f.keeps(Kind::rma));
     EXPECT_TRUE(f.keeps_rank(0) && f.keeps_rank(3) && f.keeps_rank(8) && !f.keeps_rank(4) && !f.keeps_rank(9));
     EXPECT_EQ(filter_of("time=2..").to, std::numeric_limits<double>::infinity());
     EXPECT_EQ(filter_of("time=..1").from, 0);
