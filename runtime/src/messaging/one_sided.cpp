@@ -240,7 +240,6 @@ void applied_one(WindowPart& target) {
     target.owner.wake();
 }
 
-
 std::string window_name(const WindowPart& window) {
     std::string name = window.comm->name();
     const std::string made = "the communicator from ";

@@ -795,7 +795,8 @@ ByteBuffer CommEngine::copy_out(Arrival& a) {
 namespace {
 
 // A message from another process has all it needs to be received (its data, or its
-// announcement): the trace's arrival. One-sided messages are not traced.
+// announcement): the trace's arrival. One-sided messages are not: the operations they carry
+// are recorded where they are applied (messaging/one_sided.cpp).
 void trace_arrival(int dest_vrank, const Envelope& e, std::size_t bytes) {
     if (trace::on(trace::Kind::message) && !is_one_sided(e)) trace::arrived(dest_vrank, e.source, e.tag, e.comm, bytes);
 }
