@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -138,3 +139,33 @@ def test_kernels_are_charged_by_the_model_and_missing_costs_reported(binaries, t
     _, _, verification, missing = bench.simulate_once(binary, "torus", ranks, args, tmp_path, modelled_env(), 300,
                                                       modelled=False)
     assert missing == {"APP_COST_jacobi3d_sweep"}
+
+
+def test_blocks_of_tasks_that_run_one_after_another_leave_joined(binaries, tmp_path):
+    # transport/cork.hpp: a single thread runs the tasks of a process one after another, and
+    # a block it corks waits for the next tasks' blocks while their runs are short. multigrid
+    # (8^3 a rank, bottom 2) on 2 processes x VF 8: every exchange, each of a process's eight
+    # tasks sends a block of 9 messages to the other process, which would leave as 8 MPI
+    # messages, one a block; corked, a few blocks a message. The computation and the
+    # runtime's work are modelled (fixed costs), so the runs' lengths, and what is corked,
+    # are the same at every run.
+    binary = binaries["multigrid"] / "bamboo"
+    env = {**bench.ENV, "APP_SMPI_MODEL": "1", "BAMBOO_VF": "8", "BAMBOO_SMPI_SWITCH_COST": "5e-8",
+           "BAMBOO_SMPI_MESSAGE_COST": "5e-8", "BAMBOO_SMPI_REMOTE_COST": "2.3e-7"}
+
+    def simulate(env: dict[str, str]) -> tuple[str, set[str], list[str]]:
+        lines: list[str] = []
+        _, _, verification, missing = bench.smpirun(
+            binary, ["8", "1", "2", "--bamboo-stats"], bench.PLATFORMS["torus"], bench.hostfile("torus", 2, tmp_path),
+            2, bench.SMPI_CFG + bench.MODELLED_CFG, tmp_path, env, timeout=300, stderr_lines=lines)
+        return verification, missing, lines
+
+    _, missing, _ = simulate(env)
+    env.update({key: "1e-9" for key in missing})  # every kernel's cost per unit of work
+    verification, missing, lines = simulate(env)
+    assert "PASSED" in verification and not missing, verification
+    joined = [tuple(map(int, m.groups())) for line in lines
+              if (m := re.search(r"send blocks joined (\d+) messages into (\d+) MPI messages", line))]
+    assert len(joined) == 2, lines
+    for messages, mpi_messages in joined:
+        assert messages >= 3 * 9 * mpi_messages, f"{messages} messages in {mpi_messages} MPI messages"

@@ -109,6 +109,7 @@ Task* Worker::next_task() {
         duties_.poll_between_tasks();
     }
     if (Task* task = take_runnable()) return task;
+    if (duties_.before_task) duties_.before_task(nullptr);
     // Idle: drive the comm engine while spinning politely, then sleep until woken (or nap
     // between polls).
     PoliteSpin spin;
@@ -168,6 +169,7 @@ void Worker::enter(Task& task) {
 }
 
 void Worker::enter_held(Task& task) {
+    if (duties_.before_task) duties_.before_task(&task);
     charge(RuntimeWork::task_switch);
     ++runs_;
     if (task.worker_.load(std::memory_order_relaxed) != this) {

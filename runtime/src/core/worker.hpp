@@ -52,6 +52,9 @@ struct WorkerDuties {
     // make a task runnable (single-thread mode: the worker waits in MPI, see
     // CommEngine::wait_for_any). False where it could not block: the worker polls instead.
     std::function<bool()> block_when_idle;
+    // Before each run of a task, and with nullptr before the worker goes idle (single-thread
+    // mode: the comm engine's cork, transport/cork.hpp).
+    std::function<void(const Task* next)> before_task;
     bool naps = false;  // idle: nap between polls rather than sleep until woken, because no
                         // other thread would notice an arriving message or a deadlock
     bool never_sleeps = false;  // idle: keep polling (single-thread mode: under SimGrid SMPI

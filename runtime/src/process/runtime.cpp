@@ -100,6 +100,7 @@ WorkerDuties worker_duties(const ThreadPlan& plan, CommEngine& engine, DeadlockW
     }
     if (plan.polls_between_tasks) duties.poll_between_tasks = [&engine] { engine.try_progress(); };
     if (plan.blocks_when_idle) duties.block_when_idle = idle_wait(engine, watch);
+    if (plan.corks_send_blocks) duties.before_task = [&engine](const Task* next) { engine.before_task(next); };
     duties.naps = plan.naps;
     duties.never_sleeps = plan.never_sleeps;
     return duties;
@@ -231,6 +232,7 @@ bool Runtime::start(int& argc, char** argv, int provided, int* exit_code) {
                          engine_->has_network_peers(), machine);
     if (plan_.shares_core) spin_yield_interval = std::chrono::microseconds(0);
     watch_ = std::make_unique<DeadlockWatch>(routes_, *engine_, options_.deadlock_timeout, plan_.blocks_when_idle);
+    if (plan_.corks_send_blocks) engine_->cork_send_blocks();
     WorkerDuties duties = worker_duties(plan_, *engine_, *watch_, routes_);
     duties.times_tasks = options_.stats;
     if (options_.slowdown.size() > static_cast<std::size_t>(plan_.workers) && routes_.process == 0)

@@ -84,6 +84,8 @@ ThreadPlan plan_threads(const Options& options, bool single_thread, int workers_
         // from, front to back, and the wall time of a simulation grew with the square of its
         // messages (bench/smpi/README.md).
         if (plan.blocks_when_idle) plan.idle_polls_engine = plan.idle_runs_watch = plan.polls_between_tasks = false;
+        // One thread runs all the tasks, one after another, and sends for them all.
+        plan.corks_send_blocks = single_thread && remote;
     }
     return plan;
 }

@@ -53,6 +53,8 @@ struct ThreadPlan {
     bool naps = false;                    // nap between idle polls rather than sleep
     bool never_sleeps = false;            // keep polling (see WorkerDuties)
     bool blocks_when_idle = false;        // idle: block in MPI until a request completes
+    bool corks_send_blocks = false;       // consecutive tasks' send blocks may leave joined
+                                          // (transport/cork.hpp)
 };
 // `network_peers`: some other process is reached over a network rather than shared memory.
 ThreadPlan plan_threads(const Options& options, bool single_thread, int workers_wanted, int vf,

@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "core/task.hpp"
 #include "core/worker.hpp"
 #include "messaging/delivery.hpp"
 #include "messaging/one_sided.hpp"
@@ -84,6 +85,8 @@ constexpr std::size_t kNetworkPieceBytes = 60u << 10;
 // load) is matched in the wrong place. 200,000 sends in flight lost and reordered messages.
 // A few hundred keep any link busy.
 constexpr int kWindowRequests = 256;
+// Messages corked at most (transport/cork.hpp): more open the cork.
+constexpr std::size_t kCorkedMessages = 1024;
 // Sends in flight beyond which a sending task retires the finished ones itself.
 constexpr std::size_t kRetireBacklog = 64;
 // How long a large payload may wait in MPI for its receive to be posted (see the header).
@@ -315,9 +318,11 @@ bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data
                 held.messages.push_back(std::move(out));
                 return false;
             }
+            open_cork();
             send_held(held.messages);
         }
     }
+    open_cork();
     hand_over(std::move(out));
     return completes_later;
 }
@@ -327,13 +332,54 @@ void CommEngine::hold_sends(int vrank) { held_by(vrank).on = true; }
 void CommEngine::release_sends(int vrank) {
     Held& held = held_by(vrank);
     held.on = false;
+    if (cork_) {
+        // Corked behind those already corked, or sent after them.
+        const int task = local_index(vrank);
+        std::int64_t now = process_clock_ns();
+        if (cork_->may_cork(task) && corked_.size() < kCorkedMessages) {
+            if (corked_.empty()) cork_->closed(now);
+            for (Outgoing& out : held.messages) corked_.push_back(std::move(out));
+            held.messages.clear();
+        } else {
+            open_cork();
+            send_held(held.messages);
+            std::int64_t sent = process_clock_ns();
+            cork_->sent(sent - now);
+            now = sent;
+        }
+        cork_->block_ended(task, now);
+        return;
+    }
     send_held(held.messages);
 }
 
-// Hands over `messages`, those for one process joined into as few MPI messages as a control
-// slot holds, in order: each MPI message costs both ends a fixed overhead, and a task's halo
-// exchange sends several to one process (multigrid's 26 neighbours lie in at most 7).
+void CommEngine::cork_send_blocks() { cork_ = std::make_unique<Cork>(routes_.vf); }
+
+// Between two runs of tasks: what is corked leaves, unless the next run is expected short.
+void CommEngine::before_task(const Task* next) {
+    std::int64_t now = process_clock_ns();
+    cork_->stopped(now);
+    if (!corked_.empty() && !(next && cork_->may_stay_closed(local_index(next->vrank()), now))) {
+        open_cork();
+        now = process_clock_ns();
+    }
+    if (next) cork_->started(local_index(next->vrank()), now);
+}
+
+void CommEngine::open_cork() {
+    if (!corked_.empty()) send_held(corked_);
+}
+
 void CommEngine::send_held(std::vector<Outgoing>& messages) {
+    join(messages, [this](Outgoing&& out) { hand_over(std::move(out)); });
+}
+
+// Hands `messages` to `launch`, those for one process joined into as few MPI messages as a
+// control slot holds, in order: each MPI message costs both ends a fixed overhead, and a
+// task's halo exchange sends several to one process (multigrid's 26 neighbours lie in at
+// most 7).
+template <class Launch>
+void CommEngine::join(std::vector<Outgoing>& messages, Launch&& launch) {
     for (std::size_t first = 0; first < messages.size(); ++first) {
         if (!messages[first].control) continue;  // joined to an earlier one
         const int process = messages[first].process;
@@ -341,7 +387,7 @@ void CommEngine::send_held(std::vector<Outgoing>& messages) {
         std::size_t bytes = messages[first].control_bytes;
         auto send_joint = [&] {
             if (joint.size() == 1) {
-                hand_over(std::move(*joint[0]));
+                launch(std::move(*joint[0]));
             } else {
                 Outgoing out;
                 out.process = process;
@@ -355,7 +401,7 @@ void CommEngine::send_held(std::vector<Outgoing>& messages) {
                 }
                 joined_messages_.fetch_add(joint.size(), std::memory_order_relaxed);
                 joint_sends_.fetch_add(1, std::memory_order_relaxed);
-                hand_over(std::move(out));
+                launch(std::move(out));
             }
             for (Outgoing* part : joint) part->control = ByteBuffer();
         };
@@ -997,6 +1043,8 @@ bool CommEngine::wait_for_any(const std::vector<MPI_Request*>& also) {
 
 bool CommEngine::progress(Look look) {
     std::int64_t began = trace::on(trace::Kind::engine) ? trace::now() : 0;
+    // A round of progress sends whatever is handed to the engine, what is corked too.
+    if (!corked_.empty()) join(corked_, [this](Outgoing&& out) { submit(std::move(out)); });
     bool moved = start_sends();
     if (routes_.budget->refunds_due()) send_refunds();
     // Data asked for by other processes, and messages that waited for the window.
@@ -1037,6 +1085,7 @@ void CommEngine::send_refunds() {
 }
 
 void CommEngine::tasks_done() {
+    open_cork();  // the last task's blocks (single-thread mode: this is the worker's thread)
     {
         std::lock_guard<std::mutex> lock(outbox_mutex_);
         tasks_done_.store(true);

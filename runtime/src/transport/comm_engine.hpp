@@ -37,7 +37,8 @@
 // message, as many as a control slot holds: a halo exchange sends several messages to each
 // neighbouring process (multigrid's 26 neighbours lie in at most 7 processes), and each MPI
 // message costs both ends a fixed overhead that a single worker cannot hide. A message that
-// cannot be held sends what is held first.
+// cannot be held sends what is held first. In single-thread mode the blocks of tasks that
+// run one after another may also wait for each other and leave together (transport/cork.hpp).
 //
 // The engine sends in the order tasks hand it messages, and MPI keeps that order between two
 // processes, so messages from one task to another never overtake each other.
@@ -69,6 +70,7 @@
 #include "messaging/mailbox.hpp"
 #include "messaging/requests.hpp"
 #include "messaging/routes.hpp"
+#include "transport/cork.hpp"
 #include "transport/peer_queues.hpp"
 #include "transport/traffic.hpp"
 #include "util/byte_buffer.hpp"
@@ -97,6 +99,12 @@ public:
     void send_later(const Envelope& envelope, int dest_vrank, const TypedBuffer& data) override;
     void hold_sends(int vrank) override;
     void release_sends(int vrank) override;
+
+    // Single-thread mode, before any task runs: send blocks of consecutive tasks may leave
+    // joined (transport/cork.hpp); then the worker calls before_task.
+    void cork_send_blocks();
+    // The worker's thread, before each run of a task (nullptr: before it goes idle).
+    void before_task(const Task* next);
 
     // Announced messages (any thread): a receive took one, or nobody will.
     void pull(Request& receive, const Envelope& envelope, std::size_t bytes, const Announced& announced) override;
@@ -183,8 +191,13 @@ private:
         bool on = false;
         std::vector<Outgoing> messages;
     };
-    Held& held_by(int vrank) { return held_[static_cast<std::size_t>(vrank - routes_.process * routes_.vf)]; }
+    int local_index(int vrank) const { return vrank - routes_.process * routes_.vf; }
+    Held& held_by(int vrank) { return held_[static_cast<std::size_t>(local_index(vrank))]; }
     void send_held(std::vector<Outgoing>& messages);
+    // Hands `messages` to `launch`, those for one process joined (send_held()).
+    template <class Launch>
+    void join(std::vector<Outgoing>& messages, Launch&& launch);
+    void open_cork();  // sends what is corked, the progress lock not held
 
     // The members below require progress_mutex_.
     bool progress(Look look);
@@ -231,6 +244,10 @@ private:
 
     // Per rank of this process, each touched by its own rank only.
     std::vector<Held> held_;
+    // Send blocks corked in single-thread mode (cork_send_blocks()), touched by the one
+    // thread only.
+    std::unique_ptr<Cork> cork_;
+    std::vector<Outgoing> corked_;
     std::atomic<std::uint64_t> joined_messages_{0};
     std::atomic<std::uint64_t> joint_sends_{0};
 

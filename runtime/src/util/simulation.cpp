@@ -30,6 +30,8 @@ void settle_charges() {
 
 std::int64_t simulated_now_ns() { return static_cast<std::int64_t>(simgrid_get_clock() * 1e9); }
 
+std::int64_t process_clock_ns() { return static_cast<std::int64_t>((simgrid_get_clock() + owed) * 1e9); }
+
 void charge(RuntimeWork work) {
     static const double costs[] = {cost("BAMBOO_SMPI_SWITCH_COST"), cost("BAMBOO_SMPI_MESSAGE_COST"),
                                    cost("BAMBOO_SMPI_REMOTE_COST")};

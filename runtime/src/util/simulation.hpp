@@ -26,6 +26,7 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 
@@ -40,6 +41,10 @@ inline constexpr bool kSimulatedMpi = false;
 // Under SMPI: the simulated time now, in nanoseconds, as of the process's last MPI call
 // (what ran since is charged at the next). Outside SMPI: not to be called.
 std::int64_t simulated_now_ns();
+
+// The time a process's own decisions go by, in nanoseconds: under SMPI the simulated time
+// now, the charges it owes included (settle_charges); elsewhere the steady clock.
+std::int64_t process_clock_ns();
 
 // The runtime's own work that a simulation charges by a model (see above).
 enum class RuntimeWork { task_switch, message_end, remote_message_end };
@@ -68,6 +73,10 @@ private:
 };
 
 #ifndef SMPI_H
+inline std::int64_t process_clock_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
 inline void charge(RuntimeWork) {}
 inline void settle_charges() {}
 inline CopyCharge::CopyCharge(std::size_t) {}

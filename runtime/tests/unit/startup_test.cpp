@@ -162,6 +162,14 @@ TEST(ThreadPlan, OneThreadHasNoEngineThreadAndNeverSleeps) {
     EXPECT_TRUE(plan.polls_between_tasks);
     EXPECT_TRUE(plan.naps);
     EXPECT_TRUE(plan.never_sleeps);
+    EXPECT_TRUE(plan.corks_send_blocks);
+}
+
+// Only where one thread runs every task and sends for them all, with other processes to send to.
+TEST(ThreadPlan, OnlyOneThreadCorksSendBlocks) {
+    EXPECT_FALSE(plan_threads(Options{}, false, 1, 8, 2, true, machine(8, 8, 1)).corks_send_blocks);
+    EXPECT_FALSE(plan_threads(with_comm_thread(CommThread::off), false, 1, 8, 2, true, machine(8, 8, 1)).corks_send_blocks);
+    EXPECT_FALSE(plan_threads(Options{}, true, 1, 8, 1, false, machine(8, 8, 1)).corks_send_blocks);
 }
 
 // Under SimGrid SMPI the one worker blocks in MPI when idle and polls nowhere else: SimGrid
