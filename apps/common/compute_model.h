@@ -18,8 +18,8 @@
  * amplified by the slowest of P ranks in every step. With the model every variant's compute
  * costs the same for the same work, run after run.
  *
- * A key with no cost in the environment is reported on stderr ("app: no modelled cost for
- * KEY") and charged nothing: bench/smpi/run calibrates it and runs the simulation again. */
+ * A key with no cost in the environment is reported on stderr, once ("app: no modelled cost
+ * for KEY"), and charged nothing: bench/smpi/run calibrates it and runs the simulation again. */
 #ifndef BAMBOO_APPS_COMPUTE_MODEL_H
 #define BAMBOO_APPS_COMPUTE_MODEL_H
 
@@ -28,26 +28,67 @@
 #include <smpi/smpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <xbt/config.h>
 
 typedef struct app_charge {
     double seconds; /* < 0: not modelled, SMPI times the call as usual */
     int done;
 } app_charge;
 
+/* Whether SMPI times the code between MPI calls (smpi/simulate-computation). Where it does
+ * not, stopping its timer before a modelled call and starting it after only costs two
+ * system calls (it reads the thread's CPU clock). */
+static inline int app_code_timed(void)
+{
+    static int timed = -1;
+    if (timed < 0)
+        timed = sg_cfg_get_boolean("smpi/simulate-computation");
+    return timed;
+}
+
+/* Each key's cost, looked up in the environment once: getenv() compares every variable,
+ * hundreds under bench/smpi, at every kernel call. Keys are few per program (a kernel's
+ * shapes); past the table's size they are looked up every time. */
+typedef struct app_cost {
+    char key[64];
+    const char *cost; /* the variable's value, or NULL */
+} app_cost;
+
+static inline const char *app_cost_of(const char *key)
+{
+    static app_cost costs[64];
+    static int known;
+    for (int i = 0; i < known; i++)
+        if (strcmp(costs[i].key, key) == 0)
+            return costs[i].cost;
+    const char *cost = getenv(key);
+    if (!cost)
+        fprintf(stderr, "app: no modelled cost for %s\n", key);
+    if (known < (int)(sizeof costs / sizeof costs[0]) && strlen(key) < sizeof costs[0].key) {
+        strcpy(costs[known].key, key);
+        costs[known++].cost = cost;
+    }
+    return cost;
+}
+
 static inline app_charge app_charge_begin(double work, const char *name, const int *shape, int count)
 {
     app_charge charge = {-1, 0};
-    const char *model = getenv("APP_SMPI_MODEL");
-    if (!model || model[0] != '1')
+    static int modelled = -1;
+    if (modelled < 0) {
+        const char *model = getenv("APP_SMPI_MODEL");
+        modelled = model && model[0] == '1';
+    }
+    if (!modelled)
         return charge;
     char key[256];
     int at = snprintf(key, sizeof key, "APP_COST_%s", name);
     for (int i = 0; i < count && at > 0 && at < (int)sizeof key; i++)
         at += snprintf(key + at, sizeof key - (size_t)at, "_%d", shape[i]);
-    const char *cost = getenv(key);
-    if (!cost)
-        fprintf(stderr, "app: no modelled cost for %s\n", key);
-    smpi_bench_end(); /* what ran before the call is timed as usual */
+    const char *cost = app_cost_of(key);
+    if (app_code_timed())
+        smpi_bench_end(); /* what ran before the call is timed as usual */
     charge.seconds = cost ? work * strtod(cost, NULL) : 0;
     return charge;
 }
@@ -59,7 +100,8 @@ static inline void app_charge_end(app_charge *charge)
         return;
     if (charge->seconds > 0) /* as flops: smpi_execute() drops charges under smpi/cpu-threshold */
         smpi_execute_flops(charge->seconds * sg_host_get_speed(sg_host_self()));
-    smpi_bench_begin();
+    if (app_code_timed())
+        smpi_bench_begin();
 }
 
 /* The shape's integers follow a leading 0, so that a kernel may give none. */

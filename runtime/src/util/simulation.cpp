@@ -6,6 +6,7 @@
 
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
+#include <xbt/config.h>
 
 namespace bamboo {
 
@@ -17,6 +18,14 @@ double cost(const char* variable) {
 }
 
 double owed = 0;  // seconds charged and not yet simulated (settle_charges)
+
+// Whether SMPI times the code between MPI calls (smpi/simulate-computation). Where it does not,
+// stopping its timer around a copy and starting it again would only cost two system calls (it
+// reads the thread's CPU clock), at every copy.
+bool code_timed() {
+    static const bool timed = sg_cfg_get_boolean("smpi/simulate-computation") != 0;
+    return timed;
+}
 
 }  // namespace
 
@@ -41,13 +50,13 @@ void charge(RuntimeWork work) {
 CopyCharge::CopyCharge(std::size_t bytes) {
     static const double byte_cost = cost("BAMBOO_SMPI_BYTE_COST");
     seconds_ = static_cast<double>(bytes) * byte_cost;
-    if (seconds_ > 0) smpi_bench_end();  // what ran before the copy is charged as measured
+    if (seconds_ > 0 && code_timed()) smpi_bench_end();  // what ran before the copy is charged as measured
 }
 
 CopyCharge::~CopyCharge() {
     if (seconds_ <= 0) return;
     owed += seconds_;
-    smpi_bench_begin();
+    if (code_timed()) smpi_bench_begin();
 }
 
 }  // namespace bamboo
