@@ -47,29 +47,48 @@ static inline int app_code_timed(void)
     return timed;
 }
 
-/* Each key's cost, looked up in the environment once: getenv() compares every variable,
- * hundreds under bench/smpi, at every kernel call. Keys are few per program (a kernel's
- * shapes); past the table's size they are looked up every time. */
-typedef struct app_cost {
-    char key[64];
-    const char *cost; /* the variable's value, or NULL */
-} app_cost;
+/* Each kernel shape's cost, looked up in the environment once: building the key and getenv(),
+ * which compares every variable (hundreds under bench/smpi), took a tenth of a simulation's
+ * wall time. A shape is the call's name (its string literal) and integers; shapes are few per
+ * program, and past the table's size they are looked up every time. Returns the seconds per
+ * unit of work, or a negative number where the environment has no cost for the key (said on
+ * stderr the first time). */
+enum { APP_SHAPE_INTS = 4, APP_SHAPES = 64 };
 
-static inline const char *app_cost_of(const char *key)
+static inline double app_cost_lookup(const char *name, const int *shape, int count)
 {
-    static app_cost costs[64];
-    static int known;
-    for (int i = 0; i < known; i++)
-        if (strcmp(costs[i].key, key) == 0)
-            return costs[i].cost;
+    char key[256];
+    int at = snprintf(key, sizeof key, "APP_COST_%s", name);
+    for (int i = 0; i < count && at > 0 && at < (int)sizeof key; i++)
+        at += snprintf(key + at, sizeof key - (size_t)at, "_%d", shape[i]);
     const char *cost = getenv(key);
     if (!cost)
         fprintf(stderr, "app: no modelled cost for %s\n", key);
-    if (known < (int)(sizeof costs / sizeof costs[0]) && strlen(key) < sizeof costs[0].key) {
-        strcpy(costs[known].key, key);
-        costs[known++].cost = cost;
+    return cost ? strtod(cost, NULL) : -1;
+}
+
+static inline double app_cost_of(const char *name, const int *shape, int count)
+{
+    static struct {
+        const char *name;
+        int shape[APP_SHAPE_INTS], count;
+        double seconds;
+    } known[APP_SHAPES];
+    static int known_count;
+    if (count > APP_SHAPE_INTS)
+        return app_cost_lookup(name, shape, count);
+    for (int i = 0; i < known_count; i++)
+        if (known[i].name == name && known[i].count == count &&
+            memcmp(known[i].shape, shape, (size_t)count * sizeof *shape) == 0)
+            return known[i].seconds;
+    double seconds = app_cost_lookup(name, shape, count);
+    if (known_count < APP_SHAPES) {
+        known[known_count].name = name;
+        known[known_count].count = count;
+        memcpy(known[known_count].shape, shape, (size_t)count * sizeof *shape);
+        known[known_count++].seconds = seconds;
     }
-    return cost;
+    return seconds;
 }
 
 static inline app_charge app_charge_begin(double work, const char *name, const int *shape, int count)
@@ -82,14 +101,10 @@ static inline app_charge app_charge_begin(double work, const char *name, const i
     }
     if (!modelled)
         return charge;
-    char key[256];
-    int at = snprintf(key, sizeof key, "APP_COST_%s", name);
-    for (int i = 0; i < count && at > 0 && at < (int)sizeof key; i++)
-        at += snprintf(key + at, sizeof key - (size_t)at, "_%d", shape[i]);
-    const char *cost = app_cost_of(key);
+    double seconds = app_cost_of(name, shape, count);
     if (app_code_timed())
         smpi_bench_end(); /* what ran before the call is timed as usual */
-    charge.seconds = cost ? work * strtod(cost, NULL) : 0;
+    charge.seconds = seconds >= 0 ? work * seconds : 0;
     return charge;
 }
 
