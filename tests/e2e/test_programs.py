@@ -41,6 +41,7 @@ PROGRAMS = {
     "cxx_objects": ([PROGRAMS_DIR / "cxx_objects.cpp"], []),
     "moving_tasks": ([PROGRAMS_DIR / "moving_tasks.c"], []),
     "send_blocks": ([PROGRAMS_DIR / "send_blocks.c"], []),
+    "corked_order": ([PROGRAMS_DIR / "corked_order.c"], []),
     "old_c": ([PROGRAMS_DIR / "old_c.c"], []),
     "header_code": ([PROGRAMS_DIR / "header_code" / "header_code.c"], []),
     "rma_units": ([PROGRAMS_DIR / "rma_units.c"], []),

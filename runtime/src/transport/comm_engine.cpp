@@ -309,21 +309,18 @@ bool CommEngine::send(const Envelope& e, int dest_vrank, const TypedBuffer& data
                       ReceiverWait receiver_wait) {
     bool completes_later = false;
     Outgoing out = outgoing(e, dest_vrank, data, completion, receiver_wait, &completes_later);
-    if (completion) {
-        Held& held = held_by(completion->owner->vrank());
-        if (held.on) {
-            // Held if it is one control message that completes the send now; otherwise what
-            // is held goes first, so that messages to one process keep their order.
-            if (!completes_later && out.payload_bytes == 0) {
-                held.messages.push_back(std::move(out));
-                return false;
-            }
-            open_cork();
-            send_held(held.messages);
-        }
+    Held* held = completion ? &held_by(completion->owner->vrank()) : nullptr;
+    // Held if it is one control message that completes the send now; otherwise what is held
+    // (and corked) goes first, so that messages to one process keep their order.
+    if (held && held->on && !completes_later && out.payload_bytes == 0) {
+        held->messages.push_back(std::move(out));
+        return false;
     }
-    open_cork();
+    const std::int64_t began = cork_ ? process_clock_ns() : 0;
+    if (held && held->on) send_after_cork(held->messages);
+    else open_cork();
     hand_over(std::move(out));
+    if (cork_) cork_->sent(process_clock_ns() - began);
     return completes_later;
 }
 
@@ -341,8 +338,7 @@ void CommEngine::release_sends(int vrank) {
             for (Outgoing& out : held.messages) corked_.push_back(std::move(out));
             held.messages.clear();
         } else {
-            open_cork();
-            send_held(held.messages);
+            send_after_cork(held.messages);
             std::int64_t sent = process_clock_ns();
             cork_->sent(sent - now);
             now = sent;
@@ -368,6 +364,15 @@ void CommEngine::before_task(const Task* next) {
 
 void CommEngine::open_cork() {
     if (!corked_.empty()) send_held(corked_);
+}
+
+// What is corked, then `messages`, joined together: the tail of one task's block and the head
+// of the next may go to one process.
+void CommEngine::send_after_cork(std::vector<Outgoing>& messages) {
+    if (corked_.empty()) return send_held(messages);
+    for (Outgoing& out : messages) corked_.push_back(std::move(out));
+    messages.clear();
+    send_held(corked_);
 }
 
 void CommEngine::send_held(std::vector<Outgoing>& messages) {

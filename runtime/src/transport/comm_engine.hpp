@@ -198,6 +198,7 @@ private:
     template <class Launch>
     void join(std::vector<Outgoing>& messages, Launch&& launch);
     void open_cork();  // sends what is corked, the progress lock not held
+    void send_after_cork(std::vector<Outgoing>& messages);  // held messages, after what is corked
 
     // The members below require progress_mutex_.
     bool progress(Look look);

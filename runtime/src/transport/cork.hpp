@@ -16,10 +16,10 @@
 // - the cork opens before a task whose last run was long, and once it has been closed a
 //   while; the comm engine also opens it whenever it does a round of progress (an idle
 //   thread, the poll between tasks) and before a message that may not join it.
-// A run is counted less the time the task spent sending blocks that were not corked (under
-// SMPI each MPI message costs its sender simulated time), or a task sending to many processes
-// would run long for being sent and never be corked. A task's first block, with nothing
-// measured yet, is never corked. Times are the process's
+// A run is counted less the time the task spent handing messages to MPI (under SMPI each MPI
+// message costs its sender simulated time), or a task sending to many processes would run
+// long for its sends and never be corked: what a corked message must not wait over is work.
+// A task's first block, with nothing measured yet, is never corked. Times are the process's
 // clock (util/simulation.hpp: simulated time under SMPI), so a simulation decides alike at
 // every run.
 #pragma once
@@ -40,8 +40,8 @@ public:
     bool may_cork(int task) const { return short_run(tasks_[static_cast<std::size_t>(task)].after_block); }
     void closed(std::int64_t now) { closed_at_ = now; }
     void block_ended(int task, std::int64_t now) { tasks_[static_cast<std::size_t>(task)].block_ended = now; }
-    // The running task spent `ns` sending blocks: not counted in its run, which would
-    // otherwise be long for being sent, and never corked.
+    // The running task spent `ns` sending: not counted in its run, which would otherwise be
+    // long for its sends, and never corked.
     void sent(std::int64_t ns) { sending_ += ns; }
 
     // The running task stopped at `now`.
