@@ -334,7 +334,7 @@ void CommEngine::release_sends(int vrank) {
         const int task = local_index(vrank);
         std::int64_t now = process_clock_ns();
         if (cork_->may_cork(task) && corked_.size() < kCorkedMessages) {
-            if (corked_.empty()) cork_->closed(now);
+            if (corked_.empty() && !held.messages.empty()) cork_->closed(now);
             for (Outgoing& out : held.messages) corked_.push_back(std::move(out));
             held.messages.clear();
         } else {
