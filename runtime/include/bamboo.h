@@ -894,6 +894,12 @@ void bamboo_fire(bamboo_site at);
  * process when the block ends, or earlier if the task waits, yields or ends. */
 void bamboo_send_block_begin(void);
 void bamboo_send_block_end(void);
+/* Instead of bamboo_send_block_begin() where the task leaves the block's send buffers
+ * untouched until its next bamboo_fire() (the translator emits it for a block of sends only,
+ * with side-effect-free arguments, right before its firing rule): a blocking send to a task
+ * of this process may then lend its buffer until the fire, so that the receive copies the
+ * data once, from the sender's buffer, rather than into a buffer and out again. */
+void bamboo_send_block_begin_lending(void);
 
 /* A collective in a receive block: the rule waits for the messages this task's part of it
  * receives before it first sends (for a broadcast, the one from its parent in the tree).

@@ -49,23 +49,27 @@ void queue_unexpected(Rank& dest, std::unique_lock<SpinLock>& lock, Message&& me
 void complete_send(Request& send) {
     Task* owner = send.owner;
     if (send.lent) static_cast<Rank*>(owner)->routes().lent_sends.fetch_sub(1, std::memory_order_relaxed);
+    // Its task does not wait for it: take_back() at the evaluation point only looks.
+    bool waited_for = !send.lent_until_evaluation_point;
     send.complete.store(true);  // from here on the owner may reuse or discard `send`
-    owner->wake();
+    if (waited_for) owner->wake();
 }
 
-// Leaves `send`'s data with it, as a message lent to `dest` (locked, open). Unless
-// `may_buy_back`, the send completes only once a receive takes the message.
-void lend(Rank& dest, std::unique_lock<SpinLock>& lock, const Envelope& e, Request& send, bool may_buy_back) {
+// Leaves `send`'s data with it, as a message lent to `dest` (locked, open), as `lending`
+// (not never) says.
+void lend(Rank& dest, std::unique_lock<SpinLock>& lock, const Envelope& e, Request& send, Lending lending) {
     Message lent;
     lent.envelope = e;
     lent.bytes = send.target.bytes();
     lent.lender = &send;
-    if (may_buy_back) {
+    if (lending == Lending::always) {  // bought back if it waits too long
         send.lent = true;
         send.lent_at = std::chrono::steady_clock::now();
         Rank& sender = *static_cast<Rank*>(send.owner);
         sender.lent_sends.push_back(&send);
         sender.routes().lent_sends.fetch_add(1, std::memory_order_relaxed);
+    } else if (lending == Lending::until_evaluation_point) {
+        send.lent_until_evaluation_point = true;
     } else {
         send.awaits_receive = true;
     }
@@ -167,14 +171,13 @@ bool deliver_from_buffer(Rank& dest, const Envelope& e, const TypedBuffer& data,
     }
     switch (lending) {
         case Lending::always:
-            lend(dest, lock, e, *sender, /*may_buy_back=*/true);
-            return true;
         case Lending::until_received:
-            lend(dest, lock, e, *sender, /*may_buy_back=*/false);
+        case Lending::until_evaluation_point:
+            lend(dest, lock, e, *sender, lending);
             return true;
         case Lending::beyond_budget:
             if (budget.reserve_local(cost)) break;
-            lend(dest, lock, e, *sender, /*may_buy_back=*/false);
+            lend(dest, lock, e, *sender, Lending::until_received);
             return true;
         case Lending::never:
             budget.force_reserve_local(cost);
@@ -207,13 +210,15 @@ void buy_back_lent_sends(const Routes& routes, const Worker& worker, bool all) {
     }
 }
 
+void take_back(Request& send) {
+    if (send.complete.load() || buy_back(send)) return;
+    // A receive took it and is copying from the buffer, which must outlive the copy.
+    PoliteSpin spin;
+    while (!send.complete.load()) spin.pause();
+}
+
 void buy_back_all(Rank& rank) {
-    for (Request* send : rank.lent_sends) {
-        if (send->complete.load() || buy_back(*send)) continue;
-        // A receive took it and is copying from the buffer, which must outlive the copy.
-        PoliteSpin spin;
-        while (!send->complete.load()) spin.pause();
-    }
+    for (Request* send : rank.lent_sends) take_back(*send);
 }
 
 void forget_lent(Rank& rank, const Request& send) {

@@ -16,6 +16,12 @@
 // receives (unsafe in MPI, common where MPI buffers small messages) would wait for ever: its
 // worker buys the data back (buffers it after all) once it has nothing else to run for a
 // while, or once a task only polls (MPI_Test, MPI_Iprobe) for a while.
+//
+// A blocking send lends its buffer too where the translator has shown that the task leaves
+// it untouched until its next evaluation point (a send block of sends only, right before its
+// firing rule: bamboo_send_block_begin_lending). The task goes on at once; at the evaluation
+// point it buys back whatever no receive has taken yet. Between tasks of one process, whose
+// receives come after their firing rules, the data is then copied once instead of twice.
 #pragma once
 
 #include <chrono>
@@ -40,6 +46,8 @@ enum class Lending {
     always,         // lent, and bought back if it waits too long (nonblocking sends, large
                     // collective messages)
     until_received, // lent until a receive takes it (synchronous sends)
+    until_evaluation_point,  // lent until a receive takes it or the sender's next evaluation
+                             // point, where it buys it back (take_back)
 };
 
 // From a user's send buffer to a task of this process: copied straight into a matching
@@ -56,6 +64,10 @@ constexpr std::chrono::microseconds kLendPatience{50};
 // lent for longer than kLendPatience, or all of them when `all`. Runs on the worker's own
 // thread, between tasks or from a polling task.
 void buy_back_lent_sends(const Routes& routes, const Worker& worker, bool all);
+
+// `send`, lent, is complete when this returns: its data bought back if no receive has taken
+// it (its task is finishing, or has come to the evaluation point it lent it until).
+void take_back(Request& send);
 
 // `rank` buys back all its lent sends (it is finishing), or forgets `send`, retired.
 void buy_back_all(Rank& rank);

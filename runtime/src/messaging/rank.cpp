@@ -33,11 +33,20 @@ void Rank::release_sends() {
     routes_.link->release_sends(vrank());
 }
 
+void Rank::take_back_lent_until_evaluation_point() {
+    for (MPI_Request& send : lent_until_evaluation_point_) {
+        take_back(*requests_.find(send));
+        requests_.release(&send);
+    }
+    lent_until_evaluation_point_.clear();
+}
+
 void Rank::finish() {
     release_sends();  // a send block left by return or exit()
     GetoptSession::instance().task_ended(*this);
     // Sends the program never waited for: their buffers may go with the task's stack.
     buy_back_all(*this);
+    take_back_lent_until_evaluation_point();
     std::deque<Message> unreceived;
     {
         std::lock_guard<SpinLock> lock(mailbox_.mutex());

@@ -107,6 +107,15 @@ public:
     // message per process, when the block ends, the rank suspends or it finishes.
     void hold_sends();
     void release_sends();
+    // Running rank only: the send block beginning now leaves its buffers untouched until the
+    // rank's next evaluation point (bamboo_send_block_begin_lending), till the block ends.
+    // Its blocking sends to ranks of this process lend their buffers until that point.
+    void lend_until_evaluation_point(bool on) { lends_until_evaluation_point_ = on; }
+    bool lends_until_evaluation_point() const { return lends_until_evaluation_point_; }
+    // Running rank only: a send lent until the evaluation point, its request in the table;
+    // the rank takes them all back (messaging/delivery.hpp take_back) and frees them there.
+    void keep_until_evaluation_point(MPI_Request send) { lent_until_evaluation_point_.push_back(send); }
+    void take_back_lent_until_evaluation_point();
 
     // The communicator of this rank whose messages carry `context` (either of its two), or
     // nullptr. For reports; call from the rank itself or while it waits.
@@ -199,6 +208,8 @@ private:
     RequestTable requests_;
     WaitInfo wait_info_;
     bool holds_sends_ = false;
+    bool lends_until_evaluation_point_ = false;
+    std::vector<MPI_Request> lent_until_evaluation_point_;
     // The last traced wait for one message or request, and its text: a loop waits for the
     // same thing again and again, and the text costs more to make than the rest of the record.
     struct TracedWaitKey {

@@ -65,6 +65,9 @@ struct Request : PostedReceive {
     // until the receive copies it from there, or the sender buys it back (messaging/delivery.hpp).
     bool lent = false;
     std::chrono::steady_clock::time_point lent_at{};
+    // A blocking send whose data stays in the sender's buffer until a receive copies it or the
+    // sender's next evaluation point (messaging/delivery.hpp); its task does not wait for it.
+    bool lent_until_evaluation_point = false;
     const Communicator* comm = nullptr;  // for reports
     // A receive's communicator as the program named it: its error handler gets a truncation.
     MPI_Comm errors_to = MPI_COMM_NULL;

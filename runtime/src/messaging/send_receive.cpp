@@ -31,6 +31,7 @@ constexpr std::size_t kLentCollectiveBytes = std::size_t(64) << 10;
 Lending local_lending(SendMode mode, std::size_t bytes) {
     switch (mode) {
         case SendMode::standard: return Lending::beyond_budget;
+        case SendMode::standard_lending: return Lending::until_evaluation_point;
         case SendMode::nonblocking: return Lending::always;
         case SendMode::synchronous: return Lending::until_received;
         case SendMode::collective: return bytes >= kLentCollectiveBytes ? Lending::always : Lending::never;
@@ -42,6 +43,7 @@ Lending local_lending(SendMode mode, std::size_t bytes) {
 ReceiverWait receiver_wait(SendMode mode) {
     switch (mode) {
         case SendMode::standard:
+        case SendMode::standard_lending:
         case SendMode::nonblocking: return ReceiverWait::beyond_credit;
         case SendMode::synchronous: return ReceiverWait::always;
         case SendMode::collective:

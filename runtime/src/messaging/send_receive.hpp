@@ -26,6 +26,8 @@ namespace bamboo {
 enum class SendMode : std::uint8_t {
     collective,    // a collective algorithm's message: always buffered (they send before they receive)
     standard,      // MPI_Send, MPI_Rsend: buffered within the budget, beyond it once received
+    standard_lending,  // ... in a send block that leaves its buffers untouched until the next
+                       // evaluation point: to a rank of this process, lends its buffer until then
     nonblocking,   // MPI_Isend, MPI_Irsend: to a rank of this process, lends its buffer
     synchronous,   // MPI_Ssend, MPI_Issend: completes once a receive has matched the message
     buffered,      // MPI_Bsend, MPI_Ibsend: always buffered, so it completes at once

@@ -1,6 +1,6 @@
 // What the translator's generated code calls: a window's firing rule (bamboo_expect for a
 // receive, bamboo_expect_collective for a collective's first receives, then bamboo_fire, the
-// evaluation point), send blocks (bamboo_send_block_begin/_end) and priorities.
+// evaluation point), send blocks (bamboo_send_block_begin/_begin_lending/_end) and priorities.
 #include <mpi.h>
 
 #include <mutex>
@@ -46,6 +46,8 @@ void bamboo_fire(bamboo_site at) {
     } else if (self.priority() == -1) {
         self.yield();  // priority -1: give way at every evaluation point
     }
+    // The receive blocks and what follows may write the buffers of sends lent until here.
+    self.take_back_lent_until_evaluation_point();
     self.evaluation_point();  // the region runs here, on the worker that runs the task now
 }
 
@@ -54,8 +56,18 @@ void bamboo_send_block_begin(void) {
     if (Rank* self = Rank::current()) self->hold_sends();
 }
 
+void bamboo_send_block_begin_lending(void) {
+    if (Rank* self = Rank::current()) {
+        self->hold_sends();
+        self->lend_until_evaluation_point(true);
+    }
+}
+
 void bamboo_send_block_end(void) {
-    if (Rank* self = Rank::current()) self->release_sends();
+    if (Rank* self = Rank::current()) {
+        self->release_sends();
+        self->lend_until_evaluation_point(false);
+    }
 }
 
 void bamboo_set_priority(int priority) {

@@ -143,9 +143,35 @@ void release_completed_orphans(Rank& self) {
     }
 }
 
+// A standard send in a send block that leaves its buffers untouched until the rank's next
+// evaluation point: lent to a rank of this process, it completes there at the latest, so its
+// request outlives the call, in the rank's table.
+int lending_send(Rank& self, const char* call, bamboo_site at, const void* buf, int count, MPI_Datatype type,
+                 int dest, int tag, MPI_Comm comm) {
+    MPI_Request handle;
+    Request* request = self.requests().allocate(&handle);
+    bool completes_later;
+    try {
+        completes_later = start_send_call(self, call, at, buf, count, type, dest, tag, comm, *request,
+                                          SendMode::standard_lending);
+    } catch (const CallError&) {
+        self.requests().release(&handle);
+        throw;
+    }
+    if (completes_later && request->lent_until_evaluation_point) {
+        self.keep_until_evaluation_point(handle);
+        return MPI_SUCCESS;
+    }
+    if (completes_later) self.wait_for(*request, call, at);  // to another process, as MPI_Send
+    self.requests().release(&handle);
+    return MPI_SUCCESS;
+}
+
 int blocking_send(const char* call, SendMode mode, bamboo_site at, const void* buf, int count, MPI_Datatype type,
                   int dest, int tag, MPI_Comm comm) {
     Rank& self = calling_rank(call, at);
+    if (mode == SendMode::standard && self.lends_until_evaluation_point())
+        return lending_send(self, call, at, buf, count, type, dest, tag, comm);
     Request request;
     if (start_send_call(self, call, at, buf, count, type, dest, tag, comm, request, mode))
         self.wait_for(request, call, at);

@@ -3,7 +3,11 @@ immediately precede it (never past other statements or another send block, and b
 one kind keep their order), so that a task's messages leave before it waits.
 
 Every send block is bracketed by bamboo_send_block_begin() and bamboo_send_block_end(): the
-runtime may then hold its messages for one process back and send them as one.
+runtime may then hold its messages for one process back and send them as one. A moved block
+that only sends opens with bamboo_send_block_begin_lending() instead: nothing runs between it
+and the firing rule (evaluated without side effects) that could touch its send buffers, so
+its blocking sends to tasks of the same process may lend their buffers until the evaluation
+point, and the data is copied once, not twice.
 
 Checked first: a send block holds sends only, and reads nothing a receive block it moves
 past writes or declares (the send would otherwise use data not yet received, or a name the
@@ -22,6 +26,10 @@ from ..frontend.lvalues import base_variable_node, request_variable
 from ..frontend.model import Node
 from .base import BlockTransformation, replace_directive
 
+# Statements a send block lending its buffers may hold (expressions are checked apart).
+_PLAIN_STATEMENTS = {CK.COMPOUND_STMT, CK.IF_STMT, CK.FOR_STMT, CK.WHILE_STMT, CK.DO_STMT,
+                     CK.NULL_STMT, CK.DECL_STMT}
+
 # MPI calls a send block must not make, as the error names them.
 _NOT_IN_SEND = {mpi_api.RECEIVE: "a receive", mpi_api.SENDRECV: "a receive",
                 mpi_api.WAIT: "a wait", mpi_api.PROBE: "a probe", mpi_api.SETUP: "a setup call",
@@ -34,10 +42,11 @@ class ReorderBlocks(BlockTransformation):
     def apply(self, buf: EditBuffer):
         for p in self.plans:
             moved = {id(m.send): m for m in p.moves}
+            lending = self._lending(p)
             for b in p.region.blocks_of(dirs.SEND):
                 m = moved.get(id(b))
                 unit = self._unit(b) if m is not None else None
-                bracket = self._bracket(b, unit)
+                bracket = self._bracket(b, unit, id(b) in lending)
                 if m is None:
                     replace_directive(buf, b.directive, "/* bamboo: send block */" + bracket)
                 else:
@@ -54,12 +63,53 @@ class ReorderBlocks(BlockTransformation):
         end = b.stmt.stmt_end()
         return end - 1 if b.stmt.kind == CK.COMPOUND_STMT else end
 
-    def _bracket(self, b: Block, unit) -> str:
+    def _bracket(self, b: Block, unit, lending: bool) -> str:
         """The call that opens the send block, or nothing where its end could not go with it
         (a moved single statement with more code after it on its line)."""
         if unit is not None and self._end_offset(b) >= unit[1]:
             return ""
-        return " bamboo_send_block_begin();"
+        return " bamboo_send_block_begin_lending();" if lending else " bamboo_send_block_begin();"
+
+    def _lending(self, p: RegionPlan) -> set:
+        """The send blocks (ids) that only send and, after reordering, are followed by nothing
+        but such blocks up to an input window: nothing the task runs from their sends to the
+        window's evaluation point can change what they send."""
+        lending, run = set(), []
+        for it in p.order:
+            b = it.block
+            if b is not None and b.kind == dirs.SEND and self._only_sends(b.stmt):
+                run.append(id(b))
+                continue
+            if b is not None and b.kind == dirs.RECEIVE:
+                lending.update(run)
+            run = []
+        return lending
+
+    def _only_sends(self, stmt: Node) -> bool:
+        """Whether ``stmt`` leaves the buffers it sends from untouched from each send to its
+        end, and cannot leave early: it calls MPI sends and nothing else, and the only
+        variables it writes or declares are local scalars whose address is never taken (loop
+        counters), which no send can read from."""
+        prog = self.prog
+        for n in stmt.walk():
+            if n.kind.is_statement() and n.kind not in _PLAIN_STATEMENTS:
+                return False  # return, break, goto, asm...: may leave before the firing rule
+            if n.kind == CK.COMPOUND_LITERAL_EXPR:
+                return False  # a nameless object, which a send may read and which ends with its block
+            if n.kind == CK.DECL_STMT:
+                declared = [prog.var(vd.cursor) for vd in n.children if vd.kind == CK.VAR_DECL]
+                if not all(v is not None and v.trackable for v in declared):
+                    return False
+            elif is_assignment(n):
+                t = n.children[0].strip()
+                v = prog.var_of_ref(t) if t.kind == CK.DECL_REF_EXPR else None
+                if v is None or not v.trackable:
+                    return False
+            elif n.kind == CK.CALL_EXPR:
+                mc = prog.mpi_call(n)
+                if mc is None or mc.spec.kind != mpi_api.SEND:
+                    return False
+        return True
 
     def _own_send_requests(self, b: Block) -> set:
         """Request variables that only this send block's MPI_Isends fill: a wait on them

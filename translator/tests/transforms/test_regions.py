@@ -1,4 +1,6 @@
 """Block reordering and input windows."""
+import re
+
 from conftest import HAVE_MPICC, compile_c, errors
 
 CODE = """#include <mpi.h>
@@ -50,6 +52,9 @@ def test_reordering_and_windows(translate, tmp_path):
         assert ok, err
 
 
+BEGIN = re.compile(r"bamboo_send_block_begin(_lending)?\(\);")
+
+
 def test_send_blocks_are_bracketed_where_they_end_up(translate, tmp_path):
     # every send block of CODE holds one statement; moved or not, its messages may be joined
     # (bamboo_send_block_begin before it, _end right after it, moved along with it)
@@ -59,10 +64,10 @@ def test_send_blocks_are_bracketed_where_they_end_up(translate, tmp_path):
     for call in ("MPI_Send(z, 1, MPI_DOUBLE, a, 1", "MPI_Send(z, 1, MPI_DOUBLE, b, 2",
                  "MPI_Send(z, 1, MPI_DOUBLE, a, 3"):
         at = t.index(call)
-        begin = t.rindex("bamboo_send_block_begin();", 0, at) + len("bamboo_send_block_begin();")
+        begin = [m for m in BEGIN.finditer(t, 0, at)][-1].end()
         assert ";" not in t[begin:at]  # nothing between the begin and the statement
         assert t[at:t.index("bamboo_send_block_end();", at)].count(";") == 1  # the end right after it
-    assert t.count("bamboo_send_block_begin();") == t.count("bamboo_send_block_end();") == 3
+    assert len(BEGIN.findall(t)) == t.count("bamboo_send_block_end();") == 3
     # a compound send block ends before its closing brace; a moved single statement followed
     # by more code on its line is left unbracketed (its end could not move with it)
     res = translate(CODE.replace("    MPI_Send(z, 1, MPI_DOUBLE, a, 1, MPI_COMM_WORLD);",
@@ -71,10 +76,64 @@ def test_send_blocks_are_bracketed_where_they_end_up(translate, tmp_path):
                                  "    MPI_Send(z, 1, MPI_DOUBLE, b, 2, MPI_COMM_WORLD); z[1] = 0;"))
     assert res.ok, errors(res)
     assert "MPI_Send(z, 1, MPI_DOUBLE, a, 1, MPI_COMM_WORLD);  bamboo_send_block_end();}" in res.text
-    assert res.text.count("bamboo_send_block_begin();") == res.text.count("bamboo_send_block_end();") == 2
+    assert len(BEGIN.findall(res.text)) == res.text.count("bamboo_send_block_end();") == 2
     if HAVE_MPICC:
         ok, err = compile_c(res.text, tmp_path)
         assert ok, err
+
+
+RECEIVE = """#pragma bamboo receive
+    MPI_Recv(x, 2, MPI_DOUBLE, a, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);"""
+
+
+def lending_of(translate, send_block: str, body: str = RECEIVE + "\n#pragma bamboo send\n    {send}") -> bool:
+    """Whether SEND_BLOCK, in a region of BODY (by default right after a receive block, so
+    that it moves before it), opens with bamboo_send_block_begin_lending()."""
+    res = translate(f"""#include <mpi.h>
+void pack(double *z);
+void f(int a, double *x, double *z)
+{{
+  int d, n = 1;
+  int *where = &n;
+#pragma bamboo olap
+  for (int it = 0; it < 4; it++) {{
+    {body.replace("{send}", send_block)}
+  }}
+}}
+""")
+    assert res.ok, errors(res)
+    assert len(BEGIN.findall(res.text)) == res.text.count("bamboo_send_block_end();")
+    return "bamboo_send_block_begin_lending();" in res.text
+
+
+def test_a_block_that_only_sends_lends_its_buffers_until_the_evaluation_point(translate):
+    assert lending_of(translate, "{ MPI_Send(z, 2, MPI_DOUBLE, a, 1, MPI_COMM_WORLD); }")
+    assert lending_of(translate, "{ if (a > 0) MPI_Send(z, 2, MPI_DOUBLE, a, 1, MPI_COMM_WORLD);"
+                                 " MPI_Send(&z[1], n, MPI_DOUBLE, a, 2, MPI_COMM_WORLD); }")
+    # a loop counter is written, but no send reads it
+    assert lending_of(translate, "for (d = 0; d < 2; d++) MPI_Send(&z[d], 1, MPI_DOUBLE, a, d, MPI_COMM_WORLD);")
+    assert lending_of(translate, "for (int e = 0; e < 2; e++) MPI_Send(z + e, 1, MPI_DOUBLE, a, e, MPI_COMM_WORLD);")
+    # not moved, but right before a receive block
+    assert lending_of(translate, "MPI_Send(z, 2, MPI_DOUBLE, a, 1, MPI_COMM_WORLD);",
+                      body="z[0] = it;\n#pragma bamboo send\n    {send}\n" + RECEIVE)
+
+
+def test_a_block_that_may_change_what_it_sent_lends_nothing(translate):
+    send = "MPI_Send(z, 2, MPI_DOUBLE, a, 1, MPI_COMM_WORLD);"
+    assert not lending_of(translate, f"{{ {send} z[0] = 1; }}")                 # a store
+    assert not lending_of(translate, f"{{ {send} pack(z); }}")                  # a call
+    assert not lending_of(translate, f"{{ {send} *where = 2; }}")               # through a pointer
+    assert not lending_of(translate, "{ n = 2; MPI_Send(&n, 1, MPI_INT, a, 1, MPI_COMM_WORLD); n = 3; }")
+    assert not lending_of(translate, "{ int m = 2; MPI_Send(&m, 1, MPI_INT, a, 1, MPI_COMM_WORLD); }")
+    assert not lending_of(translate, "MPI_Send((double[]){1, 2}, 2, MPI_DOUBLE, a, 1, MPI_COMM_WORLD);")
+    assert not lending_of(translate, f"{{ {send} if (a) break; }}")            # leaves the region
+    # what runs between the block and the evaluation point
+    assert not lending_of(translate, send, body="#pragma bamboo send\n    {send}\n    z[0] = 1;\n" + RECEIVE)
+    assert not lending_of(translate, send, body=RECEIVE + "\n#pragma bamboo send\n    {send}\n#pragma bamboo send\n"
+                                                "    { pack(z); MPI_Send(z, 2, MPI_DOUBLE, a, 1, MPI_COMM_WORLD); }")
+    # followed by another block that only sends, it lends too
+    assert lending_of(translate, send, body=RECEIVE + "\n#pragma bamboo send\n    {send}\n#pragma bamboo send\n"
+                                            "    MPI_Send(z, 1, MPI_DOUBLE, a, 2, MPI_COMM_WORLD);")
 
 
 def test_no_reordering_when_sends_come_first(translate):
