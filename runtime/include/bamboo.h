@@ -887,6 +887,11 @@ int bamboo_file_get_position_shared(bamboo_site at, MPI_File fh, MPI_Offset *off
  * arrived. Wildcards (MPI_ANY_SOURCE, MPI_ANY_TAG) are allowed. */
 void bamboo_expect(int source, int tag, MPI_Comm comm);
 void bamboo_fire(bamboo_site at);
+/* Instead of bamboo_expect() for every receive of a window that holds nothing but MPI_Recv,
+ * MPI_Irecv and waits: each receive announced whole, in the window's order. The runtime
+ * posts them at bamboo_fire(), so that their messages land in the receive buffers as they
+ * arrive, and the window's receive calls take them over. */
+void bamboo_expect_receive(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm);
 
 /* Around a send block: between the two calls the task's messages to other processes that
  * complete at once (those it hands over whole, which is all but large, synchronous and

@@ -33,6 +33,7 @@ class MPIFunction:
     runtime: str                 # the bamboo.h function the call is redirected to
     buffer: int | None = None    # received (or sent) data
     count: int | None = None
+    datatype: int | None = None  # of the buffer (given where a rule announces receives whole)
     source: int | None = None    # source rank of a receive / probe
     dest: int | None = None      # destination rank of a send
     tag: int | None = None       # receive tag (for sendrecv: the receive tag)
@@ -112,10 +113,10 @@ _TABLE = [
                 blocking=True),
     MPIFunction("MPI_Isend", SEND, "bamboo_isend", buffer=0, count=1, dest=3, send_tag=4, comm=5,
                 request=6),
-    MPIFunction("MPI_Recv", RECEIVE, "bamboo_recv", buffer=0, count=1, source=3, tag=4, comm=5,
-                status=6, blocking=True),
-    MPIFunction("MPI_Irecv", RECEIVE, "bamboo_irecv", buffer=0, count=1, source=3, tag=4, comm=5,
-                request=6),
+    MPIFunction("MPI_Recv", RECEIVE, "bamboo_recv", buffer=0, count=1, datatype=2, source=3, tag=4,
+                comm=5, status=6, blocking=True),
+    MPIFunction("MPI_Irecv", RECEIVE, "bamboo_irecv", buffer=0, count=1, datatype=2, source=3, tag=4,
+                comm=5, request=6),
     # MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag,
     #              recvbuf, recvcount, recvtype, source, recvtag, comm, status)
     MPIFunction("MPI_Sendrecv", SENDRECV, "bamboo_sendrecv", buffer=5, count=6, dest=3,

@@ -51,3 +51,27 @@ def compile_c(text, tmp_path, name="out.c"):
                         "-I" + RUNTIME_INCLUDE, str(p), "-o", str(tmp_path / (name + ".o"))],
                        capture_output=True, text=True)
     return r.returncode == 0, r.stderr
+
+
+def as_messages(text):
+    """``text`` with each receive announced whole, bamboo_expect_receive(buf, count, type,
+    source, tag, comm), written as the message it announces, bamboo_expect(source, tag, comm):
+    for tests of what a rule announces, whichever way."""
+    out, start = [], 0
+    call = "bamboo_expect_receive("
+    while (at := text.find(call, start)) >= 0:
+        args, depth, i = [], 0, at + len(call)
+        arg_start = i
+        while depth > 0 or text[i] != ")":
+            if text[i] in "([{":
+                depth += 1
+            elif text[i] in ")]}":
+                depth -= 1
+            elif text[i] == "," and depth == 0:
+                args.append(text[arg_start:i].strip())
+                arg_start = i + 1
+            i += 1
+        args.append(text[arg_start:i].strip())
+        out.append(text[start:at] + "bamboo_expect(" + ", ".join(args[3:]) + ")")
+        start = i + 1
+    return "".join(out) + text[start:]

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import HAVE_MPICC, HERE, TRANSLATOR, compile_c, errors, notes
+from conftest import HAVE_MPICC, HERE, TRANSLATOR, as_messages, compile_c, errors, notes
 from bamboo.translate import translate_file
 
 DATA = sorted(glob.glob(os.path.join(HERE, "data", "*.c")))
@@ -57,7 +57,7 @@ def test_long_expressions_in_a_region(tmp_path):
     terms = 3000
     text = _translate_in_subprocess(tmp_path, LONG_EXPRESSIONS.format(
         a_sum=" + ".join(["a"] * terms), g_sum=" + ".join(["g"] * terms), terms=terms))
-    assert "bamboo_expect(MPI_PROC_NULL, a + a + a" in text  # the rule evaluates the long tag
+    assert "bamboo_expect(MPI_PROC_NULL, a + a + a" in as_messages(text)  # the rule evaluates the long tag
     assert text.count("BAMBOO_PRIVATE(g)") == terms
 
 
@@ -90,7 +90,7 @@ def test_deeply_nested_statements_leave_the_window_without_rule(translate, tmp_p
     assert notes(res) == ["t.c:266:14: note: statements nest more than 256 levels deep here: "
                           "the firing rule of this window is left empty, and its receives wait "
                           "on their own"]
-    assert "bamboo_expect(" not in res.text
+    assert "bamboo_expect" not in res.text
     if HAVE_MPICC:
         ok, err = compile_c(res.text, tmp_path)
         assert ok, err
@@ -103,7 +103,7 @@ def test_long_runs_of_labels(translate, tmp_path):
              "            x++;\n        }\n")
     res = translate(_receive_block(cases))
     assert res.ok, errors(res)
-    assert "bamboo_expect(MPI_PROC_NULL, 0, MPI_COMM_WORLD);" in res.text
+    assert "bamboo_expect(MPI_PROC_NULL, 0, MPI_COMM_WORLD);" in as_messages(res.text)
     labels = "".join(f"    l{i}:\n" for i in range(2000)) + "        x++;\n"
     res = translate(_receive_block(labels))
     assert res.ok, errors(res)

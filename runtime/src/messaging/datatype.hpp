@@ -62,6 +62,13 @@ struct TypedBuffer {
 
     std::size_t bytes() const { return layout.size * static_cast<std::size_t>(count); }
     char* data() const { return static_cast<char*>(base) + layout.true_lb; }  // contiguous only
+    // The bytes the data may lie in, [*first, *last); false where the datatype runs backwards.
+    bool byte_range(const char** first, const char** last) const {
+        if (layout.extent < 0 || layout.true_extent < 0) return false;
+        *first = static_cast<const char*>(base) + layout.true_lb;
+        *last = *first + layout.span(count);
+        return true;
+    }
 };
 
 // `bytes` plain bytes at `data`, as one contiguous element.

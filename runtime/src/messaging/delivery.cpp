@@ -144,8 +144,10 @@ void complete_receive(Request& r, const Envelope& e, std::size_t bytes) {
     r.source = e.source;
     r.tag = e.tag;
     r.bytes = bytes;
+    // Its task waits at the evaluation point for all of them, and for nothing else there.
+    bool announced = r.announced;
     r.complete.store(true);  // from here on the owner may reuse or discard `r`
-    owner->wake();
+    if (!announced || static_cast<Rank*>(owner)->announced.completed_one()) owner->wake();
 }
 
 bool deliver_from_buffer(Rank& dest, const Envelope& e, const TypedBuffer& data, Request* sender,

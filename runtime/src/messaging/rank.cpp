@@ -41,12 +41,20 @@ void Rank::take_back_lent_until_evaluation_point() {
     lent_until_evaluation_point_.clear();
 }
 
+void Rank::take_back_lent_into_announced() {
+    for (MPI_Request send : lent_until_evaluation_point_) {
+        Request& request = *requests_.find(send);
+        if (announced.overlaps(request.target)) take_back(request);
+    }
+}
+
 void Rank::finish() {
     release_sends();  // a send block left by return or exit()
     GetoptSession::instance().task_ended(*this);
     // Sends the program never waited for: their buffers may go with the task's stack.
     buy_back_all(*this);
     take_back_lent_until_evaluation_point();
+    announced.check_all_taken(vrank());
     std::deque<Message> unreceived;
     {
         std::lock_guard<SpinLock> lock(mailbox_.mutex());

@@ -25,6 +25,7 @@
 #include "core/getopt_session.hpp"
 #include "core/random_state.hpp"
 #include "core/task.hpp"
+#include "messaging/announced_receives.hpp"
 #include "messaging/mailbox.hpp"
 #include "messaging/message_stats.hpp"
 #include "messaging/requests.hpp"
@@ -116,6 +117,9 @@ public:
     // the rank takes them all back (messaging/delivery.hpp take_back) and frees them there.
     void keep_until_evaluation_point(MPI_Request send) { lent_until_evaluation_point_.push_back(send); }
     void take_back_lent_until_evaluation_point();
+    // ... those whose buffers a receive announced for the evaluation point may write, before
+    // it is posted there.
+    void take_back_lent_into_announced();
 
     // The communicator of this rank whose messages carry `context` (either of its two), or
     // nullptr. For reports; call from the rank itself or while it waits.
@@ -137,6 +141,8 @@ public:
     int thread_level = MPI_THREAD_SINGLE;  // what MPI_Init_thread provided
     // Expectations gathered by bamboo_expect() for the next bamboo_fire().
     std::vector<Expectation> pending_rule;
+    // Receives announced whole (bamboo_expect_receive), posted at the evaluation point.
+    AnnouncedReceives announced;
     // The rank's rand()/random() and drand48() generators, where strtok() left off, and
     // its getopt() variables.
     RandomState random;

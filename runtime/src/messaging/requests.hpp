@@ -68,6 +68,9 @@ struct Request : PostedReceive {
     // A blocking send whose data stays in the sender's buffer until a receive copies it or the
     // sender's next evaluation point (messaging/delivery.hpp); its task does not wait for it.
     bool lent_until_evaluation_point = false;
+    // A receive its firing rule announced and the rank posted at the evaluation point
+    // (messaging/announced_receives.hpp): completing it counts down what the rank waits for.
+    bool announced = false;
     const Communicator* comm = nullptr;  // for reports
     // A receive's communicator as the program named it: its error handler gets a truncation.
     MPI_Comm errors_to = MPI_COMM_NULL;

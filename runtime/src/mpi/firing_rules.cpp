@@ -10,12 +10,72 @@
 #include "collectives/reduction.hpp"
 #include "messaging/mailbox.hpp"
 #include "messaging/rank.hpp"
+#include "messaging/send_receive.hpp"
 #include "mpi/api.hpp"
 #include "util/errors.hpp"
 
 using namespace bamboo;
 
+namespace {
+
+// A window's receives announced whole go back to being announced as messages only; their
+// calls post them.
+void announce_as_messages(Rank& self) {
+    for (const AnnouncedReceives::Receive& r : self.announced.give_up())
+        if (r.source != MPI_PROC_NULL) expect_message(self, r.pattern);
+}
+
+// At the evaluation point: the window's receives announced whole are posted, in its order,
+// and the task waits until all are complete (messaging/announced_receives.hpp).
+void post_announced_receives(Rank& self, bamboo_site at) {
+    AnnouncedReceives& announced = self.announced;
+    self.take_back_lent_into_announced();
+    const std::vector<AnnouncedReceives::Receive>& receives = announced.begin_posting(at);
+    if (receives.empty()) return;
+    for (std::size_t i = 0; i < receives.size(); ++i) {
+        const AnnouncedReceives::Receive& r = receives[i];
+        Request* request = self.requests().allocate(&announced.handles()[i]);
+        request->errors_to = r.comm;
+        request->announced = r.source != MPI_PROC_NULL;  // which completes at once, uncounted
+        start_receive(self, *r.communicator, r.pattern, r.target, *request, "a receive of the firing rule", at);
+        if (r.source == MPI_PROC_NULL) announced.completed_one();
+    }
+    WaitInfo info;
+    info.site = at;
+    info.handles = announced.handles();
+    info.handle_count = static_cast<int>(receives.size());
+    self.wait_until(info, [&announced] { return announced.all_complete(); });
+}
+
+}  // namespace
+
 extern "C" {
+
+void bamboo_expect_receive(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm) {
+    Rank& self = calling_rank("bamboo_expect_receive", kNoSite);
+    const char* call = "bamboo_expect_receive";
+    AnnouncedReceives::Receive r;
+    r.buf = buf;
+    r.count = count;
+    r.type = type;
+    r.source = source;
+    r.tag = tag;
+    r.comm = comm;
+    try {
+        CommView view = resolve_comm(self, comm, call, kNoSite);
+        r.communicator = view.comm;
+        r.pattern = receive_pattern(self, view, source, tag, call, kNoSite);
+        r.target = typed_buffer(self, buf, count, type, call, kNoSite);
+    } catch (const CallError&) {
+        // The receive reports its arguments, under its communicator's handler, when its call
+        // posts it.
+        announce_as_messages(self);
+        return;
+    }
+    if (self.announced.announce(r)) return;
+    announce_as_messages(self);
+    if (source != MPI_PROC_NULL) expect_message(self, r.pattern);
+}
 
 void bamboo_expect(int source, int tag, MPI_Comm comm) {
     Rank& self = calling_rank("bamboo_expect", kNoSite);
@@ -30,6 +90,9 @@ void bamboo_expect(int source, int tag, MPI_Comm comm) {
 
 void bamboo_fire(bamboo_site at) {
     Rank& self = calling_rank("the firing rule", at);
+    self.announced.check_all_taken(self.vrank());
+    if (!self.announced.announced().empty() && !self.pending_rule.empty()) announce_as_messages(self);
+    post_announced_receives(self, at);
     Mailbox& mailbox = self.mailbox();
     bool satisfied = true;
     if (!self.pending_rule.empty()) {

@@ -65,6 +65,17 @@ void start_receive_call(Rank& self, const char* call, bamboo_site at, void* buf,
     start_receive(self, *view.comm, pattern, target, request, call, at);
 }
 
+// A receive call of a window whose receives its firing rule posted at the evaluation point
+// (messaging/announced_receives.hpp): it takes over the next one, which it must name; the
+// handle of its request, complete.
+MPI_Request take_announced(Rank& self, const void* buf, int count, MPI_Datatype type, int source, int tag,
+                           MPI_Comm comm, const char* call, bamboo_site at) {
+    AnnouncedReceives& announced = self.announced;
+    if (!AnnouncedReceives::names(announced.next_posted(), buf, count, type, source, tag, comm))
+        announced.mismatch(self.vrank(), call, at);
+    return announced.take_next();
+}
+
 // What MPI_Recv and MPI_Sendrecv return once their receive `r` is complete: MPI_SUCCESS, or
 // for a truncated message MPI_ERR_TRUNCATE, through the error handler of its communicator.
 int receive_outcome(const Rank& self, const Request& r, const char* call, bamboo_site at) {
@@ -338,6 +349,14 @@ int bamboo_recv(bamboo_site at, void* buf, int count, MPI_Datatype type, int sou
                 MPI_Comm comm, MPI_Status* status) {
     return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank("MPI_Recv", at);
+        if (self.announced.any_posted()) {
+            MPI_Request handle = take_announced(self, buf, count, type, source, tag, comm, "MPI_Recv", at);
+            const Request& request = *self.requests().find(handle);
+            set_request_status(status, request);
+            int outcome = receive_outcome(self, request, "MPI_Recv", at);
+            self.requests().release(&handle);
+            return outcome;
+        }
         Request request;
         start_receive_call(self, "MPI_Recv", at, buf, count, type, source, tag, comm, request);
         self.wait_for(request, "MPI_Recv", at);
@@ -350,6 +369,11 @@ int bamboo_irecv(bamboo_site at, void* buf, int count, MPI_Datatype type, int so
                  MPI_Comm comm, MPI_Request* request) {
     return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank("MPI_Irecv", at);
+        if (self.announced.any_posted()) {
+            check_not_null(self, request, "the request pointer", "MPI_Irecv", at);
+            *request = take_announced(self, buf, count, type, source, tag, comm, "MPI_Irecv", at);
+            return MPI_SUCCESS;
+        }
         Request* r = new_request(self, request, "MPI_Irecv", at);
         try {
             start_receive_call(self, "MPI_Irecv", at, buf, count, type, source, tag, comm, *r, true);

@@ -12,6 +12,10 @@ from .reproducible import ReproducibilityCheck
 from .state import State, StateUpdates
 
 
+# Receives a rule may announce whole (their windows: analysis/plain_code.py).
+WHOLE_RECEIVES = ("MPI_Recv", "MPI_Irecv")
+
+
 @dataclass
 class Decision:
     """Whether one receive (or call of a receiving helper) is in the firing rule."""
@@ -20,6 +24,9 @@ class Decision:
     helper: Function | None = None
     included: bool = True
     reason: str | None = None
+    # An MPI_Recv or MPI_Irecv whose buffer, count and datatype the rule can also reproduce:
+    # it may be announced whole (bamboo_expect_receive) and posted at the evaluation point.
+    whole: bool | None = None
 
     @property
     def what(self) -> str:
@@ -113,6 +120,11 @@ class ReceiveDecisions:
         if reason is None and spec.name == "MPI_Irecv" and not self.completion.completed(mc):
             reason = "no MPI_Wait/MPI_Waitall completes it in the region before the next send"
         self._record(n, reason is None, reason, call=mc)
+        if reason is None and spec.name in WHOLE_RECEIVES:
+            whole = all(self.check.ok(mc.arg(i), st)[0] for i in (spec.buffer, spec.count, spec.datatype))
+            d = self._by_node[id(n)]
+            # met again in a loop's next round: whole only if whole every time
+            d.whole = whole if d.whole is None else d.whole and whole
 
     def _decide_helper(self, n: Node, helper: Function, st: State, guard: str | None):
         reason = self._common_reason(st, guard)

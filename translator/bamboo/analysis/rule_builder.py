@@ -15,11 +15,12 @@ from .summaries import is_assignment
 
 class RuleBuilder:
     def __init__(self, prog: Program, decisions: ReceiveDecisions, reproduced: dict,
-                 in_helper: bool):
+                 in_helper: bool, whole: bool = False):
         self.prog = prog
         self.decisions = decisions
         self.reproduced = reproduced    # from the StatementWalk
         self.in_helper = in_helper
+        self.whole = whole              # the receives are announced whole
         self.reads: set = set()         # keys of the variables the rule reads
         self.writes: set = set()        # ... and writes
         self._needed: set = set()       # variables whose assignments the rule keeps
@@ -164,7 +165,13 @@ class RuleBuilder:
                 source, tag, comm = (d.call.arg(i) for i in (spec.source, spec.tag, spec.comm))
                 for arg in (source, tag, comm):
                     self._note_reads(arg)
-                out.append(Expect(c, Code.of(source), Code.of(tag), Code.of(comm)))
+                expect = Expect(c, Code.of(source), Code.of(tag), Code.of(comm))
+                if self.whole:
+                    buffer, count, datatype = (d.call.arg(i) for i in (spec.buffer, spec.count, spec.datatype))
+                    for arg in (buffer, count, datatype):
+                        self._note_reads(arg)
+                    expect.buffer, expect.count, expect.datatype = map(Code.of, (buffer, count, datatype))
+                out.append(expect)
             else:
                 for a in c.args:
                     self._note_reads(a)

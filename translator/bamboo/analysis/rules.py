@@ -25,11 +25,15 @@ class Code:
 
 @dataclass
 class Expect:
-    """``bamboo_expect(source, tag, comm)``: one message a receive will take."""
+    """``bamboo_expect(source, tag, comm)``: one message a receive will take; announced whole
+    (``bamboo_expect_receive``), with the receive's buffer, count and datatype."""
     node: Node
     source: Code
     tag: Code
     comm: Code
+    buffer: Code | None = None
+    count: Code | None = None
+    datatype: Code | None = None
     essential = True
 
 

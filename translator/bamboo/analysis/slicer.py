@@ -25,6 +25,8 @@ from __future__ import annotations
 from ..frontend.cx import CK
 from ..frontend.model import LOOPS, Node, Program
 from .dataflow import StatementWalk
+from .decisions import WHOLE_RECEIVES
+from .plain_code import makes_only
 from .rule_builder import RuleBuilder
 from .shadows import shadow_copies
 
@@ -32,6 +34,8 @@ from .shadows import shadow_copies
 # not count); beyond this many levels (clang's own limit for brackets) a window gets no
 # rule and a helper no companion, so that Python's recursion limit is never reached.
 MAX_STATEMENT_NESTING = 256
+# The calls of a window whose receives are announced whole.
+WINDOW_CALLS = WHOLE_RECEIVES + ("MPI_Wait", "MPI_Waitall")
 _NESTING = {CK.COMPOUND_STMT, CK.IF_STMT, CK.SWITCH_STMT} | LOOPS
 
 
@@ -87,9 +91,21 @@ class SliceAnalysis:
         self.included = walk.decisions.included
         self.left_out = walk.decisions.left_out
         self.reads_memory = walk.check.reads_memory
-        builder = RuleBuilder(self.prog, walk.decisions, walk.reproduced, in_helper)
+        builder = RuleBuilder(self.prog, walk.decisions, walk.reproduced, in_helper,
+                              whole=not in_helper and self._receives_whole(walk.decisions))
         self.rules = builder.build(self.statements)
         self.reads = builder.reads
         if not in_helper:
             self.shadows = shadow_copies(self.prog, self.statements, self.rules, builder.writes)
         return self
+
+    def _receives_whole(self, decisions) -> bool:
+        """Whether the window's receives may be announced whole and posted at the evaluation
+        point: the rule announces every one of them, with its buffer, and the window holds
+        nothing else that could read or write those buffers before its receive calls (what the
+        calls' own arguments read is checked at run time: each call must name the receive
+        announced for it)."""
+        return bool(decisions.included) and not decisions.left_out and \
+            all(d.whole for d in decisions.included) and \
+            makes_only(self.prog, self.statements, lambda mc: mc.spec.name in WINDOW_CALLS,
+                       reads_memory=False)

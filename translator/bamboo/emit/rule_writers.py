@@ -42,6 +42,10 @@ class CRuleWriter(_RuleWriter):
     """The rule as C statements, one line each, with privatized names rewritten."""
 
     def visit_Expect(self, r, indent):
+        if r.buffer is not None:
+            return [f"{indent}bamboo_expect_receive({self.code(r.buffer)}, {self.code(r.count)}, "
+                    f"{self.code(r.datatype)}, {self.code(r.source)}, {self.code(r.tag)}, "
+                    f"{self.code(r.comm)});"]
         return [f"{indent}bamboo_expect({self.code(r.source)}, {self.code(r.tag)}, "
                 f"{self.code(r.comm)});"]
 
@@ -80,8 +84,9 @@ class TextRuleWriter(_RuleWriter):
     """The rule for --explain: ``if (up >= 0): message from up, tag 0, MPI_COMM_WORLD``."""
 
     def visit_Expect(self, r, indent):
+        into = f", into {self.code(r.buffer)} (posted here)" if r.buffer is not None else ""
         return [f"{indent}message from {self.code(r.source)}, tag {self.code(r.tag)}, "
-                f"{self.code(r.comm)}  [line {r.node.line}]"]
+                f"{self.code(r.comm)}{into}  [line {r.node.line}]"]
 
     def visit_CollectiveExpect(self, r, indent):
         details = "".join(f", {what} {self.code(value)}" for what, value in

@@ -16,6 +16,7 @@ receive block means differently).
 from __future__ import annotations
 
 from .. import mpi_api
+from ..analysis.plain_code import makes_only
 from ..analysis.region_plans import RegionPlan
 from ..analysis.regions import Block
 from ..analysis.summaries import call_chain_to, is_assignment
@@ -25,10 +26,6 @@ from ..frontend.cx import CK, TK
 from ..frontend.lvalues import base_variable_node, request_variable
 from ..frontend.model import Node
 from .base import BlockTransformation, replace_directive
-
-# Statements a send block lending its buffers may hold (expressions are checked apart).
-_PLAIN_STATEMENTS = {CK.COMPOUND_STMT, CK.IF_STMT, CK.FOR_STMT, CK.WHILE_STMT, CK.DO_STMT,
-                     CK.NULL_STMT, CK.DECL_STMT}
 
 # MPI calls a send block must not make, as the error names them.
 _NOT_IN_SEND = {mpi_api.RECEIVE: "a receive", mpi_api.SENDRECV: "a receive",
@@ -77,39 +74,14 @@ class ReorderBlocks(BlockTransformation):
         lending, run = set(), []
         for it in p.order:
             b = it.block
-            if b is not None and b.kind == dirs.SEND and self._only_sends(b.stmt):
+            if b is not None and b.kind == dirs.SEND and \
+                    makes_only(self.prog, [b.stmt], lambda mc: mc.spec.kind == mpi_api.SEND):
                 run.append(id(b))
                 continue
             if b is not None and b.kind == dirs.RECEIVE:
                 lending.update(run)
             run = []
         return lending
-
-    def _only_sends(self, stmt: Node) -> bool:
-        """Whether ``stmt`` leaves the buffers it sends from untouched from each send to its
-        end, and cannot leave early: it calls MPI sends and nothing else, and the only
-        variables it writes or declares are local scalars whose address is never taken (loop
-        counters), which no send can read from."""
-        prog = self.prog
-        for n in stmt.walk():
-            if n.kind.is_statement() and n.kind not in _PLAIN_STATEMENTS:
-                return False  # return, break, goto, asm...: may leave before the firing rule
-            if n.kind == CK.COMPOUND_LITERAL_EXPR:
-                return False  # a nameless object, which a send may read and which ends with its block
-            if n.kind == CK.DECL_STMT:
-                declared = [prog.var(vd.cursor) for vd in n.children if vd.kind == CK.VAR_DECL]
-                if not all(v is not None and v.trackable for v in declared):
-                    return False
-            elif is_assignment(n):
-                t = n.children[0].strip()
-                v = prog.var_of_ref(t) if t.kind == CK.DECL_REF_EXPR else None
-                if v is None or not v.trackable:
-                    return False
-            elif n.kind == CK.CALL_EXPR:
-                mc = prog.mpi_call(n)
-                if mc is None or mc.spec.kind != mpi_api.SEND:
-                    return False
-        return True
 
     def _own_send_requests(self, b: Block) -> set:
         """Request variables that only this send block's MPI_Isends fill: a wait on them

@@ -1,5 +1,5 @@
 """Firing rules: what is announced, what is left out and why."""
-from conftest import HAVE_MPICC, compile_c, errors, notes
+from conftest import HAVE_MPICC, as_messages, compile_c, errors, notes
 
 HEAD = "#include <mpi.h>\n#include <stdlib.h>\n"
 
@@ -20,9 +20,10 @@ def compiles(res, tmp_path):
 
 
 def window_text(res):
+    """The rule before the first window, its receives announced as messages (as_messages)."""
     t = res.text
     start = t.index("/* bamboo: firing rule")
-    return t[start:t.index("bamboo_fire", start)]
+    return as_messages(t[start:t.index("bamboo_fire", start)])
 
 
 def test_guarded_receives(translate, tmp_path):
@@ -195,9 +196,9 @@ def test_statement_region_and_unbraced_body(translate, tmp_path):
                     explain=True)
     assert compiles(res, tmp_path)
     assert "statement: one evaluation point" in res.explanation
-    assert "bamboo_expect(up, i, MPI_COMM_WORLD);" in res.text
+    assert "bamboo_expect(up, i, MPI_COMM_WORLD);" in as_messages(res.text)
     # the unbraced loop body is wrapped so that rule, fire and receive stay in the loop
-    body = res.text[res.text.index("for (int i = 0; i < 3; i++)"):]
+    body = as_messages(res.text[res.text.index("for (int i = 0; i < 3; i++)"):])
     assert body.index("{ ") < body.index("bamboo_expect(up, i")
     assert "MPI_STATUS_IGNORE); }" in body
 
@@ -295,3 +296,50 @@ def test_utf8_comments_do_not_shift_the_edits(translate, tmp_path):
         "#pragma bamboo receive\nMPI_Recv(rb, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);"))
     assert compiles(res, tmp_path)
     assert "bamboo_expect(up, 0, MPI_COMM_WORLD);" in window_text(res)
+
+
+def rule_of(translate, tmp_path, window, decls="double *next = malloc(64), *other = malloc(64), sb[8];"
+            " int up = 0, down = 1, n = 4, peers[2] = {0, 1}; MPI_Request reqs[2];"):
+    """The generated rule of WINDOW (receive blocks, then a wait for `reqs`), as written."""
+    res = translate(region(window + "\nMPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);", decls=decls),
+                    explain=True)
+    assert compiles(res, tmp_path)
+    t = res.text
+    start = t.index("/* bamboo: firing rule")
+    return t[start:t.index("bamboo_fire", start)], res.explanation
+
+
+def test_a_window_of_receives_only_announces_them_whole(translate, tmp_path):
+    # the runtime posts them at the evaluation point, so that messages land in place
+    rule, explanation = rule_of(translate, tmp_path, "#pragma bamboo receive\n{\n"
+                                " MPI_Irecv(next, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, &reqs[0]);\n"
+                                " MPI_Irecv(other, n, MPI_DOUBLE, down, 1, MPI_COMM_WORLD, &reqs[1]);\n}")
+    assert "bamboo_expect_receive(next, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD);" in rule
+    assert "bamboo_expect_receive(other, n, MPI_DOUBLE, down, 1, MPI_COMM_WORLD);" in rule
+    assert "message from up, tag 0, MPI_COMM_WORLD, into next (posted here)" in explanation
+    # loops over local counters, arrays read in the calls' arguments, MPI_Recv and waits
+    rule, _ = rule_of(translate, tmp_path, "#pragma bamboo receive\n"
+                      "for (int d = 0; d < 2; d++) {\n"
+                      " MPI_Recv(next + d * n, n, MPI_DOUBLE, peers[d], d, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                      " MPI_Irecv(other + d * n, n, MPI_DOUBLE, peers[d], 2 + d, MPI_COMM_WORLD, &reqs[d]);\n"
+                      " MPI_Wait(&reqs[d], MPI_STATUS_IGNORE);\n}")
+    assert "bamboo_expect_receive(next + d * n, n, MPI_DOUBLE, peers[d], d, MPI_COMM_WORLD);" in rule
+
+
+def test_a_window_that_could_touch_its_buffers_announces_messages_only(translate, tmp_path):
+    first = " MPI_Recv(next, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+    second = " MPI_Recv(other, n, MPI_DOUBLE, down, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+    for between in (" sb[0] = next[0];\n",                 # a read of memory (posted, it would
+                    " n = next[0] > 0 ? 4 : 2;\n",         # see the second message too early)
+                    " if (next[0] > 0) up = 1;\n",
+                    " free(malloc(8));\n",                  # a call
+                    " MPI_Send(sb, 1, MPI_DOUBLE, up, 2, MPI_COMM_WORLD);\n",
+                    " MPI_Barrier(MPI_COMM_WORLD);\n"):      # a collective in the rule
+        rule, _ = rule_of(translate, tmp_path, "#pragma bamboo receive\n{\n" + first + between + second + "}")
+        assert "bamboo_expect_receive" not in rule, between
+        assert "bamboo_expect(up, 0, MPI_COMM_WORLD);" in rule, between
+    # a buffer the rule cannot reproduce at the evaluation point: the count comes in the window
+    rule, _ = rule_of(translate, tmp_path, "#pragma bamboo receive\n{\n"
+                      " MPI_Recv(&n, 1, MPI_INT, up, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                      " MPI_Recv(other, n, MPI_DOUBLE, down, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n}")
+    assert "bamboo_expect_receive" not in rule

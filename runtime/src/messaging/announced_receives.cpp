@@ -1,0 +1,74 @@
+#include "messaging/announced_receives.hpp"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "messaging/reports.hpp"
+#include "util/errors.hpp"
+
+namespace bamboo {
+namespace {
+
+std::string describe(const AnnouncedReceives::Receive& r) {
+    return describe_message(r.communicator, r.pattern).substr(2) + " into " + std::to_string(r.count) +
+           " element(s) at " + std::to_string(reinterpret_cast<std::uintptr_t>(r.buf));
+}
+
+std::string site_text(bamboo_site at) {
+    return at.file ? std::string(at.file) + ":" + std::to_string(at.line) : std::string("an evaluation point");
+}
+
+}  // namespace
+
+bool AnnouncedReceives::announce(const Receive& receive) {
+    const char *first, *last;
+    if (given_up_ || !receive.target.byte_range(&first, &last) || overlaps(receive.target)) return false;
+    announced_.push_back(receive);
+    return true;
+}
+
+bool AnnouncedReceives::overlaps(const TypedBuffer& data) const {
+    const char *first, *last;
+    if (!data.byte_range(&first, &last)) return true;
+    for (const Receive& r : announced_) {
+        const char *r_first = nullptr, *r_last = nullptr;
+        r.target.byte_range(&r_first, &r_last);  // announced, so it runs forwards
+        if (first < r_last && r_first < last) return true;
+    }
+    return false;
+}
+
+std::vector<AnnouncedReceives::Receive> AnnouncedReceives::give_up() {
+    given_up_ = true;
+    std::vector<Receive> receives = std::move(announced_);
+    announced_.clear();
+    return receives;
+}
+
+const std::vector<AnnouncedReceives::Receive>& AnnouncedReceives::begin_posting(bamboo_site at) {
+    posted_at_ = at;
+    posted_ = std::move(announced_);
+    announced_.clear();
+    given_up_ = false;
+    handles_.assign(posted_.size(), MPI_REQUEST_NULL);
+    next_ = 0;
+    waiting_.store(static_cast<int>(posted_.size()));
+    return posted_;
+}
+
+void AnnouncedReceives::check_all_taken(int vrank) const {
+    if (next_ >= posted_.size()) return;
+    fatal("task vrank %d: the firing rule at %s announced a receive (%s) that its window did not make; "
+          "the translator and the program disagree (please report this, with the program)",
+          vrank, site_text(posted_at_).c_str(), describe(posted_[next_]).c_str());
+}
+
+void AnnouncedReceives::mismatch(int vrank, const char* call, bamboo_site at) const {
+    task_error(vrank, call, at,
+               "this is not the receive the firing rule at %s announced next (%s); the translator and the "
+               "program disagree (please report this, with the program)",
+               site_text(posted_at_).c_str(), describe(posted_[next_]).c_str());
+}
+
+}  // namespace bamboo
