@@ -47,12 +47,13 @@ std::vector<AnnouncedReceives::Receive> AnnouncedReceives::give_up() {
 }
 
 const std::vector<AnnouncedReceives::Receive>& AnnouncedReceives::begin_posting(bamboo_site at) {
-    posted_at_ = at;
-    posted_ = std::move(announced_);
-    announced_.clear();
     given_up_ = false;
-    handles_.assign(posted_.size(), MPI_REQUEST_NULL);
+    posted_.clear();  // all taken over (check_all_taken), and complete
     next_ = 0;
+    if (announced_.empty()) return posted_;  // as at most evaluation points: no stores to share
+    posted_at_ = at;
+    posted_.swap(announced_);
+    handles_.assign(posted_.size(), MPI_REQUEST_NULL);
     waiting_.store(static_cast<int>(posted_.size()));
     return posted_;
 }

@@ -55,6 +55,8 @@ public:
     // This window's receives are posted by their calls after all: returns those announced
     // so far (to be announced as messages), and refuses the rest of the window's.
     std::vector<Receive> give_up();
+    // Whether the rank has any: announced, given up, or posted at the last evaluation point.
+    bool in_use() const { return !announced_.empty() || given_up_ || !posted_.empty(); }
     // The receives announced for the coming evaluation point, not yet posted.
     const std::vector<Receive>& announced() const { return announced_; }
 

@@ -116,6 +116,7 @@ public:
     // Running rank only: a send lent until the evaluation point, its request in the table;
     // the rank takes them all back (messaging/delivery.hpp take_back) and frees them there.
     void keep_until_evaluation_point(MPI_Request send) { lent_until_evaluation_point_.push_back(send); }
+    bool lent_until_evaluation_point() const { return !lent_until_evaluation_point_.empty(); }
     void take_back_lent_until_evaluation_point();
     // ... those whose buffers a receive announced for the evaluation point may write, before
     // it is posted there.

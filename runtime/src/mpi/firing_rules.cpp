@@ -25,11 +25,14 @@ void announce_as_messages(Rank& self) {
         if (r.source != MPI_PROC_NULL) expect_message(self, r.pattern);
 }
 
-// At the evaluation point: the window's receives announced whole are posted, in its order,
-// and the task waits until all are complete (messaging/announced_receives.hpp).
+// At the evaluation point: the last window's receives were all taken over, and this window's
+// announced whole are posted, in its order, and the task waits until all are complete
+// (messaging/announced_receives.hpp).
 void post_announced_receives(Rank& self, bamboo_site at) {
     AnnouncedReceives& announced = self.announced;
-    self.take_back_lent_into_announced();
+    announced.check_all_taken(self.vrank());
+    if (!announced.announced().empty() && !self.pending_rule.empty()) announce_as_messages(self);
+    if (!announced.announced().empty()) self.take_back_lent_into_announced();
     const std::vector<AnnouncedReceives::Receive>& receives = announced.begin_posting(at);
     if (receives.empty()) return;
     for (std::size_t i = 0; i < receives.size(); ++i) {
@@ -90,9 +93,7 @@ void bamboo_expect(int source, int tag, MPI_Comm comm) {
 
 void bamboo_fire(bamboo_site at) {
     Rank& self = calling_rank("the firing rule", at);
-    self.announced.check_all_taken(self.vrank());
-    if (!self.announced.announced().empty() && !self.pending_rule.empty()) announce_as_messages(self);
-    post_announced_receives(self, at);
+    if (self.announced.in_use()) post_announced_receives(self, at);
     Mailbox& mailbox = self.mailbox();
     bool satisfied = true;
     if (!self.pending_rule.empty()) {
@@ -110,7 +111,7 @@ void bamboo_fire(bamboo_site at) {
         self.yield();  // priority -1: give way at every evaluation point
     }
     // The receive blocks and what follows may write the buffers of sends lent until here.
-    self.take_back_lent_until_evaluation_point();
+    if (self.lent_until_evaluation_point()) self.take_back_lent_until_evaluation_point();
     self.evaluation_point();  // the region runs here, on the worker that runs the task now
 }
 
