@@ -31,8 +31,10 @@ void announce_as_messages(Rank& self) {
 void post_announced_receives(Rank& self, bamboo_site at) {
     AnnouncedReceives& announced = self.announced;
     announced.check_all_taken(self.vrank());
-    if (!announced.announced().empty() && !self.pending_rule.empty()) announce_as_messages(self);
-    if (!announced.announced().empty()) self.take_back_lent_into_announced();
+    if (!announced.announced().empty()) {
+        if (!self.pending_rule.empty()) announce_as_messages(self);  // a mixed rule: messages only
+        else self.take_back_lent_into_announced();
+    }
     const std::vector<AnnouncedReceives::Receive>& receives = announced.begin_posting(at);
     if (receives.empty()) return;
     for (std::size_t i = 0; i < receives.size(); ++i) {
