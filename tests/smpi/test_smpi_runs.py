@@ -198,21 +198,3 @@ def test_corked_blocks_keep_mpis_order(tmp_path):
     bamboo = simulate("bamboo", 2, {"BAMBOO_VF": "4"})
     assert " 0 messages out of order" in plain.stdout
     assert sorted(bamboo.stdout.splitlines()) == sorted(plain.stdout.splitlines())
-
-
-def test_sends_lent_to_tasks_waiting_at_their_firing_rules_are_copied_once(binaries, tmp_path):
-    # jacobi3d's faces go with MPI_Isend, lent to the tasks of the process, which copy them
-    # once each. A simulated process that goes idle blocks in MPI, and before that buys back
-    # the sends its tasks lent, so that a task waiting for its own send cannot wait for ever;
-    # tasks waiting at their firing rules wait for messages, not their sends, and keep theirs
-    # lent (bought back, they were copied twice).
-    lines: list[str] = []
-    env = {**bench.ENV, "APP_SMPI_MODEL": "1", "BAMBOO_VF": "4", "APP_COST_jacobi3d_sweep": "1e-9"}
-    _, _, verification, missing = bench.smpirun(
-        binaries["jacobi3d"] / "bamboo", ["32", "5", "--bamboo-stats"], bench.PLATFORMS["torus"],
-        bench.hostfile("torus", 2, tmp_path), 2, bench.SMPI_CFG + bench.MODELLED_CFG, tmp_path, env,
-        timeout=300, stderr_lines=lines)
-    assert "PASSED" in verification and not missing, verification
-    copies = [float(m.group(1)) for line in lines
-              if (m := re.search(r"point-to-point ([\d.]+) within the process", line))]
-    assert copies == [1.0, 1.0], lines

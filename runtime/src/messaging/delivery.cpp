@@ -206,11 +206,8 @@ void buy_back_lent_sends(const Routes& routes, const Worker& worker, bool all) {
         // this worker to let go before it runs (it may have moved to another worker).
         bool other = rank.get() != Task::current();
         if (other && !rank->try_hold()) continue;
-        // A task waiting at its firing rule waits for messages, never for its sends: those stay
-        // lent, to be copied once by their receives.
-        if (!(other && rank->waits_at_firing_rule()))
-            for (Request* send : rank->lent_sends)
-                if (!send->complete.load() && (all || send->lent_at < lent_before)) buy_back(*send);
+        for (Request* send : rank->lent_sends)
+            if (!send->complete.load() && (all || send->lent_at < lent_before)) buy_back(*send);
         if (other) rank->release();
     }
 }

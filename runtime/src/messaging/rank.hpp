@@ -102,11 +102,6 @@ public:
     void wait_for(const Request& request, const char* call, bamboo_site at);
     // ... until an unexpected message that `pattern` accepts is in the mailbox, where it stays.
     void wait_for_message(const Pattern& pattern, const char* call, bamboo_site at);
-    // While the rank is held by no worker: it waits at its firing rule, with no background
-    // work that could wait meanwhile (so it waits for messages, not for its own sends).
-    bool waits_at_firing_rule() const {
-        return state() == TaskState::waiting && wait_info_.call == nullptr && background.empty();
-    }
 
     // Running rank only: a send block (bamboo_send_block_begin) begins or ends. Inside it the
     // rank's messages to another process may be held back and leave together, one MPI
