@@ -50,10 +50,24 @@ TEST(CartPlacement, KeepsRowsWhenTheyAreAlreadyBlocks) {
     EXPECT_EQ(block_placement(world(4, 2), grid({8})), std::vector<int>({0, 1, 2, 3, 4, 5, 6, 7}));
 }
 
-TEST(CartPlacement, CutsAlongTheLongDimensionOf2By8) {
+TEST(CartPlacement, Cuts2By8IntoBlocksSquareInTheDomain) {
+    // The grid splits a square domain, so its tasks are 4x as long along the first dimension:
+    // 1x4 tasks make square blocks, with two cuts (2x2 tasks: three, though fewer pairs).
     std::vector<int> taker = block_placement(world(4, 4), grid({2, 8}));
     EXPECT_EQ(picture(taker, 2, 8, 4), (std::vector<std::vector<int>>{
-                                          {0, 0, 1, 1, 2, 2, 3, 3}, {0, 0, 1, 1, 2, 2, 3, 3}}));
+                                          {0, 0, 0, 0, 1, 1, 1, 1}, {2, 2, 2, 2, 3, 3, 3, 3}}));
+}
+
+TEST(CartPlacement, CutsTheLeastAreaBeforeTheFewestPairs) {
+    // A 4x2x2 grid, 4 tasks a process: 1x2x2 blocks split 12 pairs over 3 cut planes, 2x1x2
+    // blocks as many pairs over 2 planes, which in a cube domain is less area.
+    std::vector<int> taker = block_placement(world(4, 4), grid({4, 2, 2}));
+    auto process_of = [&](int z, int y, int x) { return taker[static_cast<std::size_t>((z * 2 + y) * 2 + x)] / 4; };
+    EXPECT_EQ(process_of(0, 0, 0), 0);
+    EXPECT_EQ(process_of(0, 0, 1), 0);
+    EXPECT_EQ(process_of(1, 0, 0), 0);
+    EXPECT_EQ(process_of(1, 0, 1), 0);
+    EXPECT_NE(process_of(0, 1, 0), 0);
 }
 
 TEST(CartPlacement, ARingOfTwoIsOnePairNotTwo) {
