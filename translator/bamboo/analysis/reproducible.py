@@ -85,8 +85,15 @@ class ReproducibilityCheck:
             op = n.op
             if op in ("++", "--", "post++", "post--"):
                 raise Unreproducible("modifies a variable")
-            if op == "&" and n.children[0].strip().kind == CK.DECL_REF_EXPR:
-                return []  # an address, not a read
+            if op == "&":
+                target = n.children[0].strip()
+                if target.kind == CK.DECL_REF_EXPR:
+                    return []  # an address, not a read
+                if target.kind == CK.ARRAY_SUBSCRIPT_EXPR:
+                    return target.children  # &a[i] is a + i: the element is not read
+                if target.kind == CK.MEMBER_REF_EXPR and target.children and \
+                        target.children[0].strip().type.get_canonical().kind == TK.POINTER:
+                    return target.children  # &p->f is p plus an offset
             if op == "*":
                 self.reads_memory = True
                 self._memory_read(n.type, st, f"'{n.text}'")

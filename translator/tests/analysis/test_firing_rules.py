@@ -326,6 +326,27 @@ def test_a_window_of_receives_only_announces_them_whole(translate, tmp_path):
     assert "bamboo_expect_receive(next + d * n, n, MPI_DOUBLE, peers[d], d, MPI_COMM_WORLD);" in rule
 
 
+def test_an_elements_address_reads_no_element(translate, tmp_path):
+    # &next[n] is next + n: after a receive has written doubles, it still names the same
+    # buffer (the stencil's &AT(u, j, i)); &box->cells likewise reads only box
+    decls = ("struct box { int size; double cells[8]; } *box = malloc(sizeof *box);"
+             " double *next = malloc(64); int up = 0, down = 1, n = 4; MPI_Request reqs[2];")
+    rule, _ = rule_of(translate, tmp_path, "#pragma bamboo receive\n{\n"
+                      " MPI_Irecv(&next[0], n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, &reqs[0]);\n"
+                      " MPI_Irecv(&next[n], n, MPI_DOUBLE, down, 1, MPI_COMM_WORLD, &reqs[1]);\n"
+                      " MPI_Recv(&box->cells, 1, MPI_DOUBLE, up, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n}",
+                      decls=decls)
+    assert "bamboo_expect_receive(&next[n], n, MPI_DOUBLE, down, 1, MPI_COMM_WORLD);" in rule
+    assert "bamboo_expect_receive(&box->cells, 1, MPI_DOUBLE, up, 2, MPI_COMM_WORLD);" in rule
+    # but the element's value is read where it is an index or a pointer followed
+    rule, _ = rule_of(translate, tmp_path, "#pragma bamboo receive\n{\n"
+                      " MPI_Recv(&n, 1, MPI_INT, up, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                      " MPI_Irecv(&next[n], 1, MPI_DOUBLE, down, 1, MPI_COMM_WORLD, &reqs[0]);\n"
+                      " MPI_Irecv(&next[0], 1, MPI_DOUBLE, down, 2, MPI_COMM_WORLD, &reqs[1]);\n}",
+                      decls=decls)
+    assert "bamboo_expect_receive" not in rule
+
+
 def test_a_window_that_could_touch_its_buffers_announces_messages_only(translate, tmp_path):
     first = " MPI_Recv(next, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
     second = " MPI_Recv(other, n, MPI_DOUBLE, down, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
