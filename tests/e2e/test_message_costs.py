@@ -40,6 +40,22 @@ def test_a_face_between_tasks_of_a_process_is_copied_once(options, builds):
     assert copied == delivered
 
 
+# Two processes: each task's window is posted at its evaluation point, columns (vector
+# datatypes whose spans interleave) included, so the face its neighbour in the process lent
+# it is taken there. The second process sleeps before it sends: were the window's receives
+# left to their calls, the first process would go idle with faces still lent, and its worker
+# would buy them back (a second copy).
+def test_faces_are_taken_at_the_evaluation_point_while_the_process_waits(builds, ground_truth):
+    args = ["12", "1", "200"]
+    expected = ground_truth("face_exchange", FACE_EXCHANGE, 4, args)
+    _, bamboo = builds("face_exchange", FACE_EXCHANGE)
+    run = run_bamboo(bamboo, 2, 2, args, ["--bamboo-stats", *WORKER_MODES["single-thread"]])
+    assert run.returncode == 0, run.stderr
+    assert run.lines() == expected.lines()
+    counts = [tuple(map(int, m)) for m in POINT_TO_POINT.findall(run.stderr)]
+    assert len(counts) == 2 and all(delivered > 0 and copied == delivered for delivered, copied in counts), run.stderr
+
+
 # A send that only its own task's progress could complete is bought back: by an idle worker
 # (MPI_Wait) or after a while of polling (MPI_Test); without that the ring would hang.
 UNSAFE = [Path(__file__).parent / "programs" / "unsafe_exchange.c"]

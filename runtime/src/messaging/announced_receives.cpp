@@ -22,20 +22,14 @@ std::string site_text(bamboo_site at) {
 }  // namespace
 
 bool AnnouncedReceives::announce(const Receive& receive) {
-    const char *first, *last;
-    if (given_up_ || !receive.target.byte_range(&first, &last) || overlaps(receive.target)) return false;
+    if (given_up_ || overlaps(receive.target)) return false;
     announced_.push_back(receive);
     return true;
 }
 
-bool AnnouncedReceives::overlaps(const TypedBuffer& data) const {
-    const char *first, *last;
-    if (!data.byte_range(&first, &last)) return true;
-    for (const Receive& r : announced_) {
-        const char *r_first = nullptr, *r_last = nullptr;
-        r.target.byte_range(&r_first, &r_last);  // announced, so it runs forwards
-        if (first < r_last && r_first < last) return true;
-    }
+bool AnnouncedReceives::overlaps(const TypedBuffer& data) {
+    for (const Receive& r : announced_)
+        if (shared_bytes_.between(r.target, data)) return true;
     return false;
 }
 

@@ -13,8 +13,9 @@
 // point until all of them are complete; its receive calls then take the posted receives over,
 // in order, and find them done.
 //
-// A receive whose buffer overlaps an earlier one of the window is not posted ahead (its
-// message could overwrite what the window reads of the earlier one before it receives); nor
+// A receive whose buffer shares a byte with an earlier one of the window (messaging/
+// shared_bytes.hpp) is not posted ahead (its message could overwrite what the window reads
+// of the earlier one before it receives); nor
 // is any receive of a window whose rule also announces messages without their buffers. Those
 // windows' receives are announced as messages only, and are posted by their calls.
 #pragma once
@@ -29,6 +30,7 @@
 #include "communicators/communicator.hpp"
 #include "messaging/datatype.hpp"
 #include "messaging/mailbox.hpp"
+#include "messaging/shared_bytes.hpp"
 
 namespace bamboo {
 
@@ -51,7 +53,7 @@ public:
     // not kept) where its buffer overlaps one announced before it, or the window has given up.
     bool announce(const Receive& receive);
     // Whether `data` may share bytes with a receive announced for the coming evaluation point.
-    bool overlaps(const TypedBuffer& data) const;
+    bool overlaps(const TypedBuffer& data);
     // This window's receives are posted by their calls after all: returns those announced
     // so far (to be announced as messages), and refuses the rest of the window's.
     std::vector<Receive> give_up();
@@ -96,6 +98,7 @@ private:
     bamboo_site posted_at_{};          // the evaluation point
     std::size_t next_ = 0;
     std::atomic<int> waiting_{0};
+    SharedBytes shared_bytes_;
 };
 
 }  // namespace bamboo

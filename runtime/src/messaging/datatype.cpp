@@ -1,6 +1,7 @@
 #include "messaging/datatype.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstdint>
 #include <cstring>
@@ -28,6 +29,7 @@ std::vector<KnownType> known_types;
 // is freed, before the library may hand its handle out again).
 std::mutex derived_mutex;
 std::unordered_map<MPI_Datatype, TypeLayout> derived_layouts;
+std::atomic<std::uint64_t> datatypes_forgotten{0};
 
 int checked_int(std::size_t bytes) {
     if (bytes > static_cast<std::size_t>(INT_MAX))
@@ -135,7 +137,10 @@ bool describe_datatype(MPI_Datatype type, TypeLayout* layout) {
 void forget_datatype(MPI_Datatype type) {
     std::lock_guard<std::mutex> lock(derived_mutex);
     derived_layouts.erase(type);
+    datatypes_forgotten.fetch_add(1, std::memory_order_release);
 }
+
+std::uint64_t forgotten_datatypes() { return datatypes_forgotten.load(std::memory_order_acquire); }
 
 MPI_Datatype hold_datatype(MPI_Datatype type, const TypeLayout& layout) {
     if (layout.contiguous) return MPI_DATATYPE_NULL;  // unpacked by a copy: the handle is unused

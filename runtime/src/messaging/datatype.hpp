@@ -41,6 +41,9 @@ bool describe_datatype(MPI_Datatype type, TypeLayout* layout);
 
 // `type` is about to be freed: its handle may name another datatype later.
 void forget_datatype(MPI_Datatype type);
+// How many datatypes were forgotten so far: what is known about a datatype handle holds
+// while this stays the same.
+std::uint64_t forgotten_datatypes();
 
 // MPI lets a program free a datatype while a receive with it is pending. For such a
 // receive the runtime unpacks with a duplicate of its own: this returns one for a derived

@@ -1,10 +1,12 @@
 /* Faces of a 2D block exchanged with the four neighbours of a periodic process grid, as a
  * stencil code does: rows as they lie in memory, columns as an MPI vector datatype on both
  * sides, sent with MPI_Isend in a send block and received in a receive block of an olap
- * region. `face_exchange N STEPS`: each rank prints a checksum of its N x N block. */
+ * region. `face_exchange N STEPS [DELAY_MS]`: each rank prints a checksum of its N x N block.
+ * With DELAY_MS, the ranks of the second half sleep that long before they first send. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define AT(a, j, i) ((a)[(j) * (n + 2) + (i)])
 
@@ -12,6 +14,7 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     int n = argc > 1 ? atoi(argv[1]) : 16, steps = argc > 2 ? atoi(argv[2]) : 5;
+    int delay_ms = argc > 3 ? atoi(argv[3]) : 0;
     int size, rank, dims[2] = {0, 0}, periods[2] = {1, 1};
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Dims_create(size, 2, dims);
@@ -32,6 +35,7 @@ int main(int argc, char **argv)
     MPI_Request sends[4];
 #pragma bamboo olap
     for (int step = 0; step < steps; step++) {
+        if (step == 0 && rank >= size / 2) usleep(1000 * delay_ms);
 #pragma bamboo send
         {
             MPI_Isend(&AT(u, 1, 1), n, MPI_DOUBLE, up, 0, grid, &sends[0]);
