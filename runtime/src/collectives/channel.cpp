@@ -18,7 +18,7 @@ void CollectiveChannel::send(int dest, int tag, const void* data, std::size_t by
     if (start_send(self_, SendMode::collective, view_, dest, tag + tag_base_, raw_bytes(data, bytes),
                    request, call_, at_)) {
         self_.wait_for(request, call_, at_);
-        if (request.lent) forget_lent(self_, request);
+        if (request.lent == Request::Lent::until_bought_back) forget_lent(self_, request);
     }
 }
 

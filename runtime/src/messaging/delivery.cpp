@@ -48,9 +48,10 @@ void queue_unexpected(Rank& dest, std::unique_lock<SpinLock>& lock, Message&& me
 
 void complete_send(Request& send) {
     Task* owner = send.owner;
-    if (send.lent) static_cast<Rank*>(owner)->routes().lent_sends.fetch_sub(1, std::memory_order_relaxed);
+    if (send.lent == Request::Lent::until_bought_back)
+        static_cast<Rank*>(owner)->routes().lent_sends.fetch_sub(1, std::memory_order_relaxed);
     // Its task does not wait for it: take_back() at the evaluation point only looks.
-    bool waited_for = !send.lent_until_evaluation_point;
+    bool waited_for = send.lent != Request::Lent::until_evaluation_point;
     send.complete.store(true);  // from here on the owner may reuse or discard `send`
     if (waited_for) owner->wake();
 }
@@ -63,15 +64,15 @@ void lend(Rank& dest, std::unique_lock<SpinLock>& lock, const Envelope& e, Reque
     lent.bytes = send.target.bytes();
     lent.lender = &send;
     if (lending == Lending::always) {  // bought back if it waits too long
-        send.lent = true;
+        send.lent = Request::Lent::until_bought_back;
         send.lent_at = std::chrono::steady_clock::now();
         Rank& sender = *static_cast<Rank*>(send.owner);
         sender.lent_sends.push_back(&send);
         sender.routes().lent_sends.fetch_add(1, std::memory_order_relaxed);
     } else if (lending == Lending::until_evaluation_point) {
-        send.lent_until_evaluation_point = true;
+        send.lent = Request::Lent::until_evaluation_point;
     } else {
-        send.awaits_receive = true;
+        send.lent = Request::Lent::until_received;
     }
     queue_unexpected(dest, lock, std::move(lent));
 }

@@ -15,7 +15,7 @@ std::string request_text(const Request& r) {
         return std::string("its generalized request (") + r.call + ") to be completed by MPI_Grequest_complete";
     std::string text = "its " + std::to_string(r.target.bytes()) + "-byte message to vrank " + std::to_string(r.peer);
     if (r.synchronous) return text + " to be received (a synchronous send completes once a receive matches it)";
-    if (r.awaits_receive)
+    if (r.lent == Request::Lent::until_received)
         return text + " to be received (the receiving process had no room left to buffer it, see --bamboo-buffer-limit)";
     return text + " to leave the process";
 }

@@ -59,15 +59,22 @@ struct Request : PostedReceive {
     TypedBuffer target;    // where a receive puts its message
     MPI_Datatype held_type = MPI_DATATYPE_NULL;  // target.type, owned (hold_datatype)
     int peer = 0;          // a send's destination vrank (for reports)
-    bool awaits_receive = false;  // a send beyond the buffer budget: its data waits for the receive
     bool synchronous = false;     // a synchronous send: it awaits its receive whatever the budget
-    // A nonblocking send to a rank of this process whose data stays in the sender's buffer
-    // until the receive copies it from there, or the sender buys it back (messaging/delivery.hpp).
-    bool lent = false;
-    std::chrono::steady_clock::time_point lent_at{};
-    // A blocking send whose data stays in the sender's buffer until a receive copies it or the
-    // sender's next evaluation point (messaging/delivery.hpp); its task does not wait for it.
-    bool lent_until_evaluation_point = false;
+    // Whether a send's data stays in the sender's buffer for its receive to take from there,
+    // and until when (messaging/delivery.hpp).
+    enum class Lent : std::uint8_t {
+        no,  // copied into its receive, buffered, or handed to the comm engine
+        // Until a receive takes it: beyond the receiving process's buffer budget, or synchronous.
+        until_received,
+        // Nonblocking, to a rank of this process: until a receive takes it or the sender buys
+        // it back.
+        until_bought_back,
+        // Blocking: until a receive takes it or the sender's next evaluation point, where it
+        // buys it back; its task does not wait for it.
+        until_evaluation_point,
+    };
+    Lent lent = Lent::no;
+    std::chrono::steady_clock::time_point lent_at{};  // until_bought_back: since when
     // A receive its firing rule announced and the rank posted at the evaluation point
     // (messaging/announced_receives.hpp): completing it counts down what the rank waits for.
     bool announced = false;

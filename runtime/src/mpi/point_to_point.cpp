@@ -169,7 +169,7 @@ int lending_send(Rank& self, const char* call, bamboo_site at, const void* buf, 
         self.requests().release(&handle);
         throw;
     }
-    if (completes_later && request->lent_until_evaluation_point) {
+    if (completes_later && request->lent == Request::Lent::until_evaluation_point) {
         self.keep_until_evaluation_point(handle);
         return MPI_SUCCESS;
     }

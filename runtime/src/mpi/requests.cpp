@@ -45,8 +45,8 @@ Request* find_active_request(Rank& self, MPI_Request handle, const char* call, b
 }
 
 void end_operation(Rank& self, Request& request) {
-    if (request.lent) forget_lent(self, request);
-    request.lent = false;
+    if (request.lent == Request::Lent::until_bought_back) forget_lent(self, request);
+    request.lent = Request::Lent::no;
     if (request.held_type != MPI_DATATYPE_NULL) release_datatype(request.held_type);
     request.held_type = MPI_DATATYPE_NULL;
 }

@@ -452,7 +452,7 @@ CommEngine::Outgoing CommEngine::outgoing(const Envelope& e, int dest_vrank, con
 
     Outgoing out = control_message(process, header, separate || announce ? 0 : bytes);
     if (announce) {
-        completion->awaits_receive = true;
+        completion->lent = Request::Lent::until_received;
         out.lent = Lent{completion, data};
     } else if (from_user_buffer) {
         out.payload = data.data();
