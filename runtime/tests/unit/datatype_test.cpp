@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "typed_buffer.hpp"
+
 namespace bamboo {
 namespace {
 
@@ -44,15 +46,6 @@ Derived subarray_type() {  // rows 1-2, columns 1-3 of a 4x5 int array: ints 6 7
     MPI_Datatype type;
     MPI_Type_create_subarray(2, sizes, subsizes, starts, MPI_ORDER_C, MPI_INT, &type);
     return Derived(type);
-}
-
-TypedBuffer typed(void* base, int count, MPI_Datatype type) {
-    TypedBuffer buffer;
-    buffer.base = base;
-    buffer.count = count;
-    buffer.type = type;
-    EXPECT_TRUE(describe_datatype(type, &buffer.layout));
-    return buffer;
 }
 
 std::vector<int> counting(std::size_t n) {

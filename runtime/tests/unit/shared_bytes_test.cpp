@@ -9,6 +9,8 @@
 
 #include <vector>
 
+#include "typed_buffer.hpp"
+
 namespace bamboo {
 namespace {
 
@@ -29,15 +31,6 @@ struct Face {
     MPI_Datatype type;
 };
 
-TypedBuffer buffer(void* base, int count, MPI_Datatype type) {
-    TypedBuffer data;
-    data.base = base;
-    data.count = count;
-    data.type = type;
-    EXPECT_TRUE(describe_datatype(type, &data.layout));
-    return data;
-}
-
 std::ptrdiff_t at(int z, int y, int x) { return (z * (kY + 2) + y) * (kX + 2) + x; }
 const std::ptrdiff_t kStride[3] = {at(1, 0, 0), at(0, 1, 0), 1};
 
@@ -49,7 +42,7 @@ protected:
     // The ghost face below (side 0) or above (side 1) the owned block along `axis`.
     TypedBuffer ghost(int axis, int side) {
         const int len[3] = {kZ, kY, kX};
-        return buffer(first + (side ? len[axis] : -1) * kStride[axis], 1, faces[axis].type);
+        return typed(first + (side ? len[axis] : -1) * kStride[axis], 1, faces[axis].type);
     }
     SharedBytes shared;
 };
@@ -72,12 +65,12 @@ TEST_F(SharedBytesTest, GhostFacesWhoseSpansInterleaveShareNoByte) {
 
 TEST_F(SharedBytesTest, FacesThatMeetAtOneElementShareIt) {
     // The owned face at the bottom of Y and the one at the bottom of X share the column x = 1, y = 1.
-    EXPECT_TRUE(shared.between(buffer(first, 1, faces[1].type), buffer(first, 1, faces[2].type)));
+    EXPECT_TRUE(shared.between(typed(first, 1, faces[1].type), typed(first, 1, faces[2].type)));
     // A face and one double it covers, or a contiguous run through it.
-    EXPECT_TRUE(shared.between(ghost(2, 1), buffer(first + kX * kStride[2] + 3 * kStride[0], 1, MPI_DOUBLE)));
-    EXPECT_TRUE(shared.between(buffer(grid.data(), static_cast<int>(grid.size()), MPI_DOUBLE), ghost(1, 0)));
+    EXPECT_TRUE(shared.between(ghost(2, 1), typed(first + kX * kStride[2] + 3 * kStride[0], 1, MPI_DOUBLE)));
+    EXPECT_TRUE(shared.between(typed(grid.data(), static_cast<int>(grid.size()), MPI_DOUBLE), ghost(1, 0)));
     // ... and one it steps over: the owned point next to the ghost column.
-    EXPECT_FALSE(shared.between(ghost(2, 0), buffer(first + 2 * kStride[1], 1, MPI_DOUBLE)));
+    EXPECT_FALSE(shared.between(ghost(2, 0), typed(first + 2 * kStride[1], 1, MPI_DOUBLE)));
 }
 
 TEST_F(SharedBytesTest, AKeptAnswerHoldsForTheSamePairAnywhereAndOnlyForIt) {
@@ -86,11 +79,11 @@ TEST_F(SharedBytesTest, AKeptAnswerHoldsForTheSamePairAnywhereAndOnlyForIt) {
     const std::ptrdiff_t x_hi = kX * kStride[2], y_hi = kY * kStride[1];
     for (int round = 0; round < 2; ++round) {  // the second round answers from what was kept
         EXPECT_FALSE(shared.between(ghost(1, 1), ghost(2, 1)));
-        EXPECT_FALSE(shared.between(buffer(copy_first + y_hi, 1, faces[1].type),
-                                    buffer(copy_first + x_hi, 1, faces[2].type)));
+        EXPECT_FALSE(shared.between(typed(copy_first + y_hi, 1, faces[1].type),
+                                    typed(copy_first + x_hi, 1, faces[2].type)));
         // The same shapes at another distance: an X face whose last column reaches the Y face's row.
-        EXPECT_TRUE(shared.between(buffer(first + y_hi, 1, faces[1].type),
-                                   buffer(first + kStride[1] + 2, 1, faces[2].type)));
+        EXPECT_TRUE(shared.between(typed(first + y_hi, 1, faces[1].type),
+                                   typed(first + kStride[1] + 2, 1, faces[2].type)));
     }
 }
 
@@ -103,11 +96,11 @@ TEST_F(SharedBytesTest, DatatypesLeftToMpisEngineAreComparedByTheirBytes) {
         MPI_Type_create_darray(2, rank, 1, &gsize, &distrib, &darg, &psize, MPI_ORDER_C, MPI_DOUBLE, &cyclic[rank]);
         MPI_Type_commit(&cyclic[rank]);
     }
-    TypedBuffer even = buffer(grid.data(), 1, cyclic[0]), odd = buffer(grid.data(), 1, cyclic[1]);
+    TypedBuffer even = typed(grid.data(), 1, cyclic[0]), odd = typed(grid.data(), 1, cyclic[1]);
     ASSERT_FALSE(even.layout.contiguous || even.layout.map);
     EXPECT_FALSE(shared.between(even, odd));
-    EXPECT_TRUE(shared.between(even, buffer(grid.data() + 2, 1, MPI_DOUBLE)));
-    EXPECT_FALSE(shared.between(even, buffer(grid.data() + 3, 1, MPI_DOUBLE)));
+    EXPECT_TRUE(shared.between(even, typed(grid.data() + 2, 1, MPI_DOUBLE)));
+    EXPECT_FALSE(shared.between(even, typed(grid.data() + 3, 1, MPI_DOUBLE)));
     for (MPI_Datatype& type : cyclic) {
         forget_datatype(type);
         MPI_Type_free(&type);
@@ -115,8 +108,8 @@ TEST_F(SharedBytesTest, DatatypesLeftToMpisEngineAreComparedByTheirBytes) {
 }
 
 TEST_F(SharedBytesTest, EmptyBuffersShareNothing) {
-    EXPECT_FALSE(shared.between(buffer(first, 0, faces[0].type), ghost(0, 0)));
-    EXPECT_FALSE(shared.between(ghost(0, 0), buffer(first - kStride[0], 0, MPI_DOUBLE)));
+    EXPECT_FALSE(shared.between(typed(first, 0, faces[0].type), ghost(0, 0)));
+    EXPECT_FALSE(shared.between(ghost(0, 0), typed(first - kStride[0], 0, MPI_DOUBLE)));
 }
 
 }  // namespace
