@@ -50,6 +50,24 @@ def makes_only(prog: Program, statements, allowed: Callable[[MPICall], bool],
     return True
 
 
+def through_last_call(prog: Program, statements, calls: Callable[[MPICall], bool]) -> list:
+    """``statements`` (those of a block, when they are one block) up to the last that makes one
+    of ``calls``: what follows runs once they are all done."""
+    while len(statements) == 1 and statements[0].kind == CK.COMPOUND_STMT:
+        statements = statements[0].children
+    last = -1
+    for i, statement in enumerate(statements):
+        pending = [statement]
+        while pending:
+            n = pending.pop()
+            mc = prog.mpi_call(n) if n.kind == CK.CALL_EXPR else None
+            if mc is not None and calls(mc):
+                last = i
+                break
+            pending += n.children
+    return list(statements[:last + 1])
+
+
 def _reads_memory(prog: Program, n: Node) -> bool:
     if n.kind == CK.DECL_REF_EXPR:
         v = prog.var_of_ref(n)

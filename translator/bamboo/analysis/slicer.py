@@ -23,10 +23,10 @@ analysis over their body (companions.py).
 from __future__ import annotations
 
 from ..frontend.cx import CK
-from ..frontend.model import LOOPS, Node, Program
+from ..frontend.model import LOOPS, MPICall, Node, Program
 from .dataflow import StatementWalk
 from .decisions import WHOLE_RECEIVES
-from .plain_code import makes_only
+from .plain_code import makes_only, through_last_call
 from .rule_builder import RuleBuilder
 from .shadows import shadow_copies
 
@@ -36,6 +36,12 @@ from .shadows import shadow_copies
 MAX_STATEMENT_NESTING = 256
 # The calls of a window whose receives are announced whole.
 WINDOW_CALLS = WHOLE_RECEIVES + ("MPI_Wait", "MPI_Waitall")
+
+
+def _in_window(mc: MPICall) -> bool:
+    return mc.spec.name in WINDOW_CALLS
+
+
 _NESTING = {CK.COMPOUND_STMT, CK.IF_STMT, CK.SWITCH_STMT} | LOOPS
 
 
@@ -101,11 +107,11 @@ class SliceAnalysis:
 
     def _receives_whole(self, decisions) -> bool:
         """Whether the window's receives may be announced whole and posted at the evaluation
-        point: the rule announces every one of them, with its buffer, and the window holds
-        nothing else that could read or write those buffers before its receive calls (what the
+        point: the rule announces every one of them, with its buffer, and up to its last receive
+        or wait the window holds nothing else that could read or write those buffers (what the
         calls' own arguments read is checked at run time: each call must name the receive
-        announced for it)."""
+        announced for it; what follows runs once they are all complete)."""
         return bool(decisions.included) and not decisions.left_out and \
             all(d.whole for d in decisions.included) and \
-            makes_only(self.prog, self.statements, lambda mc: mc.spec.name in WINDOW_CALLS,
+            makes_only(self.prog, through_last_call(self.prog, self.statements, _in_window), _in_window,
                        reads_memory=False)

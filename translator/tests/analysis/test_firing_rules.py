@@ -347,6 +347,22 @@ def test_an_elements_address_reads_no_element(translate, tmp_path):
     assert "bamboo_expect_receive" not in rule
 
 
+def test_what_follows_the_last_receive_does_not_keep_the_window_from_being_whole(translate, tmp_path):
+    # every posted receive is complete by then: jacobi2d unpacks its columns there
+    rule, _ = rule_of(translate, tmp_path, "#pragma bamboo receive\n{\n"
+                      " if (up >= 0) MPI_Recv(next, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                      " MPI_Recv(other, n, MPI_DOUBLE, down, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                      " for (int i = 0; i < n; i++) sb[i] = next[i] + other[i];\n"
+                      " free(malloc(8));\n}")
+    assert "bamboo_expect_receive(other, n, MPI_DOUBLE, down, 1, MPI_COMM_WORLD);" in rule
+    # but not what runs before a receive, in a loop's next round included
+    rule, _ = rule_of(translate, tmp_path, "#pragma bamboo receive\n"
+                      "for (int d = 0; d < 2; d++) {\n"
+                      " MPI_Recv(next + d * n, n, MPI_DOUBLE, peers[d], d, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                      " sb[d] = next[d * n];\n}")
+    assert "bamboo_expect_receive" not in rule
+
+
 def test_a_window_that_could_touch_its_buffers_announces_messages_only(translate, tmp_path):
     first = " MPI_Recv(next, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
     second = " MPI_Recv(other, n, MPI_DOUBLE, down, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
