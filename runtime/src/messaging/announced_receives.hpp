@@ -15,9 +15,9 @@
 //
 // A receive whose buffer shares a byte with an earlier one of the window (messaging/
 // shared_bytes.hpp) is not posted ahead (its message could overwrite what the window reads
-// of the earlier one before it receives); nor
-// is any receive of a window whose rule also announces messages without their buffers. Those
-// windows' receives are announced as messages only, and are posted by their calls.
+// of the earlier one before it receives); nor is any receive of a window whose rule also
+// announces messages without their buffers. Those windows' receives are announced as
+// messages only, and are posted by their calls.
 #pragma once
 
 #include <mpi.h>
@@ -50,7 +50,8 @@ public:
     };
 
     // Before the evaluation point: one more receive of the window, in order. False (and it is
-    // not kept) where its buffer overlaps one announced before it, or the window has given up.
+    // not kept) where its buffer shares a byte with one announced before it, or the window
+    // has given up.
     bool announce(const Receive& receive);
     // Whether `data` may share bytes with a receive announced for the coming evaluation point.
     bool overlaps(const TypedBuffer& data);
