@@ -42,11 +42,13 @@ static void exchange(const multigrid *mg, const level *L, double *a, int depth)
             }
         }
 #pragma bamboo receive
-        for (int d = 0; d < DIRECTIONS; d++)
-            MPI_Recv(mg->recv[d], mg->capacity[d], MPI_DOUBLE, mg->neighbour[d], DIRECTIONS - 1 - d, mg->grid,
-                     MPI_STATUS_IGNORE);
-        for (int d = 0; d < DIRECTIONS; d++)
-            unpack(L, a, halo(L->n, d, depth, 1), mg->recv[d]);
+        {
+            for (int d = 0; d < DIRECTIONS; d++)
+                MPI_Recv(mg->recv[d], mg->capacity[d], MPI_DOUBLE, mg->neighbour[d], DIRECTIONS - 1 - d, mg->grid,
+                         MPI_STATUS_IGNORE);
+            for (int d = 0; d < DIRECTIONS; d++)
+                unpack(L, a, halo(L->n, d, depth, 1), mg->recv[d]);
+        }
         MPI_Waitall(DIRECTIONS, sends, MPI_STATUSES_IGNORE);
     }
 }
