@@ -734,6 +734,9 @@ int bamboo_win_get_attr(bamboo_site at, MPI_Win win, int keyval, void *value, in
 int bamboo_win_delete_attr(bamboo_site at, MPI_Win win, int keyval);
 int bamboo_win_allocate(bamboo_site at, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                         void *baseptr, MPI_Win *win);
+int bamboo_win_allocate_shared(bamboo_site at, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                               void *baseptr, MPI_Win *win);
+int bamboo_win_shared_query(bamboo_site at, MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
 
 /* ---- One-sided operations (mpi/one_sided.cpp) --------------------------------------- */
 int bamboo_put(bamboo_site at, const void *origin_addr, int origin_count, MPI_Datatype origin_type,
@@ -1203,6 +1206,8 @@ using ::bamboo_strtok;
 #undef MPI_Win_get_attr
 #undef MPI_Win_delete_attr
 #undef MPI_Win_allocate
+#undef MPI_Win_allocate_shared
+#undef MPI_Win_shared_query
 #undef MPI_Put
 #undef MPI_Get
 #undef MPI_Accumulate
@@ -1593,6 +1598,8 @@ using ::bamboo_strtok;
 #define MPI_Win_get_attr(...) bamboo_win_get_attr(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_delete_attr(...) bamboo_win_delete_attr(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Win_allocate(...) bamboo_win_allocate(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_allocate_shared(...) bamboo_win_allocate_shared(BAMBOO_AT, __VA_ARGS__)
+#define MPI_Win_shared_query(...) bamboo_win_shared_query(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Put(...) bamboo_put(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Get(...) bamboo_get(BAMBOO_AT, __VA_ARGS__)
 #define MPI_Accumulate(...) bamboo_accumulate(BAMBOO_AT, __VA_ARGS__)

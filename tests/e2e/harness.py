@@ -19,6 +19,8 @@ MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
            # Keep runs of a few processes on 2 cores from busy-polling each other out.
            "OMPI_MCA_mpi_yield_when_idle": "1"}
 RUN_TIMEOUT = 120
+# Open MPI's one-sided components for plain runs (run_plain).
+PLAIN_OSC = "sm,pt2pt"
 
 
 @dataclass
@@ -70,8 +72,9 @@ def run_plain(exe: Path, ranks: int, args: list[str] = (), timeout: float = RUN_
     # Ground truth runs as many ranks as Bamboo has tasks, more than there are cores: ranks
     # that spin while they wait starve each other, on a busy machine past RUN_TIMEOUT. Windows
     # need Open MPI's one-sided component over point-to-point: the one it picks by default
-    # (rdma) fails MPI_Win_create without RDMA hardware.
-    return mpirun(exe, ranks, args, env={"OMPI_MCA_mpi_yield_when_idle": "1", "OMPI_MCA_osc": "pt2pt"},
+    # (rdma) fails MPI_Win_create without RDMA hardware. Shared windows
+    # (MPI_Win_allocate_shared), which that one refuses, take the shared memory component.
+    return mpirun(exe, ranks, args, env={"OMPI_MCA_mpi_yield_when_idle": "1", "OMPI_MCA_osc": PLAIN_OSC},
                   timeout=timeout)
 
 

@@ -49,6 +49,7 @@ PROGRAMS = {
     "windows": ([], FEWER_CONFIGS),
     "rma": ([], FEWER_CONFIGS),
     "rma_sync": ([], FEWER_CONFIGS),
+    "shared_windows": ([], FEWER_CONFIGS),
     "errhandlers": ([], FEWER_CONFIGS),
     "attributes": ([], FEWER_CONFIGS),
     "group_sets": ([], FEWER_CONFIGS),

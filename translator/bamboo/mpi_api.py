@@ -422,6 +422,8 @@ _TABLE = [
     _local("MPI_Win_get_attr", "bamboo_win_get_attr", 2, 3),
     _local("MPI_Win_delete_attr", "bamboo_win_delete_attr"),
     _collective("MPI_Win_allocate", "bamboo_win_allocate", None, comm=3, outputs=(4, 5)),
+    _collective("MPI_Win_allocate_shared", "bamboo_win_allocate_shared", None, comm=3, outputs=(4, 5)),
+    _local("MPI_Win_shared_query", "bamboo_win_shared_query", 2, 3, 4),
 
     # ---- One-sided operations (mpi/one_sided.cpp)
     # Puts, gets and accumulates never wait (a get's buffer is written by the epoch's end, so

@@ -102,7 +102,12 @@ struct WindowEntry {
     int rank = 0;
     WindowLocal local;
     std::shared_ptr<WindowPart> part;
-    std::shared_ptr<char> allocated;  // MPI_Win_allocate's memory, freed with the window
+    // The memory MPI_Win_allocate made for this part, or MPI_Win_allocate_shared for the whole
+    // window (every member's part, in rank order), freed with the window.
+    std::shared_ptr<char> allocated;
+    // MPI_Win_allocate_shared with the alloc_shared_noncontig hint: an empty part's address is
+    // NULL, as Open MPI and MPICH give it (without the hint, the address after the part before).
+    bool empty_parts_null = false;
 };
 
 // A communicator as the calling task sees it.

@@ -1,4 +1,4 @@
-// Windows (MPI_Win_create, MPI_Win_allocate, MPI_Win_create_dynamic): made and freed
+// Windows (MPI_Win_create, MPI_Win_allocate, MPI_Win_allocate_shared, MPI_Win_create_dynamic): made and freed
 // collectively over a communicator, with names and cached attributes like communicators'. Each window has a
 // communicator of its own, a duplicate of the one given, whose context its one-sided
 // messages carry (messaging/one_sided.hpp) and whose collectives its fences run.
@@ -19,6 +19,8 @@
 #include "mpi/api.hpp"
 #include "mpi/communicators.hpp"
 #include "util/errors.hpp"
+#include "util/host_memory.hpp"
+#include "util/mpi_guard.hpp"
 
 namespace bamboo {
 
@@ -75,6 +77,69 @@ WindowEntry make_window(Rank& self, MPI_Comm comm, void* base, MPI_Aint size, in
             part.local_parts[static_cast<std::size_t>(r)] =
                 self.routes().windows.find(window_comm->vrank_of(r), window_comm->context());
     return entry;
+}
+
+// Whether `info` gives `key` the value "true" (MPI_INFO_NULL gives nothing).
+bool info_says_true(MPI_Info info, const char* key) {
+    if (info == MPI_INFO_NULL) return false;
+    char value[8] = {};
+    int flag = 0;
+    MpiGuard guard;
+    MPI_Info_get(info, key, static_cast<int>(sizeof value - 1), value, &flag);
+    return flag && std::strcmp(value, "true") == 0;
+}
+
+// Collective over `comm`, for MPI_Win_allocate_shared: one block for the whole window, every
+// member's part in it in rank order, back to back as MPI has them by default (with the
+// alloc_shared_noncontig hint too). The members must share a host; the block is
+// made by rank 0 and found by the others by its name. Returns the block, `offset` set to the
+// caller's part's place in it.
+std::shared_ptr<HostMemory> host_block(Rank& self, const CommView& view, MPI_Aint size, MPI_Aint* offset,
+                                       const char* call, bamboo_site at) {
+    struct Member {
+        MPI_Aint size;
+        int host;
+        int process;
+    };
+    std::vector<Member> members(static_cast<std::size_t>(view.size()));
+    collectives::Blocks all;
+    all.base = reinterpret_cast<char*>(members.data());
+    for (std::size_t r = 0; r < members.size(); ++r) {
+        all.offset.push_back(r * sizeof(Member));
+        all.size.push_back(sizeof(Member));
+    }
+    Member mine{size, self.routes().host, self.routes().process};
+    CollectiveChannel ch(self, view, call, at);
+    collectives::allgather(ch, &mine, all);
+    MPI_Aint total = 0;
+    bool other_processes = false;
+    for (int r = 0; r < view.size(); ++r) {
+        const Member& member = members[static_cast<std::size_t>(r)];
+        if (member.host != mine.host)
+            call_error(MPI_ERR_RMA_SHARED, self.vrank(), call, at,
+                       "rank %d of the communicator is on another host than rank %d: the ranks of a shared "
+                       "window must share memory (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED gives such a "
+                       "communicator)", r, view.rank);
+        other_processes = other_processes || member.process != mine.process;
+        if (r == view.rank) *offset = total;
+        total += member.size;
+    }
+    // The block's name, from rank 0 to the others; the size they map is the total above.
+    char name[64] = {};
+    std::string error;
+    std::shared_ptr<HostMemory> block;
+    if (view.rank == 0) {
+        block = HostMemory::create(static_cast<std::size_t>(total), other_processes, &error);
+        if (block) std::strncpy(name, block->name().c_str(), sizeof name - 1);
+    }
+    collectives::bcast(ch, 0, name, sizeof name);
+    if (!name[0])
+        call_error(MPI_ERR_NO_MEM, self.vrank(), call, at, "rank 0 could not allocate the window's %ld bytes%s%s",
+                   static_cast<long>(total), error.empty() ? "" : ": ", error.c_str());
+    if (!block) block = HostMemory::open(name, static_cast<std::size_t>(total), &error);
+    if (!block)
+        call_error(MPI_ERR_NO_MEM, self.vrank(), call, at, "cannot reach the window's memory: %s", error.c_str());
+    return block;
 }
 
 WinKeyval* find_win_keyval(Rank& self, int keyval) {
@@ -153,6 +218,66 @@ int bamboo_win_allocate(bamboo_site at, MPI_Aint size, int disp_unit, MPI_Info, 
         void* base = entry.allocated.get();
         std::memcpy(baseptr, &base, sizeof base);  // `baseptr` is a void** in disguise
         *win = self.windows.insert(std::move(entry));
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_allocate_shared(bamboo_site at, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                               void* baseptr, MPI_Win* win) {
+    const char* call = "MPI_Win_allocate_shared";
+    return checked_call(comm, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        check_not_null(self, win, "the window pointer", call, at);
+        check_not_null(self, baseptr, "the base pointer", call, at);
+        if (size < 0) call_error(MPI_ERR_SIZE, self.vrank(), call, at, "the size %ld is negative", static_cast<long>(size));
+        if (disp_unit <= 0)
+            call_error(MPI_ERR_DISP, self.vrank(), call, at, "the displacement unit %d is not positive", disp_unit);
+        CommView view = resolve_comm(self, comm, call, at);
+        intra_only(self, view, call, at);
+        MPI_Aint offset = 0;
+        std::shared_ptr<HostMemory> block = host_block(self, view, size, &offset, call, at);
+        const bool empty_parts_null = info_says_true(info, "alloc_shared_noncontig");
+        char* base = size == 0 && empty_parts_null ? nullptr : block->data() + offset;
+        WindowEntry entry = make_window(self, comm, base, size, disp_unit, MPI_WIN_FLAVOR_SHARED, call, at);
+        // Every member has mapped the block by now (each did before its part of make_window's
+        // exchange, which rank 0 has seen whole): its name may go.
+        if (view.rank == 0) block->unlink();
+        entry.allocated = std::shared_ptr<char>(block, block->data());
+        entry.empty_parts_null = empty_parts_null;
+        std::memcpy(baseptr, &base, sizeof base);  // `baseptr` is a void** in disguise
+        *win = self.windows.insert(std::move(entry));
+        return MPI_SUCCESS;
+    });
+}
+
+int bamboo_win_shared_query(bamboo_site at, MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {
+    const char* call = "MPI_Win_shared_query";
+    return checked_call(WindowHandle{win}, [&]() -> int {
+        Rank& self = calling_rank(call, at);
+        check_not_null(self, size, "the size pointer", call, at);
+        check_not_null(self, disp_unit, "the displacement unit pointer", call, at);
+        check_not_null(self, baseptr, "the base pointer", call, at);
+        WindowEntry& window = window_of(self, win, call, at);
+        if (window.local.flavor != MPI_WIN_FLAVOR_SHARED)
+            call_error(MPI_ERR_RMA_FLAVOR, self.vrank(), call, at, "the window was not made by MPI_Win_allocate_shared");
+        const std::vector<PartShape>& shapes = window.part->shapes;
+        const int members = static_cast<int>(shapes.size());
+        if (rank != MPI_PROC_NULL && (rank < 0 || rank >= members))
+            call_error(MPI_ERR_RANK, self.vrank(), call, at, "rank %d is not in the window's group of %d", rank,
+                       members);
+        // MPI_PROC_NULL: the lowest rank whose part is not empty (rank 0's if all are).
+        int which = rank;
+        if (rank == MPI_PROC_NULL) {
+            which = 0;
+            while (which < members - 1 && shapes[static_cast<std::size_t>(which)].size == 0) ++which;
+            if (shapes[static_cast<std::size_t>(which)].size == 0) which = 0;
+        }
+        MPI_Aint offset = 0;
+        for (int r = 0; r < which; ++r) offset += shapes[static_cast<std::size_t>(r)].size;
+        *size = shapes[static_cast<std::size_t>(which)].size;
+        *disp_unit = shapes[static_cast<std::size_t>(which)].disp_unit;
+        void* base = *size == 0 && window.empty_parts_null ? nullptr : window.allocated.get() + offset;
+        std::memcpy(baseptr, &base, sizeof base);  // `baseptr` is a void** in disguise
         return MPI_SUCCESS;
     });
 }
