@@ -22,6 +22,8 @@ MALFORMED = [
     ("jacobi2d/run", "--vfs", "x"),
     ("loopcomm/run", "--nodes", "x"),
     ("loopcomm/run", "--kinds", "packed"),
+    ("npb/run", "--benchmarks", "is,ft"),
+    ("npb/run", "--processes", "1,x"),
     ("overdecomposition/run", "--sizes", "96"),
     ("overdecomposition/run", "--vfs", "1,two"),
     ("smpi/run", "--ranks", "x"),
