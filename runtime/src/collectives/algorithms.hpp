@@ -95,6 +95,19 @@ void scatter(CollectiveChannel& ch, int root, const Blocks* in,
              const std::vector<std::size_t>* sizes, void* mine, std::size_t my_bytes);
 // `mine` may be this rank's own block in `out` (MPI_IN_PLACE).
 void allgather(CollectiveChannel& ch, const void* mine, const Blocks& out);
+// Every member's `mine`, in rank order: a plain value, which travels as its bytes.
+template <class T>
+std::vector<T> allgather_value(CollectiveChannel& ch, const T& mine) {
+    std::vector<T> all(static_cast<std::size_t>(ch.size()));
+    Blocks blocks;
+    blocks.base = reinterpret_cast<char*>(all.data());
+    for (std::size_t r = 0; r < all.size(); ++r) {
+        blocks.offset.push_back(r * sizeof(T));
+        blocks.size.push_back(sizeof(T));
+    }
+    allgather(ch, &mine, blocks);
+    return all;
+}
 // `send` and `recv`: size() blocks of `block` bytes each, in rank order.
 void alltoall(CollectiveChannel& ch, const char* send, char* recv, std::size_t block);
 void alltoallv(CollectiveChannel& ch, const Blocks& send, const Blocks& recv);

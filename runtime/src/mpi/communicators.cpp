@@ -28,20 +28,12 @@ namespace bamboo {
 
 Agreement agree(CollectiveChannel& ch, int color, int key) {
     Agreement agreement;
-    std::size_t n = static_cast<std::size_t>(ch.size());
-    agreement.proposals.resize(n);
-    collectives::Blocks all;
-    all.base = reinterpret_cast<char*>(agreement.proposals.data());
-    for (std::size_t r = 0; r < n; ++r) {
-        all.offset.push_back(r * sizeof(Proposal));
-        all.size.push_back(sizeof(Proposal));
-    }
     Proposal mine{color, key, ch.caller().next_context};
     // Nonblocking duplicates (MPI_Comm_idup) agree while the task goes on and may start more:
     // each proposal reserves a context pair, so that the next agreement's is larger on every
     // member and the two never take the same contexts.
     ch.caller().next_context += 2;
-    collectives::allgather(ch, &mine, all);
+    agreement.proposals = collectives::allgather_value(ch, mine);
     for (const Proposal& p : agreement.proposals)
         agreement.first_context = std::max(agreement.first_context, p.next_context);
     return agreement;

@@ -38,16 +38,8 @@ inline CommView file_comm(const FileEntry& file) { return CommView{file.comm.get
 // Every member's `mine`, by rank (a plain value: it travels as its bytes).
 template <class T>
 std::vector<T> allgather_value(Rank& self, const CommView& comm, const T& mine, const char* call, bamboo_site at) {
-    std::vector<T> all(static_cast<std::size_t>(comm.size()));
-    collectives::Blocks blocks;
-    blocks.base = reinterpret_cast<char*>(all.data());
-    for (std::size_t r = 0; r < all.size(); ++r) {
-        blocks.offset.push_back(r * sizeof(T));
-        blocks.size.push_back(sizeof(T));
-    }
     CollectiveChannel ch(self, comm, call, at);
-    collectives::allgather(ch, &mine, blocks);
-    return all;
+    return collectives::allgather_value(ch, mine);
 }
 
 // Rank 0's `value` at every member.

@@ -60,17 +60,8 @@ WindowEntry make_window(Rank& self, MPI_Comm comm, void* base, MPI_Aint size, in
     WindowPart& part = *entry.part;
     // Registered before the exchange below, so every member's part is found once it is over.
     self.routes().windows.add(part);
-    std::vector<PartShape> shapes(static_cast<std::size_t>(view.size()));
-    collectives::Blocks all;
-    all.base = reinterpret_cast<char*>(shapes.data());
-    for (std::size_t r = 0; r < shapes.size(); ++r) {
-        all.offset.push_back(r * sizeof(PartShape));
-        all.size.push_back(sizeof(PartShape));
-    }
-    PartShape mine{size, disp_unit};
     CollectiveChannel ch(self, CommView{window_comm.get(), view.rank}, call, at);
-    collectives::allgather(ch, &mine, all);
-    part.shapes = std::move(shapes);
+    part.shapes = collectives::allgather_value(ch, PartShape{size, disp_unit});
     part.local_parts.resize(part.shapes.size());
     for (int r = 0; r < view.size(); ++r)
         if (self.routes().local(window_comm->vrank_of(r)))
@@ -101,16 +92,9 @@ std::shared_ptr<HostMemory> host_block(Rank& self, const CommView& view, MPI_Ain
         int host;
         int process;
     };
-    std::vector<Member> members(static_cast<std::size_t>(view.size()));
-    collectives::Blocks all;
-    all.base = reinterpret_cast<char*>(members.data());
-    for (std::size_t r = 0; r < members.size(); ++r) {
-        all.offset.push_back(r * sizeof(Member));
-        all.size.push_back(sizeof(Member));
-    }
-    Member mine{size, self.routes().host, self.routes().process};
+    const Member mine{size, self.routes().host, self.routes().process};
     CollectiveChannel ch(self, view, call, at);
-    collectives::allgather(ch, &mine, all);
+    const std::vector<Member> members = collectives::allgather_value(ch, mine);
     MPI_Aint total = 0;
     bool other_processes = false;
     for (int r = 0; r < view.size(); ++r) {
