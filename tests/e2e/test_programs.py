@@ -164,3 +164,15 @@ def test_messages_completing_out_of_order_are_received_in_order(mode, builds, gr
     run = mpirun(bamboo, 2, [*args, "--bamboo-vf", "3", *WORKER_MODES[mode]], env=LATE_LARGE_MESSAGES)
     assert run.returncode == 0, run.stderr
     assert run.lines() == expected.lines()
+
+
+@pytest.mark.exclusive  # 2 GiB arrays in each of two processes, twice (plain MPI, then Bamboo)
+def test_a_payload_over_2_gib_crosses_processes(builds, ground_truth):
+    """An MPI count is an int: a message or a put of more than 2 GiB between processes
+    travels in pieces (it once ended the job: 'messages between processes are limited')."""
+    sources = [PROGRAMS_DIR / "huge_message.c"]
+    expected = ground_truth("huge_message", sources, 2, timeout=300)
+    _, bamboo = builds("huge_message", sources)
+    run = run_bamboo(bamboo, 2, 1, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.lines() == expected.lines()

@@ -37,7 +37,7 @@ enum class Kind : std::int32_t {
 
 struct WireHeader {
     std::uint64_t bytes;        // data and announce: the message's size
-    std::uint64_t piece_bytes;  // a separate payload comes in pieces of this size; 0: whole
+    std::uint64_t piece_bytes;  // a separate payload comes in pieces of this size
     std::uint64_t sequence;     // among the control messages from the sender to this process
     std::uint64_t refund;       // credit the receiver of this header gets back
     std::uint64_t id;           // the announced message, at the process that announced it
@@ -77,6 +77,9 @@ constexpr std::size_t kControlSlotBytes = sizeof(WireHeader) + kSeparatePayloadB
 constexpr std::uint64_t kLargestGap = 1u << 16;
 // --bamboo-payload-piece auto: pieces for processes on other nodes (see the header).
 constexpr std::size_t kNetworkPieceBytes = 60u << 10;
+// An MPI count is an int: a payload larger than this travels in pieces of this size even
+// where whole payloads were asked for.
+constexpr std::size_t kLargestPieceBytes = std::size_t(1) << 30;
 // MPI requests (control messages and payload pieces) the engine keeps in flight to one
 // process; later messages wait in the engine, in order. MPI's ordering between two processes
 // rests on the library's sequence numbers, and Open MPI's (ob1) are 16 bits per peer and
@@ -212,8 +215,7 @@ struct CommEngine::Outgoing {
     std::optional<Lent> lent;         // an announce: the data the sender keeps meanwhile
 
     int mpi_requests() const {  // the control message and the payload's pieces
-        std::size_t piece = piece_bytes ? piece_bytes : payload_bytes;
-        return (control ? 1 : 0) + (payload_bytes ? static_cast<int>((payload_bytes + piece - 1) / piece) : 0);
+        return (control ? 1 : 0) + (payload_bytes ? static_cast<int>((payload_bytes + piece_bytes - 1) / piece_bytes) : 0);
     }
 };
 
@@ -260,9 +262,10 @@ CommEngine::CommEngine(Routes& routes, const std::vector<std::unique_ptr<Worker>
     over_network[routes.process] = false;
     for (int p = 0; p < routes.process_count; ++p) {
         network_peers_ = network_peers_ || over_network[p];
-        piece_bytes_[p] = !payload_piece_auto ? payload_piece
-                          : over_network[p]                  ? kNetworkPieceBytes
-                                                             : 0;
+        std::size_t piece = !payload_piece_auto ? payload_piece
+                            : over_network[p]                  ? kNetworkPieceBytes
+                                                               : 0;
+        piece_bytes_[p] = piece == 0 ? kLargestPieceBytes : std::min(piece, kLargestPieceBytes);
     }
     if (routes.process_count > 1)
         for (std::size_t slot = 0; slot < kControlSlots; ++slot) {
@@ -467,7 +470,6 @@ CommEngine::Outgoing CommEngine::outgoing(const Envelope& e, int dest_vrank, con
     if (separate) {
         out.payload_bytes = bytes;
         out.piece_bytes = header.piece_bytes;
-        message_size(bytes);
     }
     *completes_later = announce || from_user_buffer;
     return out;
@@ -552,8 +554,8 @@ void CommEngine::start_pull(const Wanted& wanted) {
         pull.staging = ByteBuffer(wanted.bytes);
         where = pull.staging.get();
     }
-    post_payload_receives(where, wanted.bytes, piece_bytes_[wanted.process] ? piece_bytes_[wanted.process] : wanted.bytes,
-                          wanted.process, pulled_tag(wanted.id), &pull.pieces);
+    post_payload_receives(where, wanted.bytes, piece_bytes_[wanted.process], wanted.process, pulled_tag(wanted.id),
+                          &pull.pieces);
     pulls_.push_back(std::move(pull));
     WireHeader header = control_header(Kind::clear_to_send);
     header.id = wanted.id;
@@ -642,7 +644,7 @@ void CommEngine::launch(Outgoing&& out) {
             MPI_Isend(out.control.get(), static_cast<int>(out.control_bytes), MPI_BYTE, out.process, kTag,
                       control_comm_, &mpi_requests_.back());
         }
-        std::size_t piece = out.piece_bytes ? out.piece_bytes : out.payload_bytes;
+        const std::size_t piece = out.piece_bytes;
         for (std::size_t offset = 0; offset < out.payload_bytes || (offset == 0 && !out.control); offset += piece) {
             mpi_requests_.emplace_back();
             MPI_Isend(out.payload + offset, static_cast<int>(std::min(piece, out.payload_bytes - offset)),
@@ -814,7 +816,7 @@ void CommEngine::accept_control(int source, const char* bytes, ByteBuffer owned)
         // The payload was sent right behind its header; payloads from one process are
         // received in header order.
         a.stage = Arrival::Stage::payload_unposted;
-        a.piece_bytes = header.piece_bytes ? header.piece_bytes : header.bytes;
+        a.piece_bytes = header.piece_bytes;
         a.since = std::chrono::steady_clock::now();
     } else {
         a.stage = Arrival::Stage::held;

@@ -281,7 +281,7 @@ private:
     std::vector<std::map<std::uint64_t, Early>> early_;  // per source process, by sequence
     PeerQueues<Arrival> arrivals_;               // per source process, in MPI's match order
     std::size_t arriving_ = 0;                   // arrivals in all queues
-    std::vector<std::size_t> piece_bytes_;       // per destination process; 0: whole payloads
+    std::vector<std::size_t> piece_bytes_;       // per destination process
     PeerQueues<Outgoing> queued_;                // per destination process: waiting for the window
     std::vector<int> requests_to_;               // MPI requests in flight per destination process
     int peak_requests_to_one_ = 0;
