@@ -22,6 +22,8 @@ MALFORMED = [
     ("jacobi2d/run", "--vfs", "x"),
     ("loopcomm/run", "--nodes", "x"),
     ("loopcomm/run", "--kinds", "packed"),
+    ("hpl/run", "--grid", "2by4"),
+    ("hpl/run", "--processes", "3"),
     ("npb/run", "--benchmarks", "is,ft"),
     ("npb/run", "--processes", "1,x"),
     ("overdecomposition/run", "--sizes", "96"),
