@@ -243,7 +243,8 @@ int bamboo_win_shared_query(bamboo_site at, MPI_Win win, int rank, MPI_Aint* siz
         check_not_null(self, baseptr, "the base pointer", call, at);
         WindowEntry& window = window_of(self, win, call, at);
         if (window.local.flavor != MPI_WIN_FLAVOR_SHARED)
-            call_error(MPI_ERR_RMA_FLAVOR, self.vrank(), call, at, "the window was not made by MPI_Win_allocate_shared");
+            call_error(MPI_ERR_RMA_FLAVOR, self.vrank(), call, at,
+                       "the window was not made by MPI_Win_allocate_shared");
         const std::vector<PartShape>& shapes = window.part->shapes;
         const int members = static_cast<int>(shapes.size());
         if (rank != MPI_PROC_NULL && (rank < 0 || rank >= members))

@@ -215,7 +215,8 @@ struct CommEngine::Outgoing {
     std::optional<Lent> lent;         // an announce: the data the sender keeps meanwhile
 
     int mpi_requests() const {  // the control message and the payload's pieces
-        return (control ? 1 : 0) + (payload_bytes ? static_cast<int>((payload_bytes + piece_bytes - 1) / piece_bytes) : 0);
+        const std::size_t pieces = payload_bytes ? (payload_bytes + piece_bytes - 1) / piece_bytes : 0;
+        return (control ? 1 : 0) + static_cast<int>(pieces);
     }
 };
 
