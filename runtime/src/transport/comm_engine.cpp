@@ -288,6 +288,11 @@ void CommEngine::post_control_receive(std::size_t slot) {
               control_comm_, &slot_requests_[slot]);
 }
 
+void CommEngine::post_emptied_slots() {
+    for (std::size_t slot : slots_to_post_) post_control_receive(slot);
+    slots_to_post_.clear();
+}
+
 namespace {
 
 WireHeader control_header(Kind kind) {
@@ -483,6 +488,7 @@ void CommEngine::hand_over(Outgoing&& out) {
     if (progress_lock.owns_lock()) {
         start_sends();
         submit(std::move(out));
+        post_emptied_slots();
         // A task that sends without ever waiting (the root of a loop of broadcasts) would
         // otherwise pile up finished sends that every later round tests again.
         if (in_flight_.size() >= kRetireBacklog) retire_sends(Look::poll);
@@ -750,7 +756,7 @@ std::size_t CommEngine::receive_controls(Look look) {
             at = aligned(at + record_bytes(header));
         }
         if (carries) charge(RuntimeWork::remote_message_end);  // as at the sender (launch())
-        post_control_receive(slot);
+        slots_to_post_.push_back(slot);
     }
     return static_cast<std::size_t>(completed);
 }
@@ -1013,6 +1019,7 @@ bool CommEngine::wait_for_any(const std::vector<MPI_Request*>& also) {
     // window. What that moves may make a task runnable; the caller looks before waiting.
     bool handed_work = !outbox_empty() || routes_.budget->refunds_due();
     if (progress(Look::waited) || handed_work) return true;
+    post_emptied_slots();  // a wait must cover every slot
     waited_.clear();
     auto add = [this](MPI_Request& request) {
         if (request != MPI_REQUEST_NULL) waited_.push_back(&request);
@@ -1051,6 +1058,7 @@ bool CommEngine::wait_for_any(const std::vector<MPI_Request*>& also) {
 
 bool CommEngine::progress(Look look) {
     std::int64_t began = trace::on(trace::Kind::engine) ? trace::now() : 0;
+    post_emptied_slots();
     // A round of progress sends whatever is handed to the engine, what is corked too.
     if (!corked_.empty()) join(corked_, [this](Outgoing&& out) { submit(std::move(out)); });
     bool moved = start_sends();
@@ -1070,6 +1078,7 @@ bool CommEngine::progress(Look look) {
             std::size_t received = receive_controls(look);
             if (received > 0) moved = true;
             if (received < kControlSlots) break;
+            post_emptied_slots();
         }
         if (arriving_ > 0 && advance_arrivals(look)) moved = true;
     }

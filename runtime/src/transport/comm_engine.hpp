@@ -222,6 +222,7 @@ private:
     void launch(Outgoing&& out);
     bool retire_sends(Look look);  // true if it completed a task's send (and woke the task)
     void post_control_receive(std::size_t slot);
+    void post_emptied_slots();
     std::size_t receive_controls(Look look);  // how many it took
     void take_control(int source, const char* bytes, std::size_t size);
     void accept_control(int source, const char* bytes, ByteBuffer owned);
@@ -270,6 +271,10 @@ private:
     std::vector<std::unique_ptr<char[]>> slot_buffers_;
     std::vector<MPI_Request> slot_requests_;
     std::vector<std::uint64_t> slot_posted_;  // when each slot's receive was posted
+    // Slots a round of progress emptied, posted again by the next round or by the next send
+    // handed over, whichever comes first: the reply of a task that an arrival woke then
+    // leaves before the engine's own MPI call.
+    std::vector<std::size_t> slots_to_post_;
     std::uint64_t next_posting_ = 0;
     std::vector<int> slot_indices_;
     std::vector<MPI_Status> slot_statuses_;
