@@ -70,6 +70,16 @@ WindowEntry make_window(Rank& self, MPI_Comm comm, void* base, MPI_Aint size, in
     return entry;
 }
 
+// What MPI_Win_allocate and MPI_Win_allocate_shared check before their first collective.
+void check_allocation(Rank& self, MPI_Aint size, int disp_unit, void* baseptr, MPI_Win* win, const char* call,
+                      bamboo_site at) {
+    check_not_null(self, win, "the window pointer", call, at);
+    check_not_null(self, baseptr, "the base pointer", call, at);
+    if (size < 0) call_error(MPI_ERR_SIZE, self.vrank(), call, at, "the size %ld is negative", static_cast<long>(size));
+    if (disp_unit <= 0)
+        call_error(MPI_ERR_DISP, self.vrank(), call, at, "the displacement unit %d is not positive", disp_unit);
+}
+
 // Whether `info` gives `key` the value "true" (MPI_INFO_NULL gives nothing).
 bool info_says_true(MPI_Info info, const char* key) {
     if (info == MPI_INFO_NULL) return false;
@@ -190,9 +200,7 @@ int bamboo_win_allocate(bamboo_site at, MPI_Aint size, int disp_unit, MPI_Info, 
     const char* call = "MPI_Win_allocate";
     return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank(call, at);
-        check_not_null(self, win, "the window pointer", call, at);
-        check_not_null(self, baseptr, "the base pointer", call, at);
-        if (size < 0) call_error(MPI_ERR_SIZE, self.vrank(), call, at, "the size %ld is negative", static_cast<long>(size));
+        check_allocation(self, size, disp_unit, baseptr, win, call, at);
         // At least one byte, so that every part has an address of its own.
         std::shared_ptr<char> memory(static_cast<char*>(std::calloc(static_cast<std::size_t>(size) + 1, 1)), std::free);
         if (!memory)
@@ -211,11 +219,7 @@ int bamboo_win_allocate_shared(bamboo_site at, MPI_Aint size, int disp_unit, MPI
     const char* call = "MPI_Win_allocate_shared";
     return checked_call(comm, [&]() -> int {
         Rank& self = calling_rank(call, at);
-        check_not_null(self, win, "the window pointer", call, at);
-        check_not_null(self, baseptr, "the base pointer", call, at);
-        if (size < 0) call_error(MPI_ERR_SIZE, self.vrank(), call, at, "the size %ld is negative", static_cast<long>(size));
-        if (disp_unit <= 0)
-            call_error(MPI_ERR_DISP, self.vrank(), call, at, "the displacement unit %d is not positive", disp_unit);
+        check_allocation(self, size, disp_unit, baseptr, win, call, at);
         CommView view = resolve_comm(self, comm, call, at);
         intra_only(self, view, call, at);
         MPI_Aint offset = 0;
