@@ -13,7 +13,7 @@ bench = load("loopcomm/run", "loopcomm_run")
 PROBLEM = "problem CG n=131072 nonzeros_per_row_of_B=8 iterations=25 elements=131072 pes=4"
 OUTPUT = f"{PROBLEM}\nverification: CG PASSED\ncheck CG max|x-x_serial|/max|x|=4.8e-16\ntime 0.065536\n"
 REPORT = ("bamboo_lc site=cg_fine.c:18 executions=100 strips=8 kind=span refs=1 bytes=262144 "
-          "analysis_us=655.36 fallback=none\n")
+          "analysis_us=655.36 fallback=none model_strips=2 model_us=31.5 measured_us=40.25\n")
 
 
 def test_a_good_run_and_its_time_per_element_and_iteration():
@@ -29,7 +29,9 @@ def test_an_opt_run_and_its_report():
     first, second = run.reports
     assert (first.site, first.executions, first.strips, first.kind, first.refs, first.bytes) == \
            ("cg_fine.c:18", 100, 8, "span", 1, 262144)
-    assert first.plan == "8/span" and second.plan == "fallback: overlap"
+    assert (first.model_strips, first.model_us, first.measured_us) == (2, 31.5, 40.25)
+    assert first.plan == "2→8/span" and second.plan == "fallback: overlap"   # the search moved 2 to 8
+    assert bench.predictions([run]) == ["cg_fine.c:18: 31.5/40.2", "cg_fine.c:30: 31.5/40.2"]
     assert run.analysis_us == pytest.approx(2 * 655.36)
 
 
@@ -71,6 +73,8 @@ def test_opt_commands_export_the_profile_the_report_and_the_forced_plan(tmp_path
     assert forced.index("-x") < forced.index(str(bench.APP / "build" / "cg_opt"))
     without = bench.command(config(version="opt"), None)
     assert not any(w.startswith("BAMBOO_LOOPCOMM_PROFILE") for w in without)
+    untuned = bench.command(config(version="untuned"), profile)
+    assert "BAMBOO_LC_TUNE=0" in untuned and str(bench.APP / "build" / "cg_opt") in untuned
 
 
 def test_commands_through_the_lab():
@@ -95,8 +99,8 @@ def test_profile_dir_needs_every_networks_profile(tmp_path):
 def test_plan():
     configs = bench.plan(["shm", "1gbit"], [2, 4], ["cg", "mg"], [1, 8, 64], ["span", "pieces"])
     assert len(configs) == len(set(configs))
-    # per network and PE count: fine and hand of 4 kernels; opt (model + 6 swept) of 2
-    assert len(configs) == 2 * 2 * (4 * 2 + 2 * (1 + 6))
+    # per network and PE count: fine and hand of 4 kernels; opt (searched, untuned, 6 swept) of 2
+    assert len(configs) == 2 * 2 * (4 * 2 + 2 * (2 + 6))
     assert not any(c.version == "opt" and c.kernel in ("ft", "is") for c in configs)
     assert config("mg", "1gbit", 4, "opt", 8, "pieces") in configs
 
@@ -112,8 +116,9 @@ def synthetic_runs(configs, hand_over_opt=2.0):
     out = {}
     for c in configs:
         reports = ()
-        if c.version == "opt":
-            reports = (bench.SiteReport("x.c:1", 5, c.strips or 4, c.kind or "span", 1, 8000, 0.5, "none"),)
+        if c.version in bench.OPT_VERSIONS:
+            reports = (bench.SiteReport("x.c:1", 5, c.strips or 4, c.kind or "span", 1, 8000, 0.5, "none",
+                                        c.strips or 4, 2.0, 2.5),)
         out[c] = [bench.Run(seconds(c), 5, 1000, 0, reports)] * 3
     return out
 
@@ -128,11 +133,12 @@ def test_tables_ratios_model_sweep_and_analysis():
     assert {line.count("|") for line in table} == {table[0].count("|")}
     row = next(line for line in table if line.startswith("| FT | 200mbit | 4 |"))
     cells = [cell.strip() for cell in row.strip("|").split("|")]
-    assert cells[3:8] == ["100", "20", "10", "2.00", "10.00"]
-    assert cells[8] == "4/span"             # the model's plan from the report
-    assert cells[9] == "8/pieces: 9"        # the fastest swept plan and its ns
+    assert cells[3:9] == ["100", "20", "10", "10", "2.00", "10.00"]
+    assert cells[9] == "4/span"             # the plan from the report
+    assert cells[10] == "8/pieces: 9"       # the fastest swept plan and its ns
+    assert cells[11] == "2/2.5"             # the model's µs per iteration, predicted/measured
     # analysis: 0.5 µs of a 50 µs run
-    assert cells[10] == "1.00"
+    assert cells[12] == "1.00"
     assert "summary: mean hand/opt 2.00 over 16 configurations" in text
 
 

@@ -25,7 +25,7 @@ LOOPCOMM = REPO / "runtime" / "loopcomm"
 COMMDIR = REPO / "runtime" / "commdir"
 # with the quiet it shares with the comm directives' library
 SOURCES = sorted((LOOPCOMM / "src").glob("*.c")) + [COMMDIR / "src" / "shmem_quiet.c"]
-PURE = [LOOPCOMM / "src" / f for f in ("lmad.c", "model.c", "profile.c", "plan.c")]
+PURE = [LOOPCOMM / "src" / f for f in ("lmad.c", "model.c", "profile.c", "plan.c", "tune.c")]
 OSHRUN = (str(REPO / "bin" / "bamboo-oshrun"),)
 TIMEOUT = 120
 FLAGS = ["-std=c11", "-Wall", "-Wextra", f"-I{LOOPCOMM / 'include'}", f"-I{LOOPCOMM / 'src'}",
@@ -41,14 +41,22 @@ def compile_(compiler: str, sources, output, flags=()) -> None:
     assert done.returncode == 0, f"{' '.join(cmd)} failed:\n{done.stdout}{done.stderr}"
 
 
-@pytest.mark.parametrize("name", ["lmad", "model", "profile"])
+@pytest.mark.parametrize("name", ["lmad", "model", "profile", "tune"])
 def test_unit(name, tmp_path):
     exe = tmp_path / f"test_{name}"
     compile_("cc", [LOOPCOMM / "tests" / f"test_{name}.c", *PURE], exe,
-             ["-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"])
+             ["-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-lm"])
     done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert re.search(rf"test_{name}: \d+ checks, 0 failed", done.stdout)
+
+
+def test_quiet_reads_back_only_where_ucx_may_use_shared_memory(tmp_path):
+    exe = tmp_path / "test_quiet_transport"
+    compile_("oshcc", [LOOPCOMM / "tests" / "test_quiet_transport.c", COMMDIR / "src" / "shmem_quiet.c"], exe)
+    done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"test_quiet_transport: \d+ checks, 0 failed", done.stdout)
 
 
 def test_runtime_builds_cleanly_with_oshcc(tmp_path):
@@ -100,9 +108,9 @@ def profile(tmp_path_factory):
     return path
 
 
-def run(program, npes, env=None, profile=None, timeout=TIMEOUT):
+def run(program, npes, env=None, profile=None, timeout=TIMEOUT, args=()):
     full = {"BAMBOO_LOOPCOMM_PROFILE": str(profile)} if profile else {}
-    return mpirun(program, npes, timeout=timeout, launcher=OSHRUN, env={**full, **(env or {})})
+    return mpirun(program, npes, list(args), timeout=timeout, launcher=OSHRUN, env={**full, **(env or {})})
 
 
 def run_failing(program, env, profile=None):
@@ -113,9 +121,9 @@ def run_failing(program, env, profile=None):
                           text=True, timeout=TIMEOUT, env={**os.environ, **full})
 
 
-def expect_ok(result, npes):
+def expect_ok(result, npes, cases=CASES):
     assert result.returncode == 0, f"exit {result.returncode}:\n{result.stderr[-4000:]}"
-    assert result.lines() == sorted(f"pe {pe}: {CASES} cases ok" for pe in range(npes))
+    assert result.lines() == sorted(f"pe {pe}: {cases} cases ok" for pe in range(npes))
 
 
 KINDS = ["", "span", "strided", "pieces"]
@@ -136,7 +144,8 @@ def test_values_on_four_pes(program, profile, strips):
 
 
 REPORT = re.compile(r"^bamboo_lc site=(\S+):(\d+) executions=(\d+) strips=(\d+) kind=([a-z,]+) refs=(\d+) "
-                    r"bytes=(\d+) analysis_us=(\d+\.\d+) fallback=([a-z,-]+)$")
+                    r"bytes=(\d+) analysis_us=(\d+\.\d+) fallback=([a-z,-]+) model_strips=(\d+) "
+                    r"model_us=(\d+\.\d+) measured_us=(\d+\.\d+)$")
 
 
 def report(result) -> dict[str, tuple]:
@@ -154,7 +163,7 @@ def test_report(program, profile):
     result = run(program, 2, {"BAMBOO_LC_REPORT": "1"}, profile)
     expect_ok(result, 2)
     sites = report(result)
-    site, line, executions, strips, kind, refs, nbytes, analysis, fallback = sites["put-zero-stride"]
+    site, line, executions, strips, kind, refs, nbytes, analysis, fallback = sites["put-zero-stride"][:9]
     assert (line, strips, fallback) == ("26", "1", "put-overlap")
     assert sites["trip0"][2:4] == ("3", "0") and sites["trip0"][4] == "none"
     assert sites["contiguous"][2] == "6" and int(sites["contiguous"][6]) > 0
@@ -169,6 +178,24 @@ def test_report(program, profile):
     assert sites["contiguous"][3:5] == ("2", "span")
     assert sites["put-contiguous"][4] == "pieces" and sites["put-contiguous"][8] == "kind-not-applicable"
     assert sites["put-zero-stride"][3] == "1"  # forcing does not override the PUT fallback
+
+
+def test_values_while_the_strips_are_searched(program, profile):
+    """Twelve repetitions: after the model's plan has been timed for a round, every site that
+    may have more strips tries twice as many (tune.h), and the values must not change. The
+    report gives the model's strips, its prediction and the measured time of its plan; with
+    BAMBOO_LC_TUNE=0 every site keeps the model's strips."""
+    searched = run(program, 2, {"BAMBOO_LC_REPORT": "1"}, profile, args=["12"])
+    expect_ok(searched, 2, CASES * 4)
+    sites = report(searched)
+    heavy = sites["heavy"]
+    assert heavy[2] == "12" and int(heavy[9]) > 1 and float(heavy[10]) > 0 and float(heavy[11]) > 0
+    assert sites["put-zero-stride"][3] == sites["put-zero-stride"][9] == "1"  # never searched
+    kept = run(program, 2, {"BAMBOO_LC_REPORT": "1", "BAMBOO_LC_TUNE": "0"}, profile, args=["12"])
+    expect_ok(kept, 2, CASES * 4)
+    for name, fields in report(kept).items():
+        assert fields[3] == fields[9], f"{name}: strips {fields[3]}, the model's {fields[9]}"
+    assert float(report(kept)["heavy"][11]) > 0
 
 
 def test_missing_profile_is_said_once(program, tmp_path):
@@ -194,6 +221,7 @@ def test_a_profile_is_read(program, tmp_path):
     ({"BAMBOO_LC_STRIPS": "0"}, "BAMBOO_LC_STRIPS=0: expected a whole number >= 1"),
     ({"BAMBOO_LC_STRIPS": "4x"}, "BAMBOO_LC_STRIPS=4x"),
     ({"BAMBOO_LC_REPORT": "yes"}, "BAMBOO_LC_REPORT=yes: expected 0 or 1"),
+    ({"BAMBOO_LC_TUNE": "on"}, "BAMBOO_LC_TUNE=on: expected 0 or 1"),
 ])
 def test_bad_settings_fail(program, profile, env, says):
     result = run_failing(program, env, profile)

@@ -32,6 +32,8 @@
  *                            without one, safe defaults, said once on stderr by PE 0
  *   BAMBOO_LC_STRIPS=N       force N strips (clamped to the trip count) instead of the model's
  *   BAMBOO_LC_KIND=K         force the transfer kind: span, strided or pieces (where it applies)
+ *   BAMBOO_LC_TUNE=0         keep the model's strips (default: the runtime times the nest and
+ *                            searches better strip counts around the model's, tune.h)
  *   BAMBOO_LC_REPORT=1       at exit, PE 0 prints each site's plan and the analysis overhead
  */
 #ifndef BAMBOO_LOOPCOMM_H

@@ -36,6 +36,8 @@ enum lc_kind { LC_KINDS(LC_KIND_ENUMERATOR) LC_NKINDS, LC_KIND_MODEL = -1 };
 typedef struct lc_params {
     lc_loggp prim[LC_NPRIMS];
     double t_op_ns; /* ns per arithmetic operation or local reference */
+    int quiet_reads_back; /* each quiet is followed by a blocking get per PE (bamboo_shmem_quiet
+                           * where UCX may use shared memory): a round trip per strip */
 } lc_params;
 
 extern const char *const lc_prim_names[LC_NPRIMS];  /* profile keys: get, get_nbi, ... */

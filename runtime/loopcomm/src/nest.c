@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bamboo_commdir.h"
 #include "profile.h"
 #include "state.h"
 #include "transfer.h"
@@ -37,6 +38,20 @@ static void fail(const char *what)
     fprintf(stderr, "bamboo_lc: error: %s\n", what);
     fflush(stderr);
     _exit(1);
+}
+
+/* A 0-or-1 variable; unset or empty: `unset`. */
+static int switch_setting(const char *name, int unset)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return unset;
+    if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "%s=%.200s: expected 0 or 1", name, v);
+        fail(msg);
+    }
+    return v[0] == '1';
 }
 
 /* Reads the environment and the profile, once: the same values on every PE, so every PE
@@ -73,15 +88,10 @@ static void configure(void)
             fail(msg);
         }
     }
-    v = getenv("BAMBOO_LC_REPORT");
-    if (v && *v) {
-        if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0) {
-            snprintf(msg, sizeof msg, "BAMBOO_LC_REPORT=%s: expected 0 or 1", v);
-            fail(msg);
-        }
-        lc_config.report = v[0] == '1';
-    }
+    lc_config.report = switch_setting("BAMBOO_LC_REPORT", 0);
+    lc_config.tune = switch_setting("BAMBOO_LC_TUNE", 1);
     lc_params_defaults(&lc_config.params);
+    lc_config.params.quiet_reads_back = bamboo_shmem_may_use_shared_memory(getenv("UCX_TLS"));
     char path[1024], err[1100];
     if (lc_profile_path(path, sizeof path) != 0)
         fail("the loop communication profile's path is too long");
@@ -130,6 +140,7 @@ bamboo_lc_nest *bamboo_lc_begin(bamboo_lc_site *site, long trip)
     n->groups = NULL;
     n->ngroups = 0;
     n->strips = 0;
+    n->timed = 0;
     n->gets_issued = 0;
     n->outstanding = 0;
     n->kinds_recorded = 0;
@@ -277,9 +288,13 @@ long bamboo_lc_plan(bamboo_lc_nest *n)
         int same = st->have_plan && ns == st->nsignature && memcmp(sig, st->signature, ns * sizeof *sig) == 0;
         int replan = st->measured_executions > 0 && !st->replanned_after_measure;
         if (!same || replan) {
+            double compute = compute_estimate(n);
             st->strips = lc_choose_strips(&lc_config.params, n->refs, n->nrefs, n->groups, n->ngroups,
-                                          n->trip, compute_estimate(n), lc_config.forced_strips,
+                                          n->trip, compute, lc_config.forced_strips,
                                           lc_config.forced_kind, &st->fallback);
+            st->model_strips = st->strips;
+            st->model_us = lc_plan_time(&lc_config.params, n->refs, n->groups, n->ngroups, n->trip, compute,
+                                        st->strips, lc_config.forced_kind) / (double)n->trip;
             st->have_plan = 1;
             st->replanned_after_measure = st->measured_executions > 0;
             free(st->signature);
@@ -288,7 +303,18 @@ long bamboo_lc_plan(bamboo_lc_nest *n)
         } else {
             free(sig);
         }
-        n->strips = st->strips;
+        /* The search starts from the model's plan once the model has measured the computation
+         * (BAMBOO_LC_TUNE=0: that plan is only timed); never where the strips are forced or a
+         * PUT allows only one. */
+        if (!st->tuning && st->replanned_after_measure && !lc_config.forced_strips &&
+            !(st->fallback & LC_FB_PUT_OVERLAP)) {
+            lc_tuner_start(&st->tuner, lc_xfer_n_pes(), lc_config.tune);
+            st->tuning = 1;
+        }
+        n->strip_limit = n->trip < LC_MAX_STRIPS ? n->trip : LC_MAX_STRIPS;
+        n->timed = st->tuning && !(st->fallback & LC_FB_PUT_OVERLAP);
+        n->strips = n->timed ? lc_tuner_strips(&st->tuner, st->model_strips, n->strip_limit) : st->strips;
+        st->strips = n->strips;
     }
     st->analysis_us += now_us() - t0;
     return n->strips;
@@ -393,6 +419,8 @@ void bamboo_lc_end(bamboo_lc_nest *n)
         st->compute_us += n->compute_us;
         st->compute_iterations += (double)n->trip;
         st->measured_executions++;
+        if (n->timed)
+            lc_tuner_measured(&st->tuner, now_us() - n->began, (double)n->trip, st->model_strips, n->strip_limit);
     }
     for (int g = 0; g < n->ngroups; g++)
         give_buffer(st, n->buffers[g]);

@@ -201,10 +201,9 @@ double lc_plan_time(const lc_params *p, const lc_ref *refs, const lc_group *g, i
 {
     if (trip <= 0 || strips <= 0)
         return 0;
-    /* every quiet (one per strip, and the end's) is followed by a blocking one-byte get from
-     * each PE moved with (transfer.c): a round trip per strip, all of it CPU time; through a
-     * network it is what makes many small strips dear */
-    const double settle = lc_prim_cost(p, LC_GET, 1, 1.0, NULL);
+    /* where every quiet (one per strip, and the end's) is followed by a blocking one-byte get
+     * from each PE moved with (bamboo_shmem_quiet), a round trip per strip, all of it CPU time */
+    const double settle = p->quiet_reads_back ? lc_prim_cost(p, LC_GET, 1, 1.0, NULL) : 0;
     double c0 = 0, c1 = 0, cpu1 = 0, tail = 0;
     long f1 = lc_strip_first(trip, strips, 1), f2 = lc_strip_first(trip, strips, 2);
     long fl = lc_strip_first(trip, strips, strips - 1);

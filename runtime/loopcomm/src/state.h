@@ -7,6 +7,7 @@
 #include "bamboo_loopcomm.h"
 #include "model.h"
 #include "plan.h"
+#include "tune.h"
 
 typedef struct lc_buffer {
     void *p;
@@ -27,6 +28,12 @@ typedef struct lc_site_state {
     double compute_iterations;
     int measured_executions;
     int replanned_after_measure;
+    /* the model's strips for the cached plan and its predicted µs per outer iteration; the
+     * search that corrects it (tune.h), started once the model knows the computation */
+    long model_strips;
+    double model_us;
+    int tuning;
+    lc_tuner tuner;
     /* the report's counters */
     long executions;
     int refs;
@@ -49,6 +56,8 @@ struct bamboo_lc_nest {
     lc_buffer *buffers;     /* one per group */
     int buffer_cap;
     long strips;
+    long strip_limit;       /* the most strips this execution could have */
+    int timed;              /* the tuner times this execution */
     long gets_issued;       /* GET strips issued so far */
     int outstanding;        /* nonblocking transfers not yet quieted */
     int kinds_recorded;
@@ -62,6 +71,7 @@ typedef struct lc_settings {
     lc_params params;
     long forced_strips;         /* 0: the model's */
     enum lc_kind forced_kind;   /* LC_KIND_MODEL: the model's */
+    int tune;                   /* correct the model's strips by measurement (tune.h) */
     int report;
     int my_pe;
 } lc_settings;

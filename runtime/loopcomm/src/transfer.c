@@ -111,3 +111,4 @@ double lc_xfer_region(int put, const lc_region *r, enum lc_kind kind, void *buf,
 void lc_xfer_quiet(void) { bamboo_shmem_quiet(); }
 
 int lc_xfer_my_pe(void) { return shmem_my_pe(); }
+int lc_xfer_n_pes(void) { return shmem_n_pes(); }

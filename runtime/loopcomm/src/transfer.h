@@ -16,5 +16,6 @@ double lc_xfer_region(int put, const lc_region *r, enum lc_kind kind, void *buf,
                       const void *remote, size_t elem_size, int pe);
 void lc_xfer_quiet(void);
 int lc_xfer_my_pe(void);
+int lc_xfer_n_pes(void);
 
 #endif

@@ -246,8 +246,10 @@ static lm L2(long off, long s0, long s1, long c1)
     return r;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    /* repetitions of every case (default 3): more let the strip search (tune.h) move */
+    int reps = argc > 1 ? atoi(argv[1]) : 3;
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();
@@ -271,8 +273,10 @@ int main(void)
                           p_pair = BAMBOO_LC_SITE("put-pair", 25, 1.0), p_zero = BAMBOO_LC_SITE("put-zero-stride", 26, 1.0),
                           p_int = BAMBOO_LC_SITE("put-int32", 27, 1.0), p_z = BAMBOO_LC_SITE("put-elem12", 28, 1.0),
                           m_site = BAMBOO_LC_SITE("mixed", 31, 2.0), r_site = BAMBOO_LC_SITE("recursive", 32, 1.0),
-                          s_empty = BAMBOO_LC_SITE("put-trip0", 33, 1.0);
-    for (int rep = 0; rep < 3; rep++) {  /* again: the cached plan, then the measured one */
+                          s_empty = BAMBOO_LC_SITE("put-trip0", 33, 1.0),
+                          p_source = BAMBOO_LC_SITE("put-source", 34, 1.0),
+                          p_source_strided = BAMBOO_LC_SITE("put-source-strided", 35, 1.0);
+    for (int rep = 0; rep < reps; rep++) {  /* again: the cached plan, the measured one, the search's */
         long shift = rep * 3;
         lm c[] = {L1(5 + shift, 1)};
         get_case(&s_contig, (char *)X, 8, 1, c, 1000);

@@ -120,6 +120,12 @@ static void test_strips(void)
     double t1 = lc_plan_time(&p, &r, g, ng, 1 << 20, 1e6, 1, LC_KIND_MODEL);
     double tm = lc_plan_time(&p, &r, g, ng, 1 << 20, 1e6, many, LC_KIND_MODEL);
     CHECK(tm < t1);
+    /* a quiet without the read-back get (no shared memory) costs every strip one round trip less */
+    lc_params tcp = p;
+    tcp.quiet_reads_back = 0;
+    double per_strip = lc_prim_cost(&p, LC_GET, 1, 1.0, NULL);
+    double tcp_m = lc_plan_time(&tcp, &r, g, ng, 1 << 20, 1e6, many, LC_KIND_MODEL);
+    CHECK(tcp_m < tm && tcp_m > tm - (double)(many + 1) * per_strip - 1e-6);
     CHECK(lc_choose_strips(&p, &r, 1, g, ng, 1 << 20, 1e6, 7, LC_KIND_MODEL, &fb) == 7);
     CHECK(lc_choose_strips(&p, &r, 1, g, ng, 5, 1e6, 7, LC_KIND_MODEL, &fb) == 5);  /* clamped */
     lc_groups_free(g, ng);
