@@ -31,8 +31,8 @@ TIMEOUT = 120
 FLAGS = ["-std=c11", "-Wall", "-Wextra", f"-I{LOOPCOMM / 'include'}", f"-I{LOOPCOMM / 'src'}",
          f"-I{COMMDIR / 'include'}"]
 # sites of e2e_loopcomm.c, each run 3 times
-SITES = 23
-CASES = 34 * 3  # get_case, put_case, mixed and recursive calls per PE
+SITES = 25
+CASES = 36 * 3  # get_case, put_case, mixed and recursive calls per PE
 
 
 def compile_(compiler: str, sources, output, flags=()) -> None:

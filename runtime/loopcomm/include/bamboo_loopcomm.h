@@ -77,6 +77,14 @@ bamboo_lc_nest *bamboo_lc_begin(bamboo_lc_site *site, long trip);
 int bamboo_lc_ref(bamboo_lc_nest *nest, int direction, const void *remote, size_t elem_size,
                   int pe, long offset, int dims, const long *stride, const long *count);
 
+/* A PUT reference's values are the elements of a local array `source` at the LMAD (offset,
+ * stride[0..dims)) with the reference's dims and counts (`shmem_double_p(&x[i], y[i], pe)`),
+ * an array the nest does not write: put straight from it, with no copy into a buffer, when
+ * its strides are the reference's.  Call before bamboo_lc_plan.  Returns 1 when taken; the
+ * reference's bamboo_lc_buffer is then NULL, and the nest skips its stores. */
+int bamboo_lc_ref_source(bamboo_lc_nest *nest, int ref, const void *source, long offset,
+                         const long *stride);
+
 /* Analyses the references and chooses the plan (cached per site while the references keep
  * their shape); returns the number of strips, >= 1 when trip > 0, 0 when trip == 0. */
 long bamboo_lc_plan(bamboo_lc_nest *nest);
@@ -84,7 +92,8 @@ long bamboo_lc_plan(bamboo_lc_nest *nest);
 /* The local buffer of a reference: element e of the remote array is at buffer[e - *origin]
  * for every e the reference's LMAD covers.  GET buffers hold the remote values of strip k
  * once bamboo_lc_advance(nest, k) returns; PUT buffers are written by the nest and sent
- * strip by strip.  References of one array and PE may share a buffer. */
+ * strip by strip.  References of one array and PE may share a buffer.  NULL for a PUT put
+ * from its source (bamboo_lc_ref_source). */
 void *bamboo_lc_buffer(bamboo_lc_nest *nest, int ref, long *origin);
 
 /* The first outermost-loop iteration (counted from 0) of strip k, 0 <= k <= strips;

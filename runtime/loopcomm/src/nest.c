@@ -6,6 +6,7 @@
  * issue strip k-1's PUTs, in that order so that the PUTs are not made synchronous by the
  * quiet of the same call. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,8 +184,22 @@ int bamboo_lc_ref(bamboo_lc_nest *n, int direction, const void *remote, size_t e
     return n->nrefs++;
 }
 
+int bamboo_lc_ref_source(bamboo_lc_nest *n, int ref, const void *source, long offset, const long *stride)
+{
+    if (ref < 0 || ref >= n->nrefs || n->refs[ref].direction != BAMBOO_LC_PUT || !source)
+        return 0;
+    lc_ref *r = &n->refs[ref];
+    for (int d = 0; d < r->dims; d++)   /* an equal step in every loop: one shift for all */
+        if (stride[d] != r->stride[d] && r->count[d] > 1)
+            return 0;
+    r->source = source;
+    r->source_shift = offset - r->offset;
+    return 1;
+}
+
 /* The shape a plan depends on: per reference its direction, element size, dims, strides
- * and counts, which group it is in and its offset relative to its group's first reference
+ * and counts, which group it is in, whether it puts from a source and its offset relative
+ * to its group's first reference
  * (the union of x[i-1], x[i], x[i+1] depends on those), and the trip count.  Not the
  * absolute offsets, PEs or addresses. */
 static size_t signature(const bamboo_lc_nest *n, long *out)
@@ -195,8 +210,8 @@ static size_t signature(const bamboo_lc_nest *n, long *out)
     for (int i = 0; i < n->nrefs; i++) {
         const lc_ref *r = &n->refs[i];
         const lc_ref *first = &n->refs[n->groups[r->group].refs[0]];
-        long words[4] = {r->direction, (long)r->elem_size, r->group, r->offset - first->offset};
-        for (int w = 0; w < 4; w++, k++)
+        long words[5] = {r->direction, (long)r->elem_size, r->group, r->offset - first->offset, r->source != NULL};
+        for (int w = 0; w < 5; w++, k++)
             if (out) out[k] = words[w];
         if (out) out[k] = r->dims;
         k++;
@@ -275,7 +290,7 @@ long bamboo_lc_plan(bamboo_lc_nest *n)
     }
     for (int g = 0; g < n->ngroups; g++) {
         const lc_group *grp = &n->groups[g];
-        size_t size = grp->lo <= grp->hi ? (size_t)(grp->hi - grp->lo + 1) * grp->elem_size : 0;
+        size_t size = grp->lo <= grp->hi && !grp->source ? (size_t)(grp->hi - grp->lo + 1) * grp->elem_size : 0;
         take_buffer(st, &n->buffers[g], size);
     }
     st->refs = n->nrefs;
@@ -329,6 +344,8 @@ void *bamboo_lc_buffer(bamboo_lc_nest *n, int ref, long *origin)
     }
     int g = n->refs[ref].group;
     *origin = n->groups[g].lo <= n->groups[g].hi ? n->groups[g].lo : 0;
+    if (n->groups[g].source)
+        return NULL;
     return n->buffers[g].p ? n->buffers[g].p : (void *)&nothing;
 }
 
@@ -356,8 +373,10 @@ static void issue(bamboo_lc_nest *n, int dir, long k)
                                                lc_config.forced_kind, NULL, NULL);
             if (lc_config.forced_kind != LC_KIND_MODEL && kind != lc_config.forced_kind)
                 st->fallback |= LC_FB_KIND_IGNORED;
-            st->bytes += lc_xfer_region(put, &s->r[i], kind, n->buffers[g].p, grp->lo, grp->remote,
-                                        grp->elem_size, grp->pe);
+            /* from a source: element e is at source[e + shift], as a buffer whose origin is -shift */
+            void *local = grp->source ? (void *)(uintptr_t)grp->source : n->buffers[g].p;
+            long origin = grp->source ? -grp->source_shift : grp->lo;
+            st->bytes += lc_xfer_region(put, &s->r[i], kind, local, origin, grp->remote, grp->elem_size, grp->pe);
             n->outstanding = 1;
             if (record) {
                 size_t used = n->kinds_recorded ? strlen(st->kinds) : 0;  /* 0: a new execution */

@@ -20,7 +20,8 @@ int lc_groups_build(lc_ref *refs, int nrefs, long trip, lc_group **out)
         lc_ref *r = &refs[i];
         int k = 0;
         while (k < n && !(g[k].direction == r->direction && g[k].remote == r->remote &&
-                          g[k].elem_size == r->elem_size && g[k].pe == r->pe))
+                          g[k].elem_size == r->elem_size && g[k].pe == r->pe && !g[k].source &&
+                          !r->source))
             k++;
         if (k == n) {
             g = lc_xrealloc(g, (size_t)(n + 1) * sizeof *g);
@@ -29,6 +30,8 @@ int lc_groups_build(lc_ref *refs, int nrefs, long trip, lc_group **out)
             g[n].remote = r->remote;
             g[n].elem_size = r->elem_size;
             g[n].pe = r->pe;
+            g[n].source = r->source;
+            g[n].source_shift = r->source_shift;
             g[n].lo = 1;
             g[n].hi = 0;  /* empty until a reference covers something */
             n++;

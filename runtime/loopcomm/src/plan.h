@@ -18,6 +18,8 @@ typedef struct lc_ref {
     int dims;
     long stride[LC_RDIMS], count[LC_RDIMS];
     int group;      /* set by lc_groups_build */
+    const char *source; /* PUT: its values' local array (bamboo_lc_ref_source), or NULL */
+    long source_shift;  /* element e of the remote LMAD is element e + shift of source */
 } lc_ref;
 
 /* What one strip of one group moves. */
@@ -37,11 +39,14 @@ typedef struct lc_group {
     int *refs;
     long lo, hi;   /* every element any of its references covers in the execution */
     int monotone;  /* +1 / -1: every reference walks dim 0 up / down, so strips' spans do too */
+    const char *source; /* PUT from a local array: its one reference's source, else NULL */
+    long source_shift;
     lc_strip_set *hist; /* GET: what strips 0.. of this execution moved */
     long nhist, hist_cap;
 } lc_group;
 
-/* Groups refs (sets refs[i].group); returns the number of groups, *out malloc'd. */
+/* Groups refs (sets refs[i].group; a reference with a source is a group of its own); returns
+ * the number of groups, *out malloc'd. */
 int lc_groups_build(lc_ref *refs, int nrefs, long trip, lc_group **out);
 void lc_groups_free(lc_group *g, int n);
 void lc_group_forget(lc_group *g); /* drops the history: a new execution */

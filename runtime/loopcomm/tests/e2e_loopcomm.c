@@ -120,9 +120,20 @@ static char *value_of(char *tmp, size_t es, long t0, long q, int r)
     return tmp;
 }
 
+static double S[NX];  /* the local source of PUT cases that put from an array */
+
+/* The value reference r puts at (t0, q): from S at the source's LMAD, or made up. */
+static const char *put_value(char *tmp, size_t es, const lm *source, long t0, long q, int r)
+{
+    return source ? (const char *)&S[element(source, t0, q)] : value_of(tmp, es, t0, q, r);
+}
+
 /* A nest writing refs[0..n) of the next PE's array (d1: by shmem_*_p, d2: by the runtime),
- * in iteration order; afterwards every PE compares its own d1 and d2 whole. */
-static void put_case(bamboo_lc_site *site, char *d1, char *d2, size_t es, int n, lm *refs, long trip)
+ * in iteration order; afterwards every PE compares its own d1 and d2 whole.  With a source
+ * (one reference of doubles), the values are S's elements at its LMAD, handed to the runtime
+ * (bamboo_lc_ref_source), which puts straight from S where the strides are equal. */
+static void put_case(bamboo_lc_site *site, char *d1, char *d2, size_t es, int n, lm *refs, long trip,
+                     lm *source)
 {
     for (long i = 0; i < NX * 8 / (long)es && i * (long)es < NX * 8; i++) {
         memset(d1 + i * (long)es, 0x5a, es);
@@ -136,11 +147,7 @@ static void put_case(bamboo_lc_site *site, char *d1, char *d2, size_t es, int n,
         for (int r = 0; r < n; r++)
             for (long q = 0; q < inner_count(&refs[r]); q++) {
                 long e = element(&refs[r], t0, q);
-                value_of(tmp, es, t0, q, r);
-                if (es == 8)
-                    shmem_double_p((double *)d1 + e, *(double *)tmp, target);
-                else
-                    shmem_putmem(d1 + e * (long)es, tmp, es, target);
+                shmem_putmem(d1 + e * (long)es, put_value(tmp, es, source, t0, q, r), es, target);
             }
     shmem_quiet();
     bamboo_lc_nest *nest = bamboo_lc_begin(site, trip);
@@ -148,18 +155,26 @@ static void put_case(bamboo_lc_site *site, char *d1, char *d2, size_t es, int n,
     for (int r = 0; r < n; r++)
         id[r] = bamboo_lc_ref(nest, BAMBOO_LC_PUT, d2, es, target, refs[r].off, refs[r].dims, refs[r].stride,
                               refs[r].count);
+    int taken = source && bamboo_lc_ref_source(nest, id[0], S, source->off, source->stride);
+    int equal = source != NULL;
+    for (int d = 0; source && d < source->dims; d++)
+        equal &= source->stride[d] == refs[0].stride[d] || refs[0].count[d] <= 1;
+    if (taken != equal)
+        die("ref_source", taken, equal, 0);
     long strips = bamboo_lc_plan(nest);
     char *buf[8];
     long origin[8];
     for (int r = 0; r < n; r++)
         buf[r] = bamboo_lc_buffer(nest, id[r], &origin[r]);
+    if ((buf[0] == NULL) != (taken && trip > 0))
+        die("source buffer", taken, trip, 0);
     for (long k = 0; k < strips; k++) {
         bamboo_lc_advance(nest, k);
         for (long t0 = bamboo_lc_strip_first(nest, k); t0 < bamboo_lc_strip_first(nest, k + 1); t0++)
             for (int r = 0; r < n; r++)
-                for (long q = 0; q < inner_count(&refs[r]); q++) {
+                for (long q = 0; q < inner_count(&refs[r]) && buf[r]; q++) {
                     long e = element(&refs[r], t0, q);
-                    memcpy(buf[r] + (e - origin[r]) * (long)es, value_of(tmp, es, t0, q, r), es);
+                    memcpy(buf[r] + (e - origin[r]) * (long)es, put_value(tmp, es, source, t0, q, r), es);
                 }
     }
     bamboo_lc_end(nest);
@@ -260,6 +275,8 @@ int main(int argc, char **argv)
     }
     for (long i = 0; i < NX * 12; i++)
         Z[i] = (char)(me * 31 + i * 7);
+    for (long i = 0; i < NX; i++)
+        S[i] = me * 1e6 + i + 0.375;
     shmem_barrier_all();
 
     static bamboo_lc_site s_contig = BAMBOO_LC_SITE("contiguous", 1, 2.0), s_strided = BAMBOO_LC_SITE("strided", 2, 2.0),
@@ -311,24 +328,29 @@ int main(int argc, char **argv)
         get_case(&s_heavy, (char *)X, 8, 1, heavy, 8000);
 
         lm pc[] = {L1(4 + shift, 1)};
-        put_case(&p_contig, (char *)D1, (char *)D2, 8, 1, pc, 1500);
-        put_case(&p_contig, (char *)D1, (char *)D2, 8, 1, pc, 5);
+        put_case(&p_contig, (char *)D1, (char *)D2, 8, 1, pc, 1500, NULL);
+        put_case(&p_contig, (char *)D1, (char *)D2, 8, 1, pc, 5, NULL);
         lm ps[] = {L1(2, 4)};
-        put_case(&p_strided, (char *)D1, (char *)D2, 8, 1, ps, 600);
+        put_case(&p_strided, (char *)D1, (char *)D2, 8, 1, ps, 600, NULL);
         lm pr[] = {L2(1, 50, 1, 30)};
-        put_case(&p_rows, (char *)D1, (char *)D2, 8, 1, pr, 100);
-        put_case(&p_rows, (char *)D1, (char *)D2, 8, 1, pr, 5);
+        put_case(&p_rows, (char *)D1, (char *)D2, 8, 1, pr, 100, NULL);
+        put_case(&p_rows, (char *)D1, (char *)D2, 8, 1, pr, 5, NULL);
         lm pn[] = {L1(4000, -3)};
-        put_case(&p_neg, (char *)D1, (char *)D2, 8, 1, pn, 1000);
+        put_case(&p_neg, (char *)D1, (char *)D2, 8, 1, pn, 1000, NULL);
         lm pp[] = {L1(10, 2), L1(11, 2)};
-        put_case(&p_pair, (char *)D1, (char *)D2, 8, 2, pp, 777);
+        put_case(&p_pair, (char *)D1, (char *)D2, 8, 2, pp, 777, NULL);
         lm pz[] = {L2(20, 0, 1, 16)};  /* every iteration writes the same 16: one strip */
-        put_case(&p_zero, (char *)D1, (char *)D2, 8, 1, pz, 12);
+        put_case(&p_zero, (char *)D1, (char *)D2, 8, 1, pz, 12, NULL);
         lm pi[] = {L1(3, 3)};
-        put_case(&p_int, (char *)D1, (char *)D2, 4, 1, pi, 900);
+        put_case(&p_int, (char *)D1, (char *)D2, 4, 1, pi, 900, NULL);
         lm p12[] = {L1(1, 2)};
-        put_case(&p_z, Z1, Z2, 12, 1, p12, 400);
-        put_case(&s_empty, (char *)D1, (char *)D2, 8, 1, pc, 0);
+        put_case(&p_z, Z1, Z2, 12, 1, p12, 400, NULL);
+        put_case(&s_empty, (char *)D1, (char *)D2, 8, 1, pc, 0, NULL);
+        /* from a source: rows put from rows of S shifted (taken), and from every other element
+         * of S (strides differ: the buffer) */
+        lm prs[] = {L2(1, 50, 1, 30)}, rows_of_s = L2(7, 50, 1, 30), other = L2(3, 100, 2, 30);
+        put_case(&p_source, (char *)D1, (char *)D2, 8, 1, prs, 100, &rows_of_s);
+        put_case(&p_source_strided, (char *)D1, (char *)D2, 8, 1, prs, 60, &other);
 
         mixed_case(&m_site, 3000);
         mixed_case(&m_site, 5);

@@ -148,6 +148,11 @@ def remote_address(c) -> RemoteAddress:
     return _element(c)
 
 
+def element(c) -> RemoteAddress:
+    """``x[i]``, ``x[i][j]``...: an element of a named array or pointer (raises NotAffine)."""
+    return _element(unwrap(c, _TRANSPARENT))
+
+
 def _element(c) -> RemoteAddress:
     subscripts = []
     while c.kind == CK.ARRAY_SUBSCRIPT_EXPR:

@@ -44,6 +44,17 @@ class Reference:
     loops: list             # CanonicalLoop, the nest's root first, to the access's innermost
     local_conflict: str = ""   # how the nest accesses the array locally too, if it does
     statement: bool = False    # the access is a whole statement (its value unused)
+    source: PutSource | None = None   # a PUT whose values are elements of a local array
+
+
+@dataclass
+class PutSource:
+    """A PUT's values as elements of a local array the nest does not write (``y`` of
+    ``shmem_double_p(&x[i], y[i], pe)`` or ``shmem_double_put(&x[i], &y[i], 1, pe)``): the run
+    time may put straight from it."""
+    address: object        # cursor: the value (p: an lvalue, its address taken) or the pointer (put)
+    name: str
+    of_value: bool         # address is the value itself (p), not a pointer to it (put)
 
 
 @dataclass
@@ -118,6 +129,8 @@ def _nest(src: SourceFile, root) -> Nest | str:
     problem = _dependences(refs, root, ctx, parents)
     if problem:
         return problem
+    for r in refs:
+        r.source = _put_source(r, ctx)
     loops = []
     for r in refs:
         for lp in r.loops:
@@ -169,6 +182,8 @@ def _effects(root, accesses, parents) -> af.Context:
             if a.form == "MPI_Get":   # and so is the origin of an MPI_Get
                 store(_pointee(a.address))
             walked = [a.pe] if a.form == "get" else [a.pe, a.local]
+            if a.form == "put":   # its source is only read: &y[i] takes no address to write
+                walked = [a.pe, _pointee(a.local)]
             if a.mpi:
                 walked = [a.pe, a.target]   # handles: _unchanged()
             pending.extend(x for x in walked if x is not None)
@@ -199,8 +214,7 @@ def _pointee(c):
 
 
 def _type_name(c) -> str:
-    t = c.type.get_canonical()
-    return t.spelling.replace("const ", "").replace("volatile ", "") if t.spelling else "*"
+    return _type_name_of(c.type) or "*"
 
 
 def _reference(src, root: CanonicalLoop, a: RemoteAccess, accesses, parents,
@@ -357,6 +371,47 @@ def _dependences(refs: list[Reference], root, ctx: af.Context, parents) -> str |
         for r in same:
             r.local_conflict = conflict
     return None
+
+
+def _put_source(r: Reference, ctx: af.Context) -> PutSource | None:
+    """Where a PUT's values are elements of a local array at indices affine in the
+    reference's loops, of the remote element's very type (no conversion), in an array the nest
+    neither writes nor may write through a pointer: that array."""
+    a = r.access
+    if a.direction != PUT or a.mpi or a.local is None:
+        return None
+    loop_vars = {lp.var.hash: lp.var.spelling for lp in r.loops}
+    try:
+        if a.form == "p":
+            value = unwrap(a.local, (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR))
+            address, element_type, of_value = af.element(value), value.type, True
+            value_cursor = value
+        else:
+            address = af.remote_address(a.local)
+            element_type = unwrap(a.local).type.get_pointee()
+            of_value, value_cursor = False, a.local
+        nest_ctx = af.Context(loop_vars, _without(ctx.assigned, loop_vars), ctx.contents,
+                              ctx.pointer_stores)
+        for index in address.subscripts:
+            af.degree(index, nest_ctx)
+    except af.NotAffine:
+        return None
+    element = _type_name_of(element_type)
+    if element != _type_name_of(_remote_element_type(a)) or address.variable.hash in ctx.assigned \
+            or address.variable.hash in ctx.contents or \
+            any(_may_alias(t, element) for t in ctx.pointer_stores):
+        return None
+    return PutSource(value_cursor, address.name, of_value)
+
+
+def _remote_element_type(a: RemoteAccess):
+    """The element type the SHMEM call's address parameter points to."""
+    function = a.call.referenced
+    return list(function.type.argument_types())[0].get_pointee()
+
+
+def _type_name_of(t) -> str:
+    return t.get_canonical().spelling.replace("const ", "").replace("volatile ", "")
 
 
 def _may_alias(stored: str, element: str) -> bool:

@@ -128,6 +128,9 @@ def _optimized(src: SourceFile, nest: Nest) -> str:
         verb = "gets" if a.direction == GET else "puts"
         lines.append(f"  line {a.call.location.line}: {a.name} {verb} '{r.address.name}' on PE "
                      f"{pe}: {len(r.loops)}-D region over {loops}")
+        if r.source:
+            lines.append(f"    its values are elements of '{r.source.name}': put straight from there, "
+                         "with no copy, where the strides agree (checked at run time)")
         if r.local_conflict:
             lines.append(f"    {r.local_conflict}: when PE {pe} is this PE, the loop keeps its "
                          "fine-grained accesses (checked at run time)")

@@ -5,12 +5,17 @@ of the run time's buffer, the end of the strip loop after the loop's last line.
     { static bamboo_lc_site site = ...;            /* the plan is cached per site */
       bounds and trip counts of the nest's loops, evaluated once;
       [fine = the PE of a conflicting reference is this PE;]
-      if (!fine) { begin; one bamboo_lc_ref per access; strips = plan; buffers; }
+      if (!fine) { begin; one bamboo_lc_ref per access [and _ref_source per PUT of a local
+                   array's elements]; strips = plan; buffers; }
       for (k = 0; k < strips; k++) {
           advance(k);                              /* strip k here, k+1 on its way */
           for (j = lo + first(k) * step; j < lo + first(k + 1) * step; j += step)
               BODY                                 /* ...b[(&x[j] - base) - origin]... */
       } end; }
+
+A PUT whose values are elements of a local array the nest does not write is also described by
+that array's LMAD: the run time puts straight from it when the strides agree, and its buffer is
+then NULL, which the rewritten access tests before it stores.
 
 The run time gets each reference's LMAD from the user's own address evaluated at the corners
 of the iteration space (the loop variables declared anew in a block, so that macros in the
@@ -176,7 +181,24 @@ class NestWriter:
         direction = "BAMBOO_LC_GET" if r.access.direction == GET else "BAMBOO_LC_PUT"
         text.append(f"{self.name('r', i)} = bamboo_lc_ref({self.name('nest')}, {direction}, "
                     f"{self.name('base', i)}, sizeof({r.access.ctype}), "
-                    f"{self._text(r.access.pe)}, {off}, {dims}, {stride}, {count}); }}")
+                    f"{self._text(r.access.pe)}, {off}, {dims}, {stride}, {count});")
+        if r.source:
+            text.append(self._source(i, r))
+        return " ".join(text) + " }"
+
+    def _source(self, i: int, r: Reference) -> str:
+        """The LMAD of a PUT's source array, from the value's own address at the corners,
+        handed to the run time (bamboo_lc_ref_source)."""
+        dims, t = len(r.loops), r.access.ctype
+        sbase, soff, sstride = self.name("sbase", i), self.name("soff", i), self.name("sstride", i)
+        address = self._text(r.source.address)
+        address = f"(&({address}))" if r.source.of_value else f"({address})"
+        text = [f"{{ const {t} *{sbase} = (const {t} *)({r.source.name}); long {soff}, {sstride}[{dims}];",
+                self._corner(r, None, f"{soff} = (long)({address} - {sbase});")]
+        for d in range(dims):
+            text.append(self._corner(r, d, f"{sstride}[{d}] = (long)({address} - {sbase}) - {soff};"))
+        text.append(f"bamboo_lc_ref_source({self.name('nest')}, {self.name('r', i)}, {sbase}, "
+                    f"{soff}, {sstride}); }}")
         return " ".join(text)
 
     def _corner(self, r: Reference, moved: int | None, statement: str) -> str:
@@ -212,6 +234,8 @@ class NestWriter:
         element = (f"{self.name('b', i)}[(long)({self._address(r)} - {self.name('base', i)}) - "
                    f"{self.name('o', i)}]")
         bulk = self._access(calls, r.access, element)
+        if r.source:   # the run time may put from the source: then there is no buffer to fill
+            bulk = f"({self.name('b', i)} ? {bulk} : (void)0)"
         if not self.conflicts:
             return f"({bulk})"
         if self.one_pe:

@@ -105,6 +105,32 @@ def test_a_put_from_a_local_plane_checks_at_run_time_whether_the_pe_is_its_own(o
     assert "keeps its fine-grained accesses" in res.explanation
 
 
+def test_a_put_of_a_local_arrays_elements_is_put_from_that_array(opt):
+    """No staging copy: the run time gets the source's LMAD too, and the rewritten store into
+    the buffer happens only where it has not taken the source."""
+    res = opt("for (int j = 0; j < n; j++)\n  shmem_double_p(&x[j], y[j + 1], pe);")
+    assert "its values are elements of 'y': put straight from there" in res.explanation
+    assert res.text.count("bamboo_lc_ref_source(") == 1
+    assert "(bamboo_lc_b_0_0 ? (void)(bamboo_lc_b_0_0[" in res.text
+    assert "bamboo_lc_soff_0_0 = (long)((&(y[j + 1])) - bamboo_lc_sbase_0_0);" in res.text
+    res = opt("for (int j = 0; j < n / 2; j++)\n  shmem_double_put(&x[j], &y[2 * j], 1, pe);")
+    assert "its values are elements of 'y'" in res.explanation
+    assert "bamboo_lc_soff_0_0 = (long)((&y[2 * j]) - bamboo_lc_sbase_0_0);" in res.text
+
+
+@pytest.mark.parametrize("body", [
+    "float g[N];\nfor (int j = 0; j < n; j++)\n  shmem_double_p(&x[j], g[j], pe);",   # converted
+    "for (int j = 0; j < n; j++) {\n  y[j] = j;\n  shmem_double_p(&x[j], y[j], pe);\n}",  # written
+    "for (int j = 0; j < n; j++)\n  shmem_double_p(&x[j], y[col[j]], pe);",          # indirect
+    "for (int j = 0; j < n; j++) {\n  q[j] = 0;\n  shmem_double_p(&x[j], y[j], pe);\n}",  # may alias
+    "for (int j = 0; j < n; j++)\n  shmem_double_p(&x[j], 2 * y[j], pe);",            # computed
+], ids=["converted", "written", "indirect", "aliased", "computed"])
+def test_a_put_whose_values_are_not_plain_elements_of_an_unwritten_array_goes_through_the_buffer(opt, body):
+    res = opt(body)
+    assert optimized(res) == 1, res.explanation
+    assert "bamboo_lc_ref_source(" not in res.text and "its values are elements" not in res.explanation
+
+
 def test_a_store_through_a_pointer_of_the_element_type_may_alias(opt):
     res = opt("for (int j = 0; j < n; j++)\n  q[j] = shmem_double_g(&x[j], pe);")
     assert "shmem_my_pe()" in res.text
@@ -330,7 +356,7 @@ def test_generated_code_compiles_without_warnings(opt, tmp_path):
               "for (int b = 0; b < n; b++) for (int j = 0; j < N; j++)\n"
               "  s += shmem_double_g(&x[j], b);\n"
               "for (int r = 0; r < 4; r++) for (int c = 0; c < N; c++)\n"
-              "  shmem_double_p(&z[r][c], z[r + 4][c], pe);\n"
+              "  shmem_double_p(&z[r][c], z[r + 4][c], pe);   /* from the source */\n"
               "int j;\nfor (j = 1; j <= n; j += 3) {\n"
               "  long v; shmem_long_get(&v, lx + j, 1, pe);\n"
               "  q[j] = v + shmem_double_g(&x[j - 1], me);\n}\n"
