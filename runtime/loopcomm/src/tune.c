@@ -1,9 +1,13 @@
 /* tune.c: the search of tune.h. */
 #include "tune.h"
 
-/* A shift counts as faster only by more than this fraction: the machines are noisy, and a
- * plan no better than the last within the noise is not worth more strips. */
-#define LC_TUNE_MARGIN 0.02
+/* A shift counts as faster only by more than this fraction: rounds on a shared machine vary
+ * by a few %, and with 2 % the search followed the noise (on shm it moved 1 to 2 strips in 6 of
+ * 8 configurations and ran slower than the model's plan in 5). */
+#define LC_TUNE_MARGIN 0.05
+/* A round lasts at least this long, in µs, however many executions that takes: a nest of tens
+ * of µs (MG's planes) timed over two executions is timed over one scheduler tick's noise. */
+#define LC_TUNE_LEAST_ROUND_US 1000.0
 #define LC_TUNE_MOST_SHIFT 12
 
 void lc_tuner_start(lc_tuner *t, int round, int search)
@@ -41,7 +45,7 @@ void lc_tuner_measured(lc_tuner *t, double us, double iterations, long model_str
         return;
     t->round_us += us;
     t->round_iterations += iterations;
-    if (++t->in_round < t->round)
+    if (++t->in_round < t->round || t->round_us < LC_TUNE_LEAST_ROUND_US)
         return;
     double per = t->round_us / t->round_iterations;
     t->in_round = 0;

@@ -5,8 +5,9 @@
  * TCP, only inside a SHMEM call), cache effects, other PEs sharing the cores.  So a site's
  * executions search a correction: strips = the model's choice times 2^shift, one round of
  * executions per shift tried (a round is as many executions as there are PEs, so a nest run
- * once per source PE is timed over all of them), upward first while the time per iteration
- * falls, else downward, and the site keeps the fastest.  Seed 004 section 6 measures the
+ * once per source PE is timed over all of them, and at least a millisecond), upward first
+ * while the time per iteration falls by more than 5 %, else downward, and the site keeps the
+ * fastest.  Seed 004 section 6 measures the
  * application's computation at run time the same way.  No SHMEM here: unit-tested with plain cc. */
 #ifndef BAMBOO_LC_TUNE_H
 #define BAMBOO_LC_TUNE_H

@@ -12,7 +12,7 @@ static long search(double (*cost)(long), long model, long limit, int round, int 
     lc_tuner_start(t, round, 1);
     for (int e = 0; e < executions; e++) {
         long s = lc_tuner_strips(t, model, limit);
-        lc_tuner_measured(t, cost(s) * 10, 10, model, limit);
+        lc_tuner_measured(t, cost(s) * 1000, 1000, model, limit);
     }
     return t->state == LC_TUNE_SETTLED ? lc_tuner_strips(t, model, limit) : -1;
 }
@@ -36,12 +36,19 @@ int main(void)
     CHECK(lc_tuner_strips(&t, 8, 4096) == 16);                  /* the second round tries 2x */
     /* the round's time is per iteration: executions of different lengths compare */
     lc_tuner_start(&t, 2, 1);
-    lc_tuner_measured(&t, 100, 10, 4, 64);
-    lc_tuner_measured(&t, 300, 30, 4, 64);
-    CHECK(t.model_us == 10 && lc_tuner_strips(&t, 4, 64) == 8);
+    lc_tuner_measured(&t, 1000, 10, 4, 64);
+    lc_tuner_measured(&t, 3000, 30, 4, 64);
+    CHECK(t.model_us == 100 && lc_tuner_strips(&t, 4, 64) == 8);
+    /* a round lasts a millisecond at least: short executions make longer rounds */
+    lc_tuner_start(&t, 1, 1);
+    for (int e = 0; e < 9; e++)
+        lc_tuner_measured(&t, 100, 1, 4, 64);
+    CHECK(t.model_us == 0 && lc_tuner_strips(&t, 4, 64) == 4);
+    lc_tuner_measured(&t, 100, 1, 4, 64);
+    CHECK(t.model_us == 100 && lc_tuner_strips(&t, 4, 64) == 8);
     /* without the search: the model's plan timed, and kept */
     lc_tuner_start(&t, 1, 0);
-    lc_tuner_measured(&t, 70, 10, 4, 64);
-    CHECK(t.state == LC_TUNE_SETTLED && t.model_us == 7 && lc_tuner_strips(&t, 4, 64) == 4);
+    lc_tuner_measured(&t, 7000, 10, 4, 64);
+    CHECK(t.state == LC_TUNE_SETTLED && t.model_us == 700 && lc_tuner_strips(&t, 4, 64) == 4);
     return CHECK_DONE("test_tune");
 }
