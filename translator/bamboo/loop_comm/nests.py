@@ -399,9 +399,29 @@ def _put_source(r: Reference, ctx: af.Context) -> PutSource | None:
     element = _type_name_of(element_type)
     if element != _type_name_of(_remote_element_type(a)) or address.variable.hash in ctx.assigned \
             or address.variable.hash in ctx.contents or \
-            any(_may_alias(t, element) for t in ctx.pointer_stores):
+            any(_may_alias(t, element) for t in ctx.pointer_stores) or \
+            not _one_block(address.variable, len(address.subscripts), element):
         return None
     return PutSource(value_cursor, address.name, of_value)
+
+
+_ARRAY_KINDS = (cx.TK.CONSTANTARRAY, cx.TK.INCOMPLETEARRAY, cx.TK.VARIABLEARRAY)
+
+
+def _one_block(variable, subscripts: int, element: str) -> bool:
+    """Whether variable[i]...[k] indexes one block of elements laid out as C lays out arrays
+    (an array of arrays of the element, or a pointer to such: ``double y[8][N]``, ``double *y``,
+    ``double (*y)[N]``), so that element addresses differ by the linear index; not through
+    pointers read on the way (``double **y``)."""
+    t = variable.type.get_canonical()
+    for level in range(subscripts):
+        if t.kind in _ARRAY_KINDS:
+            t = t.element_type.get_canonical()
+        elif t.kind == cx.TK.POINTER and level == 0:
+            t = t.get_pointee().get_canonical()
+        else:
+            return False
+    return _type_name_of(t) == element
 
 
 def _remote_element_type(a: RemoteAccess):

@@ -116,6 +116,9 @@ def test_a_put_of_a_local_arrays_elements_is_put_from_that_array(opt):
     res = opt("for (int j = 0; j < n / 2; j++)\n  shmem_double_put(&x[j], &y[2 * j], 1, pe);")
     assert "its values are elements of 'y'" in res.explanation
     assert "bamboo_lc_soff_0_0 = (long)((&y[2 * j]) - bamboo_lc_sbase_0_0);" in res.text
+    res = opt("for (int r = 0; r < 8; r++)\n  for (int c = 0; c < n; c++)\n"
+              "    shmem_double_p(&z[r][c], q[c], pe);")     # a pointer to the element, and 2-D
+    assert "its values are elements of 'q'" in res.explanation
 
 
 @pytest.mark.parametrize("body", [
@@ -124,7 +127,8 @@ def test_a_put_of_a_local_arrays_elements_is_put_from_that_array(opt):
     "for (int j = 0; j < n; j++)\n  shmem_double_p(&x[j], y[col[j]], pe);",          # indirect
     "for (int j = 0; j < n; j++) {\n  q[j] = 0;\n  shmem_double_p(&x[j], y[j], pe);\n}",  # may alias
     "for (int j = 0; j < n; j++)\n  shmem_double_p(&x[j], 2 * y[j], pe);",            # computed
-], ids=["converted", "written", "indirect", "aliased", "computed"])
+    "double **rows = 0;\nfor (int j = 0; j < n; j++)\n  shmem_double_p(&x[j], rows[j][1], pe);",  # rows
+], ids=["converted", "written", "indirect", "aliased", "computed", "through-pointers"])
 def test_a_put_whose_values_are_not_plain_elements_of_an_unwritten_array_goes_through_the_buffer(opt, body):
     res = opt(body)
     assert optimized(res) == 1, res.explanation
