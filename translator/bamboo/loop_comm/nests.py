@@ -263,6 +263,10 @@ def _reference(src, root: CanonicalLoop, a: RemoteAccess, accesses, parents,
         address = af.remote_address(a.address)
         if address.variable.hash in ctx.assigned:
             raise af.NotAffine(f"'{address.name}' changes inside the loop")
+        element = _type_name_of(_address_element_type(a))
+        if not _one_block(address.variable, len(address.subscripts), element):
+            raise af.NotAffine(f"'{address.name}' is indexed through a pointer read on the way "
+                               f"(not one block of {element})")
         for s in address.subscripts:
             af.degree(s, nest_ctx)
     except af.NotAffine as why:
@@ -428,6 +432,14 @@ def _remote_element_type(a: RemoteAccess):
     """The element type the SHMEM call's address parameter points to."""
     function = a.call.referenced
     return list(function.type.argument_types())[0].get_pointee()
+
+
+def _address_element_type(a: RemoteAccess):
+    """The element type of the address a nest's LMAD describes: the remote element's
+    (SHMEM), the origin's as written (MPI, whose parameter is void *)."""
+    if a.mpi:
+        return unwrap(a.address, (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR, CK.CSTYLE_CAST_EXPR)).type.get_pointee()
+    return _remote_element_type(a)
 
 
 def _type_name_of(t) -> str:

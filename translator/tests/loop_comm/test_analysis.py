@@ -169,6 +169,8 @@ def test_with_several_pes_the_fallback_keeps_every_access_as_written(opt):
      "an indirect index"),
     ("for (int j = 0; j < n; j++) q[j] = shmem_double_g(&x[j * j], pe);",
      "it multiplies loop variables together"),
+    ("double **rows = 0; for (int j = 0; j < n; j++) q[j] = shmem_double_g(&rows[j][1], pe);",
+     "'rows' is indexed through a pointer read on the way (not one block of double)"),
     ("for (int j = 0; j < n; j++) q[j] = shmem_double_g(&x[j / 2], pe);",
      "'/' of a loop variable is not affine"),
     ("for (int j = 0; j < n; j++) if (j > 2) q[j] = shmem_double_g(&x[j], pe);",
