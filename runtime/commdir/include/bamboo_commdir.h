@@ -49,10 +49,12 @@ void bamboo_comm_shmem_sync_end(void);
 
 /* shmem_quiet, made to complete on this machine's UCX shared memory (src/shmem_quiet.c):
  * bamboo_shmem_moved after each put or non-blocking get names the PE and a symmetric address
- * it touched there; bamboo_shmem_quiet quiets, then reads a byte from each such PE, where
- * UCX may use shared memory (bamboo_shmem_may_use_shared_memory of $UCX_TLS). */
+ * it touched there; bamboo_shmem_quiet quiets, then reads a byte from each such PE where
+ * bamboo_shmem_quiet_reads_back says so: where UCX may use shared memory
+ * (bamboo_shmem_may_use_shared_memory of $UCX_TLS). */
 void bamboo_shmem_moved(int pe, const void *symmetric);
 void bamboo_shmem_quiet(void);
+int bamboo_shmem_quiet_reads_back(void);
 int bamboo_shmem_may_use_shared_memory(const char *ucx_tls);
 
 #ifdef __cplusplus

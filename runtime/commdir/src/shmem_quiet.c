@@ -69,11 +69,17 @@ int bamboo_shmem_may_use_shared_memory(const char *ucx_tls)
     return listed(ucx_tls, shared, sizeof shared / sizeof *shared);
 }
 
+int bamboo_shmem_quiet_reads_back(void)
+{
+    static int reads_back = -1;  /* from UCX_TLS, read once */
+    if (reads_back < 0)
+        reads_back = bamboo_shmem_may_use_shared_memory(getenv("UCX_TLS"));
+    return reads_back;
+}
+
 void bamboo_shmem_quiet(void)
 {
-    static int read_back = -1;  /* whether the gets are needed: from UCX_TLS, read once */
-    if (read_back < 0)
-        read_back = bamboo_shmem_may_use_shared_memory(getenv("UCX_TLS"));
+    int read_back = bamboo_shmem_quiet_reads_back();
     shmem_quiet();
     static char scratch;
     if (read_back && overflow) {

@@ -92,7 +92,7 @@ static void configure(void)
     lc_config.report = switch_setting("BAMBOO_LC_REPORT", 0);
     lc_config.tune = switch_setting("BAMBOO_LC_TUNE", 1);
     lc_params_defaults(&lc_config.params);
-    lc_config.params.quiet_reads_back = bamboo_shmem_may_use_shared_memory(getenv("UCX_TLS"));
+    lc_config.params.quiet_reads_back = bamboo_shmem_quiet_reads_back();
     char path[1024], err[1100];
     if (lc_profile_path(path, sizeof path) != 0)
         fail("the loop communication profile's path is too long");
@@ -304,12 +304,11 @@ long bamboo_lc_plan(bamboo_lc_nest *n)
         int replan = st->measured_executions > 0 && !st->replanned_after_measure;
         if (!same || replan) {
             double compute = compute_estimate(n);
-            st->strips = lc_choose_strips(&lc_config.params, n->refs, n->nrefs, n->groups, n->ngroups,
-                                          n->trip, compute, lc_config.forced_strips,
-                                          lc_config.forced_kind, &st->fallback);
-            st->model_strips = st->strips;
+            st->model_strips = lc_choose_strips(&lc_config.params, n->refs, n->nrefs, n->groups, n->ngroups,
+                                                n->trip, compute, lc_config.forced_strips,
+                                                lc_config.forced_kind, &st->fallback);
             st->model_us = lc_plan_time(&lc_config.params, n->refs, n->groups, n->ngroups, n->trip, compute,
-                                        st->strips, lc_config.forced_kind) / (double)n->trip;
+                                        st->model_strips, lc_config.forced_kind) / (double)n->trip;
             st->have_plan = 1;
             st->replanned_after_measure = st->measured_executions > 0;
             free(st->signature);
@@ -328,8 +327,8 @@ long bamboo_lc_plan(bamboo_lc_nest *n)
         }
         n->strip_limit = n->trip < LC_MAX_STRIPS ? n->trip : LC_MAX_STRIPS;
         n->timed = st->tuning && !(st->fallback & LC_FB_PUT_OVERLAP);
-        n->strips = n->timed ? lc_tuner_strips(&st->tuner, st->model_strips, n->strip_limit) : st->strips;
-        st->strips = n->strips;
+        n->strips = n->timed ? lc_tuner_strips(&st->tuner, st->model_strips, n->strip_limit) : st->model_strips;
+        st->strips = n->strips;  /* the report's */
     }
     st->analysis_us += now_us() - t0;
     return n->strips;

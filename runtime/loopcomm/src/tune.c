@@ -51,13 +51,12 @@ void lc_tuner_measured(lc_tuner *t, double us, double iterations, long model_str
     t->in_round = 0;
     t->round_us = t->round_iterations = 0;
 
-    if (t->direction == 0 && !t->search) {
-        t->model_us = t->best_us = per;
-        t->state = LC_TUNE_SETTLED;
-        return;
-    }
     if (t->direction == 0) {                /* the model's own plan */
         t->model_us = t->best_us = per;
+        if (!t->search) {
+            t->state = LC_TUNE_SETTLED;
+            return;
+        }
         t->direction = 1;
     } else if (per < t->best_us * (1 - LC_TUNE_MARGIN)) {
         t->best_us = per;
