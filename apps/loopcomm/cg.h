@@ -9,7 +9,8 @@
  * its rows' nonzeros column by column (compressed sparse columns over all n columns), so that
  * the product q = A p is, for each source PE b and each column j of b's block, one remote
  * element p[j] of b times that column's nonzeros in the local rows. The KERNEL_*.c file has
- * that loop (cg_matvec); everything else is here.
+ * that loop (cg_matvec); everything else is here. cgi.h keeps the same rows by row instead
+ * (the same problem, its product indexed through the column numbers, as NAS writes it).
  *
  * Timed: `iterations` CG iterations from x = 0. Verified: every PE runs the same iterations
  * serially on the whole matrix (CSR) and compares its part of x (relative to max |x|) and the
@@ -27,11 +28,17 @@ typedef struct cg_problem {
     int me, npes;
     long first, rows;   /* this PE's block */
     long max_block;     /* the largest block: the size of the symmetric vector */
-    /* this PE's rows, by column: the nonzeros of column c are row[colstart[c]..colstart[c+1])
-     * (local row numbers) and val[...] */
+    /* this PE's rows, by column (cg_setup; NULL after cgi_setup): the nonzeros of column c are
+     * row[colstart[c]..colstart[c+1]) (local row numbers) and val[...] */
     long *colstart;
     int *row;
     double *val;
+    /* this PE's rows, by row for each source PE b (cgi_setup in cgi.h; NULL after cg_setup): the
+     * nonzeros of local row i in b's block of columns are colidx[b][rowstr[b][i]..rowstr[b][i+1])
+     * (column numbers within b's block) and a[b][...] */
+    long **rowstr;
+    int **colidx;
+    double **a;
     double *rhs;        /* this PE's block of the right-hand side */
 } cg_problem;
 
@@ -86,7 +93,8 @@ static void cg_entries(const cg_problem *pr, long lo, long hi, const double *d,
 
 typedef struct cg_builder {
     long lo;        /* first row */
-    int by_column;  /* 1: count/fill by column (local CSC); 0: by row (serial CSR) */
+    long clo, chi;  /* the columns kept: [clo, chi) */
+    int by_column;  /* 1: count/fill by column (local CSC); 0: by row (CSR) */
     long *start;    /* counts, then fill positions */
     int *index;
     double *val;
@@ -96,23 +104,25 @@ typedef struct cg_builder {
 static void cg_visit(void *ctx, long i, long j, double v)
 {
     cg_builder *b = ctx;
-    long key = b->by_column ? j : i - b->lo;
+    if (j < b->clo || j >= b->chi)
+        return;
+    long key = b->by_column ? j - b->clo : i - b->lo;
     if (!b->filling) {
         b->start[key + 1]++;
         return;
     }
     long at = b->start[key]++;
-    b->index[at] = (int)(b->by_column ? i - b->lo : j);
+    b->index[at] = (int)(b->by_column ? i - b->lo : j - b->clo);
     b->val[at] = v;
 }
 
-/* Compressed rows [lo, hi) of A by column (by_column: over all n columns, local row numbers)
- * or by row (column numbers). */
-static void cg_compress(const cg_problem *pr, long lo, long hi, const double *d, int by_column,
-                        long **start, int **index, double **val)
+/* Compressed rows [lo, hi) of A, their nonzeros in columns [clo, chi) only, by column
+ * (by_column: local row numbers) or by row (column numbers from clo). */
+static void cg_compress(const cg_problem *pr, long lo, long hi, long clo, long chi, const double *d,
+                        int by_column, long **start, int **index, double **val)
 {
-    long keys = by_column ? pr->n : hi - lo;
-    cg_builder b = {lo, by_column, calloc(keys + 1, sizeof(long)), NULL, NULL, 0};
+    long keys = by_column ? chi - clo : hi - lo;
+    cg_builder b = {lo, clo, chi, by_column, calloc(keys + 1, sizeof(long)), NULL, NULL, 0};
     cg_entries(pr, lo, hi, d, cg_visit, &b);
     for (long c = 0; c < keys; c++)
         b.start[c + 1] += b.start[c];
@@ -131,9 +141,11 @@ static void cg_compress(const cg_problem *pr, long lo, long hi, const double *d,
     *val = b.val;
 }
 
-static void cg_setup(cg_problem *pr, lc_world *world, int argc, char **argv)
+/* The problem from the arguments, this PE's block and right-hand side: all but the matrix,
+ * whose layout is the kernel's (cg_setup, cgi_setup). */
+static void cg_define(cg_problem *pr, lc_world *world, int argc, char **argv)
 {
-    pr->world = world;
+    *pr = (cg_problem){.world = world};
     pr->n = lc_arg(argc, argv, 1, 131072, CG_USAGE);
     pr->iterations = lc_arg(argc, argv, 2, 25, CG_USAGE);
     pr->nzr = lc_arg(argc, argv, 3, 8, CG_USAGE);
@@ -147,12 +159,20 @@ static void cg_setup(cg_problem *pr, lc_world *world, int argc, char **argv)
     for (int b = 0; b < pr->npes; b++)
         if (lc_block_size(pr->n, pr->npes, b) > pr->max_block)
             pr->max_block = lc_block_size(pr->n, pr->npes, b);
-    double *d = cg_diagonal(pr);
-    cg_compress(pr, pr->first, pr->first + pr->rows, d, 1, &pr->colstart, &pr->row, &pr->val);
-    free(d);
     pr->rhs = lc_malloc(pr->rows * sizeof(double));
     for (long i = 0; i < pr->rows; i++)
         pr->rhs[i] = lc_uniform(3, (uint64_t)(pr->first + i));
+}
+
+/* The problem, and this PE's rows by column over all n columns. (inline: cgi.h's programs,
+ * which have their own setup, include it unused.) */
+static inline void cg_setup(cg_problem *pr, lc_world *world, int argc, char **argv)
+{
+    cg_define(pr, world, argc, argv);
+    double *d = cg_diagonal(pr);
+    cg_compress(pr, pr->first, pr->first + pr->rows, 0, pr->n, d, 1, &pr->colstart, &pr->row,
+                &pr->val);
+    free(d);
 }
 
 static double cg_local_dot(const double *a, const double *b, long n)
@@ -170,7 +190,7 @@ static double *cg_serial(const cg_problem *pr, double *rnorm)
     long n = pr->n, *start;
     int *col;
     double *val, *d = cg_diagonal(pr);
-    cg_compress(pr, 0, n, d, 0, &start, &col, &val);
+    cg_compress(pr, 0, n, 0, n, d, 0, &start, &col, &val);
     free(d);
     double *x = calloc(n, sizeof(double)), *r = lc_malloc(n * sizeof(double));
     double *p = lc_malloc(n * sizeof(double)), *q = lc_malloc(n * sizeof(double));

@@ -99,9 +99,9 @@ def test_profile_dir_needs_every_networks_profile(tmp_path):
 def test_plan():
     configs = bench.plan(["shm", "1gbit"], [2, 4], ["cg", "mg"], [1, 8, 64], ["span", "pieces"])
     assert len(configs) == len(set(configs))
-    # per network and PE count: fine and hand of 4 kernels; opt (searched, untuned, 6 swept) of 2
-    assert len(configs) == 2 * 2 * (4 * 2 + 2 * (2 + 6))
-    assert not any(c.version == "opt" and c.kernel in ("ft", "is") for c in configs)
+    # per network and PE count: fine and hand of every kernel; opt (searched, untuned, 6 swept) of 2
+    assert len(configs) == 2 * 2 * (len(bench.KERNELS) * 2 + 2 * (2 + 6))
+    assert not any(c.version == "opt" and c.kernel in ("cgi", "ft", "is") for c in configs)
     assert config("mg", "1gbit", 4, "opt", 8, "pieces") in configs
 
 
@@ -139,14 +139,14 @@ def test_tables_ratios_model_sweep_and_analysis():
     assert cells[11] == "2/2.5"             # the model's µs per iteration, predicted/measured
     # analysis: 0.5 µs of a 50 µs run
     assert cells[12] == "1.00"
-    assert "summary: mean hand/opt 2.00 over 16 configurations" in text
+    assert f"summary: mean hand/opt 2.00 over {2 * 2 * len(bench.KERNELS)} configurations" in text
 
 
 def test_summary_names_the_worst_kernel():
     configs = bench.plan(["shm"], [2, 4], list(bench.KERNELS), [], [])
-    runs = synthetic_runs(configs, {"cg": 3.0, "mg": 1.3, "ft": 2.0, "is": 0.5})
+    runs = synthetic_runs(configs, {"cg": 3.0, "cgi": 2.5, "mg": 1.3, "ft": 2.0, "is": 0.5})
     line = bench.summary_line(bench.summarize(configs, runs), ["shm"], [2, 4])
-    assert line.startswith("summary: mean hand/opt 1.70 over 8 configurations")
+    assert line.startswith("summary: mean hand/opt 1.86 over 10 configurations")
     assert "worst kernel IS (mean hand/opt 0.50)" in line
 
 

@@ -1,5 +1,5 @@
 """apps/loopcomm (seed 004's NAS-style OpenSHMEM kernels): apps/loopcomm/check builds each
-version of CG, MG, FT and IS and runs it on 2 and 4 PEs; every run checks itself against a
+version of CG, CGI, MG, FT and IS and runs it on 2 and 4 PEs; every run checks itself against a
 serial computation. The opt version is the fine source through bin/bamboocc's loop optimizer:
 its test fails while bamboocc cannot build it (required, not skipped)."""
 
@@ -14,7 +14,7 @@ import pytest
 from harness import REPO
 
 APP = REPO / "apps" / "loopcomm"
-KERNELS = ("CG", "MG", "FT", "IS")
+KERNELS = ("CG", "CGI", "MG", "FT", "IS")
 # One worker runs them all (pytest-xdist): they build in apps/loopcomm/build.
 # one OpenSHMEM job at a time (tests/e2e/test_loopcomm_runtime.py says why)
 pytestmark = pytest.mark.xdist_group("openshmem")
