@@ -1,5 +1,6 @@
 """Loop communication optimization end to end: OpenSHMEM programs whose loops read and write
-remote data an element at a time (loopcomm/gather.c, scatter.c), built as written with oshcc
+remote data an element at a time (loopcomm/gather.c, scatter.c; inspect.c's indices no LMAD
+describes, run through an inspector), built as written with oshcc
 (the ground truth) and by bamboocc (vectorized and strip-mined, the run time choosing how),
 must print the same at every PE count, at the model's plan and at forced strip counts and
 transfer kinds. The report (BAMBOO_LC_REPORT) shows that the optimized loops did run through
@@ -18,11 +19,11 @@ from harness import BAMBOOCC, REPO, build, build_plain, mpirun, run_bamboo, run_
 
 OSHRUN = (str(REPO / "bin" / "bamboo-oshrun"),)
 HERE = REPO / "tests" / "e2e" / "loopcomm"
-PROGRAMS = ["gather", "scatter"]
+PROGRAMS = ["gather", "scatter", "inspect"]
 # the sites each program's optimized build reports (every optimized loop runs at least once),
 # and on one PE, where the loops that access their array locally too run fine-grained
-SITES = {"gather": (9, 8), "scatter": (8, 6)}
-LINES_PER_PE = {"gather": 8, "scatter": 5}
+SITES = {"gather": (9, 8), "scatter": (8, 6), "inspect": (4, 4)}
+LINES_PER_PE = {"gather": 8, "scatter": 5, "inspect": 8}
 TIMEOUT = 60
 # one OpenSHMEM job at a time (tests/e2e/test_loopcomm_runtime.py says why)
 pytestmark = pytest.mark.xdist_group("openshmem")
@@ -83,6 +84,20 @@ def test_every_transfer_kind_gives_the_same_result(builds, name, kind):
     fine, opt = builds[name]
     env = {"BAMBOO_LC_KIND": kind, "BAMBOO_LC_STRIPS": "4"}
     assert run(opt, 2, env).lines() == run(fine, 2).lines()
+
+
+def test_changed_indices_are_caught_and_wide_ones_read_as_written(builds):
+    """inspect.c's indices that change between executions miss the cached inspection (the
+    check reads them at once: the values above are right) and make the site inspect again;
+    indices megabytes apart are not buffered at all."""
+    _, opt = builds["inspect"]
+    done = run(opt, 2, {"BAMBOO_LC_REPORT": "1"})
+    sites = dict(re.findall(r"^bamboo_lc site=\S+:(\d+) (.*)$", done.stderr, re.M))
+    fields = {line: dict(f.split("=") for f in rest.split()) for line, rest in sites.items()}
+    csr, wide = fields["34"], fields["99"]
+    assert int(csr["misses"]) > 0 and int(csr["inspections"]) >= 4, csr
+    assert wide["fallback"] == "indices-too-wide" and wide["bytes"] == "0", wide
+    assert int(wide["misses"]) == 50 and wide["inspections"] == "1", wide
 
 
 def test_without_a_profile_the_run_time_says_so_once(builds):

@@ -25,7 +25,7 @@ LOOPCOMM = REPO / "runtime" / "loopcomm"
 COMMDIR = REPO / "runtime" / "commdir"
 # with the quiet it shares with the comm directives' library
 SOURCES = sorted((LOOPCOMM / "src").glob("*.c")) + [COMMDIR / "src" / "shmem_quiet.c"]
-PURE = [LOOPCOMM / "src" / f for f in ("lmad.c", "model.c", "profile.c", "plan.c", "tune.c")]
+PURE = [LOOPCOMM / "src" / f for f in ("lmad.c", "model.c", "profile.c", "plan.c", "tune.c", "inspect.c")]
 OSHRUN = (str(REPO / "bin" / "bamboo-oshrun"),)
 TIMEOUT = 120
 FLAGS = ["-std=c11", "-Wall", "-Wextra", f"-I{LOOPCOMM / 'include'}", f"-I{LOOPCOMM / 'src'}",
@@ -41,7 +41,7 @@ def compile_(compiler: str, sources, output, flags=()) -> None:
     assert done.returncode == 0, f"{' '.join(cmd)} failed:\n{done.stdout}{done.stderr}"
 
 
-@pytest.mark.parametrize("name", ["lmad", "model", "profile", "tune"])
+@pytest.mark.parametrize("name", ["lmad", "model", "profile", "tune", "inspect"])
 def test_unit(name, tmp_path):
     exe = tmp_path / f"test_{name}"
     compile_("cc", [LOOPCOMM / "tests" / f"test_{name}.c", *PURE], exe,
@@ -65,7 +65,7 @@ def test_runtime_builds_cleanly_with_oshcc(tmp_path):
 
 
 def test_pure_parts_build_without_shmem(tmp_path):
-    """lmad, model, profile and plan never include shmem.h: plain cc, strict C11."""
+    """lmad, model, profile, plan, tune and inspect never include shmem.h: plain cc, strict C11."""
     for source in PURE:
         compile_("cc", [source], tmp_path / (source.stem + ".o"), ["-O2", "-Werror", "-pedantic", "-c"])
 
@@ -145,7 +145,7 @@ def test_values_on_four_pes(program, profile, strips):
 
 REPORT = re.compile(r"^bamboo_lc site=(\S+):(\d+) executions=(\d+) strips=(\d+) kind=([a-z,]+) refs=(\d+) "
                     r"bytes=(\d+) analysis_us=(\d+\.\d+) fallback=([a-z,-]+) model_strips=(\d+) "
-                    r"model_us=(\d+\.\d+) measured_us=(\d+\.\d+)$")
+                    r"model_us=(\d+\.\d+) measured_us=(\d+\.\d+) inspections=(\d+) misses=(\d+)$")
 
 
 def report(result) -> dict[str, tuple]:

@@ -85,6 +85,87 @@ int bamboo_lc_ref(bamboo_lc_nest *nest, int direction, const void *remote, size_
 int bamboo_lc_ref_source(bamboo_lc_nest *nest, int ref, const void *source, long offset,
                          const long *stride);
 
+/* Inspector-executor, for a remote read whose index is not affine in the loops
+ * (`shmem_double_g(&p[colidx[k]], b)`): an inspected reference of `remote` on `pe` has no
+ * LMAD; the nest's inspector (a copy of its loops that only computes addresses) reports its
+ * elements, and the nest reads each through bamboo_lc_slot, which checks that the element has
+ * arrived.  Generated code, before bamboo_lc_plan:
+ *
+ *     r0 = bamboo_lc_ref_inspected(n, p, sizeof(double), pe);
+ *     const long key[] = {lo, (long)(colidx), (long)(rowstr)};
+ *     if (bamboo_lc_inspect(n, 3, key)) {
+ *         bamboo_lc_seen *s0 = bamboo_lc_seen_of(n, r0);
+ *         for (long t = 0; t < trip; t++) { long i = lo + t; for (k ...) bamboo_lc_see(s0, t, &p[colidx[k]] - p); }
+ *     }
+ *     ... plan, buffer ...
+ *     for (k ...) { advance; v0 = bamboo_lc_view_strip(n, r0, k); ... b0[bamboo_lc_slot(v0, &p[colidx[k]] - p)] ... }
+ *
+ * The inspection is cached per site under `key` (the nest's first iteration and the values of
+ * the variables its indices and inner bounds read), the PEs, the remote arrays and the trip
+ * count.  The key only chooses which inspection to reuse: an index that changed since is
+ * caught by bamboo_lc_slot, read with a blocking get, and the next execution inspects anew
+ * (a site whose indices keep changing inspects every execution). */
+int bamboo_lc_ref_inspected(bamboo_lc_nest *nest, const void *remote, size_t elem_size, int pe);
+
+/* 1 when the inspector must run now (no inspection cached under this key, or it went stale),
+ * 0 when the cached one serves.  Call after every reference, before bamboo_lc_plan. */
+int bamboo_lc_inspect(bamboo_lc_nest *nest, int nkey, const long *key);
+
+/* What the inspector records for one inspected reference: first[e - lo], for the elements
+ * lo <= e < lo + cap, is the first outer iteration that reads e (BAMBOO_LC_UNTOUCHED: none);
+ * the runtime widens the window as elements outside it come. */
+typedef struct bamboo_lc_seen {
+    long lo, cap;
+    int *first;
+    long accesses;
+    int too_wide;   /* the elements span more than the runtime will buffer: no more recorded */
+} bamboo_lc_seen;
+
+#define BAMBOO_LC_UNTOUCHED 0x7fffffff
+
+bamboo_lc_seen *bamboo_lc_seen_of(bamboo_lc_nest *nest, int ref);
+void bamboo_lc_see_outside(bamboo_lc_seen *seen, int t, long e);
+
+/* In the inspector: the reference reads element e in outer iteration t (from 0, ascending). */
+static inline void bamboo_lc_see(bamboo_lc_seen *seen, long t, long e)
+{
+    int it = t < BAMBOO_LC_UNTOUCHED - 1 ? (int)t : BAMBOO_LC_UNTOUCHED - 1;
+    unsigned long u = (unsigned long)(e - seen->lo);
+    seen->accesses++;
+    if (u < (unsigned long)seen->cap) {
+        if (seen->first[u] > it)
+            seen->first[u] = it;
+    } else {
+        bamboo_lc_see_outside(seen, it, e);
+    }
+}
+
+/* Where an inspected reference's elements are in its buffer during one strip. */
+typedef struct bamboo_lc_view {
+    long origin, len;       /* the buffer's elements: origin .. origin + len - 1 */
+    const int *first;       /* first[e - origin] < limit: e has arrived; NULL: all len have */
+    long limit;
+    bamboo_lc_nest *nest;
+    int ref;
+} bamboo_lc_view;
+
+/* After bamboo_lc_advance(nest, k): the view of an inspected reference for strip k (a value:
+ * kept in registers by the nest). */
+bamboo_lc_view bamboo_lc_view_strip(bamboo_lc_nest *nest, int ref, long k);
+
+/* An element the inspection did not fetch for this strip: read it with a blocking get into the
+ * reference's spare buffer slot (index len), mark the inspection stale; returns len. */
+long bamboo_lc_miss(bamboo_lc_nest *nest, int ref, long e);
+
+/* The buffer index of element e of an inspected reference during the view's strip. */
+static inline long bamboo_lc_slot(bamboo_lc_view v, long e)
+{
+    unsigned long u = (unsigned long)(e - v.origin);
+    if (u < (unsigned long)v.len && (!v.first || v.first[u] < v.limit))
+        return (long)u;
+    return bamboo_lc_miss(v.nest, v.ref, e);
+}
+
 /* Analyses the references and chooses the plan (cached per site while the references keep
  * their shape); returns the number of strips, >= 1 when trip > 0, 0 when trip == 0. */
 long bamboo_lc_plan(bamboo_lc_nest *nest);

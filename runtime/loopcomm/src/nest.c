@@ -147,6 +147,10 @@ bamboo_lc_nest *bamboo_lc_begin(bamboo_lc_site *site, long trip)
     n->kinds_recorded = 0;
     n->compute_us = 0;
     n->computing = 0;
+    n->inspection = NULL;
+    n->inspecting = 0;
+    n->inspect_us = 0;
+    n->misses = 0;
     n->began = t0;
     st->executions++;
     st->analysis_us += now_us() - t0;
@@ -184,6 +188,86 @@ int bamboo_lc_ref(bamboo_lc_nest *n, int direction, const void *remote, size_t e
     return n->nrefs++;
 }
 
+int bamboo_lc_ref_inspected(bamboo_lc_nest *n, const void *remote, size_t elem_size, int pe)
+{
+    int ref = bamboo_lc_ref(n, BAMBOO_LC_GET, remote, elem_size, pe, 0, 0, NULL, NULL);
+    n->refs[ref].inspected = 1;
+    return ref;
+}
+
+/* The inspection cached under key, or the slot to inspect into (a new one, or the least
+ * recently used, emptied). */
+static lc_inspected *inspection_for(lc_site_state *st, const long *key, size_t nkey, int *found)
+{
+    lc_inspected *oldest = NULL;
+    for (int i = 0; i < st->ninspected; i++) {
+        lc_inspected *c = &st->inspected[i];
+        if (c->nkey == nkey && memcmp(c->key, key, nkey * sizeof *key) == 0) {
+            *found = 1;
+            return c;
+        }
+        if (!oldest || c->used < oldest->used)
+            oldest = c;
+    }
+    *found = 0;
+    lc_inspected *c = st->ninspected < LC_MAX_INSPECTIONS ? &st->inspected[st->ninspected++] : oldest;
+    for (int i = 0; i < c->nx; i++)
+        lc_inspection_free(&c->x[i]);
+    free(c->key);
+    free(c->x);
+    memset(c, 0, sizeof *c);
+    return c;
+}
+
+int bamboo_lc_inspect(bamboo_lc_nest *n, int nkey, const long *key)
+{
+    double t0 = now_us();
+    lc_site_state *st = n->st;
+    size_t full = 2 + 4 * (size_t)n->nrefs + (size_t)(nkey > 0 ? nkey : 0), k = 0;
+    long *whole = lc_xrealloc(NULL, full * sizeof *whole);
+    whole[k++] = n->trip;
+    whole[k++] = n->nrefs;
+    for (int i = 0; i < n->nrefs; i++) {
+        const lc_ref *r = &n->refs[i];
+        long words[4] = {(long)(uintptr_t)r->remote, r->pe, (long)r->elem_size, r->inspected};
+        for (int w = 0; w < 4; w++)
+            whole[k++] = words[w];
+    }
+    for (int i = 0; i < nkey; i++)
+        whole[k++] = key[i];
+    int found;
+    lc_inspected *c = inspection_for(st, whole, full, &found);
+    c->used = ++st->clock;
+    int again = !found || c->stale || st->inspect_always;
+    if (found) {
+        free(whole);
+    } else {
+        c->key = whole;
+        c->nkey = full;
+        c->nx = n->nrefs;
+        c->x = lc_xrealloc(NULL, (size_t)n->nrefs * sizeof *c->x);
+        memset(c->x, 0, (size_t)n->nrefs * sizeof *c->x);
+    }
+    if (again) {
+        for (int i = 0; i < c->nx; i++)
+            lc_inspection_free(&c->x[i]);
+        c->stale = 0;
+        st->inspections++;
+        n->inspecting = 1;
+    }
+    n->inspection = c;
+    for (int i = 0; i < n->nrefs; i++)
+        n->refs[i].inspection = n->refs[i].inspected ? &c->x[i] : NULL;
+    n->inspect_from = now_us();
+    st->analysis_us += n->inspect_from - t0;
+    return again;
+}
+
+bamboo_lc_seen *bamboo_lc_seen_of(bamboo_lc_nest *n, int ref)
+{
+    return &n->refs[ref].inspection->seen;
+}
+
 int bamboo_lc_ref_source(bamboo_lc_nest *n, int ref, const void *source, long offset, const long *stride)
 {
     if (ref < 0 || ref >= n->nrefs || n->refs[ref].direction != BAMBOO_LC_PUT || !source)
@@ -198,7 +282,8 @@ int bamboo_lc_ref_source(bamboo_lc_nest *n, int ref, const void *source, long of
 }
 
 /* The shape a plan depends on: per reference its direction, element size, dims, strides
- * and counts, which group it is in, whether it puts from a source and its offset relative
+ * and counts, which group it is in, whether it puts from a source or is inspected (not its
+ * elements: CG's nest, run for each source PE, keeps one plan) and its offset relative
  * to its group's first reference
  * (the union of x[i-1], x[i], x[i+1] depends on those), and the trip count.  Not the
  * absolute offsets, PEs or addresses. */
@@ -210,7 +295,8 @@ static size_t signature(const bamboo_lc_nest *n, long *out)
     for (int i = 0; i < n->nrefs; i++) {
         const lc_ref *r = &n->refs[i];
         const lc_ref *first = &n->refs[n->groups[r->group].refs[0]];
-        long words[5] = {r->direction, (long)r->elem_size, r->group, r->offset - first->offset, r->source != NULL};
+        long words[5] = {r->direction, (long)r->elem_size, r->group, r->offset - first->offset,
+                         (r->source != NULL) | r->inspected << 1};
         for (int w = 0; w < 5; w++, k++)
             if (out) out[k] = words[w];
         if (out) out[k] = r->dims;
@@ -234,6 +320,8 @@ static double compute_estimate(const bamboo_lc_nest *n)
         double product = 1;
         for (int d = 0; d < n->refs[0].dims; d++)
             product *= (double)(n->refs[0].count[d] > 0 ? n->refs[0].count[d] : 0);
+        if (n->refs[0].inspected)   /* the inner iterations the inspector saw */
+            product = (double)n->refs[0].inspection->accesses;
         if (product > iterations)
             iterations = product;
     }
@@ -283,6 +371,20 @@ long bamboo_lc_plan(bamboo_lc_nest *n)
 {
     double t0 = now_us();
     lc_site_state *st = n->st;
+    for (int i = 0; i < n->nrefs; i++)
+        if (n->refs[i].inspected && !n->refs[i].inspection) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "%s:%d: an inspected reference planned without bamboo_lc_inspect",
+                     st->site->file, st->site->line);
+            fail(msg);
+        }
+    if (n->inspecting) {  /* the inspector ran since bamboo_lc_inspect: its time is analysis */
+        for (int i = 0; i < n->nrefs; i++)
+            if (n->refs[i].inspected)
+                lc_inspection_finish(n->refs[i].inspection, n->trip);
+        n->inspecting = 0;
+        n->inspect_us = now_us() - n->inspect_from;
+    }
     n->ngroups = lc_groups_build(n->refs, n->nrefs, n->trip, &n->groups);
     if (n->ngroups > n->buffer_cap) {
         n->buffers = lc_xrealloc(n->buffers, (size_t)n->ngroups * sizeof *n->buffers);
@@ -290,7 +392,9 @@ long bamboo_lc_plan(bamboo_lc_nest *n)
     }
     for (int g = 0; g < n->ngroups; g++) {
         const lc_group *grp = &n->groups[g];
-        size_t size = grp->lo <= grp->hi && !grp->source ? (size_t)(grp->hi - grp->lo + 1) * grp->elem_size : 0;
+        /* an inspected reference's buffer has a spare slot past its span (bamboo_lc_miss) */
+        long elements = (grp->lo <= grp->hi && !grp->source ? grp->hi - grp->lo + 1 : 0) + (grp->inspection != NULL);
+        size_t size = (size_t)elements * grp->elem_size;
         take_buffer(st, &n->buffers[g], size);
     }
     st->refs = n->nrefs;
@@ -329,6 +433,9 @@ long bamboo_lc_plan(bamboo_lc_nest *n)
         n->timed = st->tuning && !(st->fallback & LC_FB_PUT_OVERLAP);
         n->strips = n->timed ? lc_tuner_strips(&st->tuner, st->model_strips, n->strip_limit) : st->model_strips;
         st->strips = n->strips;  /* the report's */
+        for (int i = 0; i < n->nrefs; i++)
+            if (n->refs[i].inspected && n->refs[i].inspection->too_wide)
+                st->fallback |= LC_FB_INDICES_TOO_WIDE;
     }
     st->analysis_us += now_us() - t0;
     return n->strips;
@@ -353,6 +460,42 @@ long bamboo_lc_strip_first(const bamboo_lc_nest *n, long k)
     return lc_strip_first(n->trip, n->strips, k);
 }
 
+/* An inspected group's strip moves its runs less the elements span transfers of earlier strips
+ * moved already (holes of a span included: a span over most of the array leaves the later
+ * strips little to move). */
+static void without_spanned(const lc_group *g, const lc_runs *runs, lc_runs *out)
+{
+    memset(out, 0, sizeof *out);
+    for (long i = 0; i < runs->n; i++) {
+        long a = runs->r[i].start, b = a + runs->r[i].len - 1;
+        if (g->spanned_lo > g->spanned_hi || b < g->spanned_lo || a > g->spanned_hi) {
+            lc_runs_add(out, a, b - a + 1);
+            continue;
+        }
+        if (a < g->spanned_lo)
+            lc_runs_add(out, a, g->spanned_lo - a);
+        if (b > g->spanned_hi)
+            lc_runs_add(out, g->spanned_hi + 1, b - g->spanned_hi);
+    }
+}
+
+/* A span transfer of strip k moved elements lo..hi of an inspected group: the interval spans
+ * moved grows where it touches the new one (else the wider is kept). */
+static void spanned(lc_group *g, long lo, long hi, long k)
+{
+    if (g->spanned_lo > g->spanned_hi || hi + 1 < g->spanned_lo || lo > g->spanned_hi + 1) {
+        if (g->spanned_lo > g->spanned_hi || hi - lo > g->spanned_hi - g->spanned_lo) {
+            g->spanned_lo = lo;
+            g->spanned_hi = hi;
+        }
+    } else {
+        if (lo < g->spanned_lo) g->spanned_lo = lo;
+        if (hi > g->spanned_hi) g->spanned_hi = hi;
+    }
+    if (g->all_arrived_at < 0 && g->spanned_lo <= g->lo && g->spanned_hi >= g->hi)
+        g->all_arrived_at = k;
+}
+
 /* Issues strip k of every group of direction dir; records, for the report, the kinds of the
  * first strip of each direction that moves anything in this execution. */
 static void issue(bamboo_lc_nest *n, int dir, long k)
@@ -365,7 +508,16 @@ static void issue(bamboo_lc_nest *n, int dir, long k)
         if (grp->direction != dir)
             continue;
         lc_strip_set scratch;
-        const lc_strip_set *s = lc_group_next_strip(n->refs, grp, first, last, &scratch);
+        const lc_strip_set *s = &scratch;
+        lc_region inspected = {0};
+        if (grp->inspection) {  /* the strip's runs, kept by the inspection, less what spans moved */
+            without_spanned(grp, lc_inspection_strip(grp->inspection, n->trip, n->strips, k),
+                            &inspected.explicit_runs);
+            scratch.n = inspected.explicit_runs.n > 0;
+            scratch.r = &inspected;
+        } else {
+            s = lc_group_next_strip(n->refs, grp, first, last, &scratch);
+        }
         for (int i = 0; i < s->n; i++) {
             int put = dir == BAMBOO_LC_PUT;
             enum lc_kind kind = lc_choose_kind(&lc_config.params, &s->r[i], grp->elem_size, put,
@@ -377,6 +529,8 @@ static void issue(bamboo_lc_nest *n, int dir, long k)
             long origin = grp->source ? -grp->source_shift : grp->lo;
             st->bytes += lc_xfer_region(put, &s->r[i], kind, local, origin, grp->remote, grp->elem_size, grp->pe);
             n->outstanding = 1;
+            if (grp->inspection && kind == LC_KIND_SPAN)
+                spanned(grp, lc_region_lo(&s->r[i]), lc_region_hi(&s->r[i]), k);
             if (record) {
                 size_t used = n->kinds_recorded ? strlen(st->kinds) : 0;  /* 0: a new execution */
                 if (used + 10 < sizeof st->kinds)
@@ -385,11 +539,41 @@ static void issue(bamboo_lc_nest *n, int dir, long k)
                 recorded = 1;
             }
         }
-        if (s == &scratch)
+        if (grp->inspection)
+            lc_runs_free(&inspected.explicit_runs);
+        else if (s == &scratch)
             lc_strip_set_free(&scratch);
     }
     if (recorded)
         n->kinds_recorded |= 1 << dir;
+}
+
+bamboo_lc_view bamboo_lc_view_strip(bamboo_lc_nest *n, int ref, long k)
+{
+    const lc_group *grp = &n->groups[n->refs[ref].group];
+    const lc_inspection *x = grp->inspection;
+    bamboo_lc_view v = {x->len > 0 ? x->lo : 0, x->len, x->first,
+                        lc_strip_first(n->trip, n->strips, k + 1), n, ref};
+    /* Every element of the span is there once span transfers moved it all, or once every
+     * element was needed (and so fetched) before the strip's end: then the range check does. */
+    if ((grp->all_arrived_at >= 0 && k >= grp->all_arrived_at) ||
+        (x->touched == x->len && v.limit > x->last_first))
+        v.first = NULL;
+    return v;
+}
+
+long bamboo_lc_miss(bamboo_lc_nest *n, int ref, long e)
+{
+    const lc_ref *r = &n->refs[ref];
+    const lc_group *grp = &n->groups[r->group];
+    long spare = r->inspection->len;
+    char *slot = (char *)n->buffers[r->group].p + (size_t)spare * grp->elem_size;
+    lc_xfer_get_now(slot, grp->remote, e, grp->elem_size, grp->pe);
+    if (!r->inspection->too_wide)   /* an index changed since the inspection */
+        n->inspection->stale = 1;
+    n->misses++;
+    n->st->misses++;
+    return spare;
 }
 
 static void stop_computing(bamboo_lc_nest *n)
@@ -437,8 +621,14 @@ void bamboo_lc_end(bamboo_lc_nest *n)
         st->compute_us += n->compute_us;
         st->compute_iterations += (double)n->trip;
         st->measured_executions++;
-        if (n->timed)
-            lc_tuner_measured(&st->tuner, now_us() - n->began, (double)n->trip, st->model_strips, n->strip_limit);
+        if (n->timed)   /* without the inspector, which the next execution may not run */
+            lc_tuner_measured(&st->tuner, now_us() - n->began - n->inspect_us, (double)n->trip,
+                              st->model_strips, n->strip_limit);
+    }
+    if (n->inspection) {   /* indices that keep missing: inspect every execution */
+        st->missed_in_a_row = n->misses ? st->missed_in_a_row + 1 : 0;
+        if (st->missed_in_a_row >= 2)
+            st->inspect_always = 1;
     }
     for (int g = 0; g < n->ngroups; g++)
         give_buffer(st, n->buffers[g]);

@@ -21,7 +21,7 @@ int lc_groups_build(lc_ref *refs, int nrefs, long trip, lc_group **out)
         int k = 0;
         while (k < n && !(g[k].direction == r->direction && g[k].remote == r->remote &&
                           g[k].elem_size == r->elem_size && g[k].pe == r->pe && !g[k].source &&
-                          !r->source))
+                          !r->source && !g[k].inspection && !r->inspected))
             k++;
         if (k == n) {
             g = lc_xrealloc(g, (size_t)(n + 1) * sizeof *g);
@@ -32,6 +32,10 @@ int lc_groups_build(lc_ref *refs, int nrefs, long trip, lc_group **out)
             g[n].pe = r->pe;
             g[n].source = r->source;
             g[n].source_shift = r->source_shift;
+            g[n].inspection = r->inspection;
+            g[n].all_arrived_at = -1;
+            g[n].spanned_lo = 1;
+            g[n].spanned_hi = 0;
             g[n].lo = 1;
             g[n].hi = 0;  /* empty until a reference covers something */
             n++;
@@ -43,6 +47,13 @@ int lc_groups_build(lc_ref *refs, int nrefs, long trip, lc_group **out)
         }
         grp->refs[grp->nrefs++] = i;
         r->group = k;
+        if (r->inspected) {
+            if (r->inspection->len > 0) {
+                grp->lo = r->inspection->lo;
+                grp->hi = r->inspection->lo + r->inspection->len - 1;
+            }
+            continue;
+        }
         int walk = r->dims == 0 || r->stride[0] == 0 ? 0 : (r->stride[0] > 0 ? 1 : -1);
         grp->monotone = grp->nrefs == 1 ? walk : (grp->monotone == walk ? walk : 0);
         lc_region whole;
@@ -179,9 +190,12 @@ void lc_fallback_text(int fallback, char *buf, size_t size)
         snprintf(buf, size, "none");
         return;
     }
-    snprintf(buf, size, "%s%s%s", fallback & LC_FB_PUT_OVERLAP ? "put-overlap" : "",
-             (fallback & LC_FB_PUT_OVERLAP) && (fallback & LC_FB_KIND_IGNORED) ? "," : "",
-             fallback & LC_FB_KIND_IGNORED ? "kind-not-applicable" : "");
+    static const char *const names[] = {"put-overlap", "kind-not-applicable", "indices-too-wide"};
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < 3; i++)
+        if (fallback & (1 << i) && used < size)
+            used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? "," : "", names[i]);
 }
 
 /* The cost of moving a strip set of group g (sum over its regions: conservative, every
@@ -199,6 +213,31 @@ static double set_cost(const lc_params *p, const lc_group *g, const lc_strip_set
     return cost;
 }
 
+/* What moving an inspected group's elements first needed in [first, last) costs, the cheaper
+ * of one span over the group and pieces; `after_span`: an earlier strip's span moved them
+ * already.  Approximate: the pieces' runs are estimated from the strip's density in the span
+ * (for independent elements, a run ends where the next element is not needed), as counting
+ * them exactly for every strip count tried took milliseconds per plan on CG. */
+static double inspected_cost(const lc_params *p, const lc_group *g, long first, long last,
+                             enum lc_kind forced, int after_span, double *cpu, int *span)
+{
+    const lc_inspection *x = g->inspection;
+    double elements = (double)lc_inspection_needed(x, first, last);
+    *cpu = 0;
+    *span = 0;
+    if (elements == 0 || after_span)
+        return 0;
+    double density = elements / (double)x->len, runs = elements * (1 - density) + 1, span_cpu;
+    double as_span = lc_prim_cost(p, LC_GET_NBI, 1, (double)x->len * (double)g->elem_size, &span_cpu);
+    double as_pieces = lc_prim_cost(p, LC_GET_NBI, (long)runs, elements * (double)g->elem_size, cpu);
+    if (forced == LC_KIND_SPAN || (forced != LC_KIND_PIECES && as_span < as_pieces)) {
+        *cpu = span_cpu;
+        *span = 1;
+        return as_span;
+    }
+    return as_pieces;
+}
+
 double lc_plan_time(const lc_params *p, const lc_ref *refs, const lc_group *g, int ng, long trip,
                     double compute_us, long strips, enum lc_kind forced_kind)
 {
@@ -213,13 +252,22 @@ double lc_plan_time(const lc_params *p, const lc_ref *refs, const lc_group *g, i
     for (int i = 0; i < ng; i++) {
         lc_strip_set s0, s1;
         double cpu;
-        lc_group_strip(refs, &g[i], 0, f1, NULL, 0, &s0);
         c0 += settle;
         tail += settle;
         if (strips > 1) {
             c1 += settle;
             cpu1 += settle;
         }
+        if (g[i].inspection) {
+            int span;
+            c0 += inspected_cost(p, &g[i], 0, f1, forced_kind, 0, &cpu, &span);
+            if (strips > 1) {
+                c1 += inspected_cost(p, &g[i], f1, f2, forced_kind, span, &cpu, &span);
+                cpu1 += cpu;
+            }
+            continue;
+        }
+        lc_group_strip(refs, &g[i], 0, f1, NULL, 0, &s0);
         if (g[i].direction == BAMBOO_LC_GET) {
             c0 += set_cost(p, &g[i], &s0, forced_kind, &cpu);
             if (strips > 1) {  /* strip 1 stands for every later strip */

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "inspect.h"
 #include "lmad.h"
 #include "model.h"
 
@@ -20,6 +21,8 @@ typedef struct lc_ref {
     int group;      /* set by lc_groups_build */
     const char *source; /* PUT: its values' local array (bamboo_lc_ref_source), or NULL */
     long source_shift;  /* element e of the remote LMAD is element e + shift of source */
+    int inspected;      /* no LMAD: its elements are the inspection's (inspect.h) */
+    lc_inspection *inspection;
 } lc_ref;
 
 /* What one strip of one group moves. */
@@ -43,9 +46,13 @@ typedef struct lc_group {
     long source_shift;
     lc_strip_set *hist; /* GET: what strips 0.. of this execution moved */
     long nhist, hist_cap;
+    lc_inspection *inspection; /* an inspected reference's group (its own): its elements */
+    long all_arrived_at;       /* inspected: the strip from which its whole span has arrived, -1 */
+    long spanned_lo, spanned_hi; /* inspected: the elements span transfers moved (empty: lo > hi) */
 } lc_group;
 
-/* Groups refs (sets refs[i].group; a reference with a source is a group of its own); returns
+/* Groups refs (sets refs[i].group; a reference with a source, or inspected, is a group of its
+ * own); returns
  * the number of groups, *out malloc'd. */
 int lc_groups_build(lc_ref *refs, int nrefs, long trip, lc_group **out);
 void lc_groups_free(lc_group *g, int n);
@@ -54,7 +61,7 @@ void lc_group_forget(lc_group *g); /* drops the history: a new execution */
 /* Iteration of the outermost loop where strip k starts: strips differ by at most one. */
 long lc_strip_first(long trip, long strips, long k);
 
-/* What strip [first, last) of group g moves: the union of its references' regions, and for a
+/* What strip [first, last) of group g moves (not an inspected group: inspect.h has its strips): the union of its references' regions, and for a
  * GET without what earlier strips (hist[0..nhist)) already moved. */
 void lc_group_strip(const lc_ref *refs, const lc_group *g, long first, long last,
                     const lc_strip_set *hist, long nhist, lc_strip_set *out);
@@ -68,7 +75,7 @@ void lc_strip_set_free(lc_strip_set *s);
 int lc_put_may_overlap(const lc_ref *r, long trip);
 
 /* Fallback reasons (a bit set, lc_fallback_text names them) */
-enum { LC_FB_PUT_OVERLAP = 1, LC_FB_KIND_IGNORED = 2 };
+enum { LC_FB_PUT_OVERLAP = 1, LC_FB_KIND_IGNORED = 2, LC_FB_INDICES_TOO_WIDE = 4 };
 void lc_fallback_text(int fallback, char *buf, size_t size);
 
 /* The number of strips: forced_strips > 0 (clamped to trip), else the S in 1, 2, 4, ...

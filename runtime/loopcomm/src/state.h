@@ -14,6 +14,18 @@ typedef struct lc_buffer {
     size_t size;
 } lc_buffer;
 
+/* A cached inspection: the inspected references' elements for one key (bamboo_lc_inspect). */
+typedef struct lc_inspected {
+    long *key;          /* the trip count, each reference's array, PE and size, the nest's key */
+    size_t nkey;
+    lc_inspection *x;   /* per reference of the nest (the inspected ones used) */
+    int nx;
+    unsigned long used; /* the site's clock when last used: the least recent is replaced */
+    int stale;          /* an index missed it: inspect again */
+} lc_inspected;
+
+#define LC_MAX_INSPECTIONS 16   /* per site: CG's nest is run for each source PE's block */
+
 typedef struct lc_site_state {
     bamboo_lc_site *site;
     struct lc_site_state *next;   /* every site, in first-execution order, for the report */
@@ -40,6 +52,13 @@ typedef struct lc_site_state {
     double bytes;
     double analysis_us;
     char kinds[256];
+    /* inspections (inspect.h) */
+    lc_inspected inspected[LC_MAX_INSPECTIONS];
+    int ninspected;
+    unsigned long clock;
+    int missed_in_a_row;   /* executions in a row whose indices missed their inspection */
+    int inspect_always;    /* the indices keep changing: no inspection is reused */
+    long inspections, misses;
     /* buffers and nests of finished executions, reused (buffers only grow) */
     lc_buffer *free_buffers;
     int nfree, free_cap;
@@ -63,6 +82,10 @@ struct bamboo_lc_nest {
     int kinds_recorded;
     double began, compute_from, compute_us;
     int computing;
+    lc_inspected *inspection;  /* the inspection this execution uses, if it has inspected references */
+    int inspecting;            /* the inspector runs between bamboo_lc_inspect and _plan */
+    double inspect_from, inspect_us;
+    long misses;
     struct bamboo_lc_nest *next_free;
 };
 

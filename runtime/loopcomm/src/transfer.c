@@ -107,6 +107,11 @@ double lc_xfer_region(int put, const lc_region *r, enum lc_kind kind, void *buf,
     return m.bytes;
 }
 
+void lc_xfer_get_now(void *dst, const void *remote, long e, size_t elem_size, int pe)
+{
+    shmem_getmem(dst, (const char *)remote + e * (long)elem_size, elem_size, pe);
+}
+
 /* runtime/commdir/src/shmem_quiet.c says why a quiet is not enough here. */
 void lc_xfer_quiet(void) { bamboo_shmem_quiet(); }
 

@@ -14,6 +14,8 @@
  * moved (a span's holes included). */
 double lc_xfer_region(int put, const lc_region *r, enum lc_kind kind, void *buf, long origin,
                       const void *remote, size_t elem_size, int pe);
+/* Element e of `remote` on pe into dst, at once (a blocking get). */
+void lc_xfer_get_now(void *dst, const void *remote, long e, size_t elem_size, int pe);
 void lc_xfer_quiet(void);
 int lc_xfer_my_pe(void);
 int lc_xfer_n_pes(void);

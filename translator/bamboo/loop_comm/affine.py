@@ -111,6 +111,78 @@ def _memory_read(c, ctx: Context) -> int:
     return INVARIANT
 
 
+def computable(c, ctx: Context) -> None:
+    """Whether an inspector may compute the expression before the nest runs, with the loop
+    variables its own: no side effect, no call, and nothing it reads written by the nest;
+    raises NotAffine with the reason."""
+    c = unwrap(c, _TRANSPARENT)
+    k = c.kind
+    if k in (CK.INTEGER_LITERAL, CK.CHARACTER_LITERAL, CK.CXX_BOOL_LITERAL_EXPR,
+             CK.CXX_UNARY_EXPR):
+        return
+    if k == CK.DECL_REF_EXPR:
+        if c.referenced is not None and c.referenced.hash in ctx.loop_vars:
+            return
+        degree(c, ctx)
+        return
+    if k == CK.UNARY_OPERATOR:
+        op = cx.unary_op(c)
+        if op not in ("-", "+", "~", "!", "*"):
+            raise NotAffine(f"the operator '{op}' has a side effect or takes an address")
+        computable(list(c.get_children())[0], ctx)
+        if op == "*":
+            _unwritten(c, ctx)
+        return
+    if k == CK.BINARY_OPERATOR:
+        if cx.binary_op(c) in ("=", ","):
+            raise NotAffine(f"it has a side effect ('{cx.binary_op(c)}')")
+        for x in c.get_children():
+            computable(x, ctx)
+        return
+    if k == CK.CONDITIONAL_OPERATOR:
+        for x in c.get_children():
+            computable(x, ctx)
+        return
+    if k in (CK.ARRAY_SUBSCRIPT_EXPR, CK.MEMBER_REF_EXPR):
+        for x in c.get_children():
+            if x.kind != CK.TYPE_REF:
+                computable(x, ctx)
+        _unwritten(c, ctx)
+        return
+    if k == CK.CALL_EXPR:
+        raise NotAffine(f"it calls {c.spelling}()")
+    raise NotAffine(f"the optimizer does not understand '{_text(c)}'")
+
+
+def _unwritten(c, ctx: Context) -> None:
+    """A read of memory the nest does not write: not an element of an array it writes, and not
+    of a type it stores through a pointer."""
+    variable, through = base_variable(c)
+    if variable is None:
+        raise NotAffine(f"'{_text(c)}' is not read from a named variable")
+    if variable.hash in ctx.assigned or variable.hash in ctx.contents:
+        raise NotAffine(f"'{_text(c)}' may change inside the loop")
+    element = type_name(c.type)
+    stored = [t for t in sorted(ctx.pointer_stores) if may_alias(t, element)] if through else []
+    if stored:
+        raise NotAffine(f"'{_text(c)}' may change inside the loop (it stores through a pointer "
+                        f"to {stored[0]})")
+
+
+_CHAR_TYPES = {"char", "signed char", "unsigned char"}
+
+
+def type_name(t) -> str:
+    """A type as stores and reads are compared: canonical, without qualifiers."""
+    return t.get_canonical().spelling.replace("const ", "").replace("volatile ", "")
+
+
+def may_alias(stored: str, element: str) -> bool:
+    """Whether a store of type ``stored`` ("*": unknown) may change an object of type
+    ``element`` (C's aliasing rules: its own type, or a character type)."""
+    return stored in ("*", element) or stored in _CHAR_TYPES
+
+
 def _mentions_loop_var(c, ctx: Context) -> bool:
     return any(x.kind == CK.DECL_REF_EXPR and x.referenced is not None and
                x.referenced.hash in ctx.loop_vars for x in cx.walk_preorder(c))

@@ -7,6 +7,11 @@ iteration (no if, while, switch, ?:, && or ||, continue or break around it); whe
 calls nothing that could communicate or synchronize, leaves only through its end, and
 neither writes an array it reads remotely from a loop nor makes two remote writes to one.
 
+A remote read whose elements no LMAD describes (an index read through an array, an inner loop
+whose bounds follow the outer one's variable) is inspected instead when an inspector can
+compute its elements before the nest runs: indices and inner bounds without side effects that
+read only what the nest does not write (inspect.h in the run time).
+
 A nest that reads or writes locally an array it also accesses remotely conflicts with its
 own transfers only when the PE is its own: that is checked at run time, and such a nest
 falls back to its fine-grained accesses (seed 004 sec. 5: "the runtime analysis is allowed
@@ -20,7 +25,7 @@ from ..frontend import cx
 from ..frontend.cx import base_variable, leaves, unwrap
 from ..source import SourceFile
 from . import affine as af
-from .accesses import MPI_FORMS, PUT, RemoteAccess, remote_access
+from .accesses import GET, MPI_FORMS, PUT, RemoteAccess, remote_access
 from .loops import CanonicalLoop, canonical_loop
 
 CK = cx.CK
@@ -34,7 +39,6 @@ PURE = {
 _CONDITIONAL = {CK.IF_STMT: "an if", CK.WHILE_STMT: "a while loop", CK.DO_STMT: "a do loop",
                 CK.SWITCH_STMT: "a switch", CK.CONDITIONAL_OPERATOR: "a ?: expression",
                 CK.CASE_STMT: "a case", CK.DEFAULT_STMT: "a default"}
-_CHAR_TYPES = {"char", "signed char", "unsigned char"}
 
 
 @dataclass
@@ -45,6 +49,7 @@ class Reference:
     local_conflict: str = ""   # how the nest accesses the array locally too, if it does
     statement: bool = False    # the access is a whole statement (its value unused)
     source: PutSource | None = None   # a PUT whose values are elements of a local array
+    inspected: str = ""   # a GET with no LMAD (why not): an inspector computes its elements
 
 
 @dataclass
@@ -62,7 +67,7 @@ class Nest:
     root: CanonicalLoop
     references: list
     ops_per_iteration: int
-    loops: list = field(default_factory=list)   # every loop of a reference, root first
+    loops: list = field(default_factory=list)   # the root, and every loop of an LMAD reference
 
     @property
     def mpi(self) -> bool:
@@ -131,9 +136,9 @@ def _nest(src: SourceFile, root) -> Nest | str:
         return problem
     for r in refs:
         r.source = _put_source(r, ctx)
-    loops = []
+    loops = [loop]
     for r in refs:
-        for lp in r.loops:
+        for lp in [] if r.inspected else r.loops:
             if all(lp.cursor.hash != x.cursor.hash for x in loops):
                 loops.append(lp)
     return Nest(loop, refs, _ops(refs[0].loops[-1].body), loops)
@@ -214,7 +219,7 @@ def _pointee(c):
 
 
 def _type_name(c) -> str:
-    return _type_name_of(c.type) or "*"
+    return af.type_name(c.type) or "*"
 
 
 def _reference(src, root: CanonicalLoop, a: RemoteAccess, accesses, parents,
@@ -251,26 +256,26 @@ def _reference(src, root: CanonicalLoop, a: RemoteAccess, accesses, parents,
             return f"the loop variable '{lp.var.spelling}' is changed in the loop's body"
     nest_ctx = af.Context(loop_vars, _without(ctx.assigned, loop_vars), ctx.contents,
                           ctx.pointer_stores)
-    bound_ctx = af.Context({}, ctx.assigned, ctx.contents, ctx.pointer_stores)
-    for lp in loops:
-        for what, expr in (("start", lp.lo), ("bound", lp.end)):
-            try:
-                af.degree(expr, bound_ctx)
-            except af.NotAffine as why:
-                return (f"the {what} of the loop over '{lp.var.spelling}' (line "
-                        f"{lp.cursor.location.line}) changes inside the nest: {why}")
     try:
         address = af.remote_address(a.address)
-        if address.variable.hash in ctx.assigned:
-            raise af.NotAffine(f"'{address.name}' changes inside the loop")
-        element = _type_name_of(_address_element_type(a))
-        if not _one_block(address.variable, len(address.subscripts), element):
-            raise af.NotAffine(f"'{address.name}' is indexed through a pointer read on the way "
-                               f"(not one block of {element})")
-        for s in address.subscripts:
-            af.degree(s, nest_ctx)
     except af.NotAffine as why:
         return f"its address is not affine in the loop variables: {why}"
+    if address.variable.hash in ctx.assigned:
+        return f"its address is not affine in the loop variables: '{address.name}' changes " \
+               "inside the loop"
+    element = af.type_name(_address_element_type(a))
+    if not _one_block(address.variable, len(address.subscripts), element):
+        return f"its address is not affine in the loop variables: '{address.name}' is indexed " \
+               f"through a pointer read on the way (not one block of {element})"
+    inspected = ""
+    problem = _affine_problem(loops, address, ctx, nest_ctx)
+    if problem:
+        if a.direction != GET or a.mpi:
+            return problem
+        why_not = _inspection_problem(loops, address, ctx)
+        if why_not:
+            return f"{problem}; nor can an inspector compute its elements: {why_not}"
+        inspected = problem
     peer = "rank" if a.mpi else "PE"
     try:
         if af.degree(a.pe, nest_ctx) != af.INVARIANT:
@@ -291,7 +296,52 @@ def _reference(src, root: CanonicalLoop, a: RemoteAccess, accesses, parents,
         return "it is written by a macro; the optimizer rewrites only accesses written out"
     parent = parents.get(a.call.hash)
     statement = parent is not None and parent.kind in (CK.COMPOUND_STMT, CK.FOR_STMT)
-    return Reference(a, address, loops, statement=statement)
+    return Reference(a, address, loops, statement=statement, inspected=inspected)
+
+
+def _affine_problem(loops, address: af.RemoteAddress, ctx: af.Context,
+                    nest_ctx: af.Context) -> str | None:
+    """Why the reference's elements are no LMAD: a loop bound that changes inside the nest (the
+    region is not rectangular) or an index not affine in the loop variables."""
+    bound_ctx = af.Context({}, ctx.assigned, ctx.contents, ctx.pointer_stores)
+    for lp in loops:
+        for what, expr in (("start", lp.lo), ("bound", lp.end)):
+            try:
+                af.degree(expr, bound_ctx)
+            except af.NotAffine as why:
+                return (f"the {what} of the loop over '{lp.var.spelling}' (line "
+                        f"{lp.cursor.location.line}) changes inside the nest: {why}")
+    try:
+        for s in address.subscripts:
+            af.degree(s, nest_ctx)
+    except af.NotAffine as why:
+        return f"its address is not affine in the loop variables: {why}"
+    return None
+
+
+def _inspection_problem(loops, address: af.RemoteAddress, ctx: af.Context) -> str | None:
+    """Why an inspector, a copy of the nest's loops run before it, could not compute the
+    reference's elements: the outer loop's bounds must not change inside the nest, an inner
+    loop's and the indices may depend on the loops around them and on memory the nest does not
+    write, with no side effect."""
+    def context(outer):
+        loop_vars = {lp.var.hash: lp.var.spelling for lp in outer}
+        return af.Context(loop_vars, _without(ctx.assigned, loop_vars), ctx.contents,
+                          ctx.pointer_stores)
+
+    for depth, lp in enumerate(loops):
+        for what, expr in (("start", lp.lo), ("bound", lp.end)):
+            try:
+                af.computable(expr, context(loops[:depth]))
+            except af.NotAffine as why:
+                return (f"the {what} of the loop over '{lp.var.spelling}' (line "
+                        f"{lp.cursor.location.line}) changes inside the nest: {why}")
+    try:
+        for s in address.subscripts:
+            af.computable(s, context(loops))
+    except af.NotAffine as why:
+        return str(why)
+    return None
 
 
 def source_text(src: SourceFile, c) -> str:
@@ -361,8 +411,8 @@ def _dependences(refs: list[Reference], root, ctx: af.Context, parents) -> str |
                     "their order would be lost")
         var = same[0].address.variable
         element = same[0].access.ctype
-        stored = [t for t in sorted(ctx.pointer_stores) if _may_alias(t, element)]
-        loaded = [t for t in sorted(local_reads["*"]) if _may_alias(t, element)]
+        stored = [t for t in sorted(ctx.pointer_stores) if af.may_alias(t, element)]
+        loaded = [t for t in sorted(local_reads["*"]) if af.may_alias(t, element)]
         conflict = ""
         if var.hash in ctx.contents:
             conflict = f"it writes '{name}' locally"
@@ -400,10 +450,10 @@ def _put_source(r: Reference, ctx: af.Context) -> PutSource | None:
             af.degree(index, nest_ctx)
     except af.NotAffine:
         return None
-    element = _type_name_of(element_type)
-    if element != _type_name_of(_remote_element_type(a)) or address.variable.hash in ctx.assigned \
+    element = af.type_name(element_type)
+    if element != af.type_name(_remote_element_type(a)) or address.variable.hash in ctx.assigned \
             or address.variable.hash in ctx.contents or \
-            any(_may_alias(t, element) for t in ctx.pointer_stores) or \
+            any(af.may_alias(t, element) for t in ctx.pointer_stores) or \
             not _one_block(address.variable, len(address.subscripts), element):
         return None
     return PutSource(value_cursor, address.name, of_value)
@@ -425,7 +475,7 @@ def _one_block(variable, subscripts: int, element: str) -> bool:
             t = t.get_pointee().get_canonical()
         else:
             return False
-    return _type_name_of(t) == element
+    return af.type_name(t) == element
 
 
 def _remote_element_type(a: RemoteAccess):
@@ -440,14 +490,6 @@ def _address_element_type(a: RemoteAccess):
     if a.mpi:
         return unwrap(a.address, (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR, CK.CSTYLE_CAST_EXPR)).type.get_pointee()
     return _remote_element_type(a)
-
-
-def _type_name_of(t) -> str:
-    return t.get_canonical().spelling.replace("const ", "").replace("volatile ", "")
-
-
-def _may_alias(stored: str, element: str) -> bool:
-    return stored in ("*", element) or stored in _CHAR_TYPES
 
 
 def _local_reads(root, refs, parents) -> dict:

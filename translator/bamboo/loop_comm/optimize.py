@@ -126,8 +126,14 @@ def _optimized(src: SourceFile, nest: Nest) -> str:
                          f"rank {pe}: {len(r.loops)}-D region over {loops}")
             continue
         verb = "gets" if a.direction == GET else "puts"
-        lines.append(f"  line {a.call.location.line}: {a.name} {verb} '{r.address.name}' on PE "
-                     f"{pe}: {len(r.loops)}-D region over {loops}")
+        if r.inspected:
+            lines.append(f"  line {a.call.location.line}: {a.name} {verb} '{r.address.name}' on PE "
+                         f"{pe}: elements found by an inspector over {loops} ({r.inspected})")
+            lines.append("    the inspection is kept while the variables its indices read keep their "
+                         "values; every read checks its element arrived (else it is read at once)")
+        else:
+            lines.append(f"  line {a.call.location.line}: {a.name} {verb} '{r.address.name}' on PE "
+                         f"{pe}: {len(r.loops)}-D region over {loops}")
         if r.source:
             lines.append(f"    its values are elements of '{r.source.name}': put straight from there, "
                          "with no copy, where the strides agree (checked at run time)")

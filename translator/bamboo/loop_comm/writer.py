@@ -21,6 +21,12 @@ The run time gets each reference's LMAD from the user's own address evaluated at
 of the iteration space (the loop variables declared anew in a block, so that macros in the
 address expand as written): the offset at the first iteration, and one stride per loop.
 
+A GET whose elements no LMAD describes (an indirect index, a triangular nest) is inspected:
+before the plan, unless the run time has the inspection cached under the nest's key, an
+inspector (the nest's loops with their bounds, reporting each element with its outer
+iteration, _inspector) runs; in the body the access reads its buffer through
+bamboo_lc_slot, which checks that the element arrived by this strip.
+
 A nest of MPI one-sided accesses keeps its loop as it is; its calls become no-ops and one
 bamboo_lc_mpi_move per access after the loop moves them all (_mpi_edits).
 """
@@ -143,9 +149,13 @@ class NestWriter:
             t = r.access.ctype
             parts.append(f"{t} *{self.name('b', i)} = 0; long {self.name('o', i)} = 0; "
                          f"const {t} *{self.name('base', i)} = (const {t} *)({r.address.name});")
+            if r.inspected:
+                parts.append(f"bamboo_lc_view {self.name('v', i)} = {{0}}; int {self.name('r', i)} = 0;")
         parts.append(f"if (!{self.name('fine')}) {{ {nest_name} = bamboo_lc_begin(&"
                      f"{self.name('site')}, {self.name('trip', 0)});")
         parts += [self._reference(i, r) for i, r in enumerate(nest.references)]
+        if any(r.inspected for r in nest.references):
+            parts.append(self._inspector())
         parts.append(f"{self.name('strips')} = bamboo_lc_plan({nest_name});")
         for i, r in enumerate(nest.references):
             parts.append(f"{self.name('b', i)} = ({r.access.ctype} *)bamboo_lc_buffer("
@@ -161,6 +171,10 @@ class NestWriter:
                      f"bamboo_lc_strip_first({nest_name}, {k})) : 0; "
                      f"const long {last} = {nest_name} ? bamboo_lc_strip_first({nest_name}, "
                      f"{k} + 1) : {self.name('trip', 0)};")
+        views = [f"{self.name('v', i)} = bamboo_lc_view_strip({nest_name}, {self.name('r', i)}, {k});"
+                 for i, r in enumerate(nest.references) if r.inspected]
+        if views:
+            parts.append(f"if ({nest_name}) {{ {' '.join(views)} }}")
         declare = f"{root.var.type.spelling} " if root.declared else ""
         lo, step = self.name("lo", 0), root.step
         parts.append(f"for ({declare}{var} = {lo} + {first} * {step}; {var} < {lo} + {last} * "
@@ -168,6 +182,9 @@ class NestWriter:
         return " ".join(parts)
 
     def _reference(self, i: int, r: Reference) -> str:
+        if r.inspected:
+            return (f"{self.name('r', i)} = bamboo_lc_ref_inspected({self.name('nest')}, "
+                    f"{self.name('base', i)}, sizeof({r.access.ctype}), {self._text(r.access.pe)});")
         dims = len(r.loops)
         off, stride, count = self.name("off", i), self.name("stride", i), self.name("count", i)
         counts = ", ".join(self.name("trip", self.dim[lp.cursor.hash]) for lp in r.loops)
@@ -201,6 +218,65 @@ class NestWriter:
                     f"{soff}, {sstride}); }}")
         return " ".join(text)
 
+    def _inspector(self) -> str:
+        """The inspector: the nest's loops as they run, in blocks that declare their variables
+        anew, reporting each inspected reference's element with its outer iteration; run when
+        no inspection is cached under the key: the nest's first value and the values of the
+        variables the indices and inner bounds read (integers and pointers)."""
+        refs = [(i, r) for i, r in enumerate(self.nest.references) if r.inspected]
+        key = [self.name("lo", 0)] + [f"(long)({v})" for v in self._key_variables(refs)]
+        root, t = self.nest.root, self.name("t")
+        var_type = root.var.type.spelling
+        seen = " ".join(f"bamboo_lc_seen *{self.name('s', i)} = bamboo_lc_seen_of({self.name('nest')}, "
+                        f"{self.name('r', i)});" for i, _ in refs)
+        text = [f"{{ const long {self.name('key')}[] = {{ {', '.join(key)} }}; if (bamboo_lc_inspect("
+                f"{self.name('nest')}, {len(key)}, {self.name('key')})) {{ {seen} "
+                f"for (long {t} = 0; {t} < {self.name('trip', 0)}; {t}++) {{ "
+                f"{var_type} {root.var.spelling} = ({var_type})({self.name('lo', 0)} + {t} * "
+                f"{root.step}); (void){root.var.spelling};",
+                self._inspect_loop(refs, 0), "} } }"]
+        return " ".join(text)
+
+    def _inspect_loop(self, refs, depth: int) -> str:
+        """The body of the inspector's loop at ``depth`` (of the references ``refs``, whose
+        loops agree up to it): the elements of those whose innermost loop it is, then the loops
+        inside it, each with its own bounds as the nest evaluates them."""
+        out = [f"bamboo_lc_see({self.name('s', i)}, {self.name('t')}, "
+               f"(long)({self._address(r)} - {self.name('base', i)}));"
+               for i, r in refs if len(r.loops) == depth + 1]
+        inner = {}
+        for i, r in refs:
+            if len(r.loops) > depth + 1:
+                inner.setdefault(r.loops[depth + 1].cursor.hash, []).append((i, r))
+        for group in inner.values():
+            lp = group[0][1].loops[depth + 1]
+            lo, trip, t = self.name("ilo", depth + 1), self.name("itrip", depth + 1), self.name("it", depth + 1)
+            var_type, var = lp.var.type.spelling, lp.var.spelling
+            out.append(f"{{ const long {lo} = (long)({self._text(lp.lo)}), {trip} = "
+                       f"{lp.trip(lo, self._text(lp.end))}; for (long {t} = 0; {t} < {trip}; {t}++) "
+                       f"{{ {var_type} {var} = ({var_type})({lo} + {t} * {lp.step}); (void){var}; "
+                       f"{self._inspect_loop(group, depth + 1)} }} }}")
+        return " ".join(out)
+
+    def _key_variables(self, refs) -> list[str]:
+        """The variables declared outside the nest that inspected indices and inner bounds
+        read, of integer or pointer type, by name, in order of appearance."""
+        loop_vars = {lp.var.hash for _, r in refs for lp in r.loops}
+        names, seen = [], set()
+        for _, r in refs:
+            exprs = list(r.address.subscripts) + [e for lp in r.loops[1:] for e in (lp.lo, lp.end)]
+            for e in exprs:
+                for c in cx.walk_preorder(e):
+                    v = c.referenced if c.kind == cx.CK.DECL_REF_EXPR else None
+                    if v is None or v.hash in loop_vars or v.hash in seen or \
+                            v.kind not in (cx.CK.VAR_DECL, cx.CK.PARM_DECL):
+                        continue
+                    kind = v.type.get_canonical().kind
+                    if kind == cx.TK.POINTER or kind in cx.INTEGER_KINDS:
+                        seen.add(v.hash)
+                        names.append(c.spelling)
+        return names
+
     def _corner(self, r: Reference, moved: int | None, statement: str) -> str:
         """``statement`` with the loop variables declared at the first iteration, one of them
         (``moved``) at its second; a block each, as loops of one name shadow each other."""
@@ -233,6 +309,9 @@ class NestWriter:
         i = next(n for n, x in calls.values() if x is r)
         element = (f"{self.name('b', i)}[(long)({self._address(r)} - {self.name('base', i)}) - "
                    f"{self.name('o', i)}]")
+        if r.inspected:   # checked: an index that changed since the inspection is read at once
+            element = (f"{self.name('b', i)}[bamboo_lc_slot({self.name('v', i)}, "
+                       f"(long)({self._address(r)} - {self.name('base', i)}))]")
         bulk = self._access(calls, r.access, element)
         if r.source:   # the run time may put from the source: then there is no buffer to fill
             bulk = f"({self.name('b', i)} ? {bulk} : (void)0)"
