@@ -94,7 +94,11 @@ def test_changed_indices_are_caught_and_wide_ones_read_as_written(builds):
     done = run(opt, 2, {"BAMBOO_LC_REPORT": "1"})
     sites = dict(re.findall(r"^bamboo_lc site=\S+:(\d+) (.*)$", done.stderr, re.M))
     fields = {line: dict(f.split("=") for f in rest.split()) for line, rest in sites.items()}
-    csr, wide = fields["34"], fields["99"]
+    source = (HERE / "inspect.c").read_text().splitlines()
+    def line_of(text):
+        return next(n for n, line in enumerate(source, 1) if text in line)
+    csr = fields[str(line_of("for (int i = 0; i < rows; i++) {"))]
+    wide = fields[str(line_of("shmem_char_g(&far[spread[i]], next)") - 1)]   # its loop's line
     assert int(csr["misses"]) > 0 and int(csr["inspections"]) >= 4, csr
     assert wide["fallback"] == "indices-too-wide" and wide["bytes"] == "0", wide
     assert int(wide["misses"]) == 50 and wide["inspections"] == "1", wide
