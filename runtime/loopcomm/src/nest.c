@@ -392,7 +392,7 @@ long bamboo_lc_plan(bamboo_lc_nest *n)
     }
     for (int g = 0; g < n->ngroups; g++) {
         const lc_group *grp = &n->groups[g];
-        /* an inspected reference's buffer has a spare slot past its span (bamboo_lc_miss) */
+        /* an inspected reference's buffer has a spare slot past its span (bamboo_lc_arrived) */
         long elements = (grp->lo <= grp->hi && !grp->source ? grp->hi - grp->lo + 1 : 0) + (grp->inspection != NULL);
         size_t size = (size_t)elements * grp->elem_size;
         take_buffer(st, &n->buffers[g], size);
@@ -552,28 +552,31 @@ bamboo_lc_view bamboo_lc_view_strip(bamboo_lc_nest *n, int ref, long k)
 {
     const lc_group *grp = &n->groups[n->refs[ref].group];
     const lc_inspection *x = grp->inspection;
-    bamboo_lc_view v = {x->len > 0 ? x->lo : 0, x->len, x->first,
-                        lc_strip_first(n->trip, n->strips, k + 1), n, ref};
-    /* Every element of the span is there once span transfers moved it all, or once every
-     * element was needed (and so fetched) before the strip's end: then the range check does. */
+    n->strip = k;
+    bamboo_lc_view v = {x->len > 0 ? x->lo : 0, 0, n, ref};
+    /* every element of the span is there once span transfers moved it all, or once every
+     * element was needed (and so fetched) before the strip's end */
     if ((grp->all_arrived_at >= 0 && k >= grp->all_arrived_at) ||
-        (x->touched == x->len && v.limit > x->last_first))
-        v.first = NULL;
+        (x->touched == x->len && lc_strip_first(n->trip, n->strips, k + 1) > x->last_first))
+        v.len = x->len;
     return v;
 }
 
-long bamboo_lc_miss(bamboo_lc_nest *n, int ref, long e)
+long bamboo_lc_arrived(bamboo_lc_nest *n, int ref, long e)
 {
     const lc_ref *r = &n->refs[ref];
     const lc_group *grp = &n->groups[r->group];
-    long spare = r->inspection->len;
-    char *slot = (char *)n->buffers[r->group].p + (size_t)spare * grp->elem_size;
-    lc_xfer_get_now(slot, grp->remote, e, grp->elem_size, grp->pe);
-    if (!r->inspection->too_wide)   /* an index changed since the inspection */
+    const lc_inspection *x = r->inspection;
+    unsigned long u = (unsigned long)(e - x->lo);
+    if (u < (unsigned long)x->len && x->first[u] < lc_strip_first(n->trip, n->strips, n->strip + 1))
+        return (long)u;
+    char *spare = (char *)n->buffers[r->group].p + (size_t)x->len * grp->elem_size;
+    lc_xfer_get_now(spare, grp->remote, e, grp->elem_size, grp->pe);
+    if (!x->too_wide)   /* an index changed since the inspection */
         n->inspection->stale = 1;
     n->misses++;
     n->st->misses++;
-    return spare;
+    return x->len;
 }
 
 static void stop_computing(bamboo_lc_nest *n)

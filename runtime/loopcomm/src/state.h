@@ -83,6 +83,7 @@ struct bamboo_lc_nest {
     double began, compute_from, compute_us;
     int computing;
     lc_inspected *inspection;  /* the inspection this execution uses, if it has inspected references */
+    long strip;                /* the strip of the last bamboo_lc_view_strip */
     int inspecting;            /* the inspector runs between bamboo_lc_inspect and _plan */
     double inspect_from, inspect_us;
     long misses;

@@ -242,7 +242,7 @@ class NestWriter:
         loops agree up to it): the elements of those whose innermost loop it is, then the loops
         inside it, each with its own bounds as the nest evaluates them."""
         out = [f"bamboo_lc_see({self.name('s', i)}, {self.name('t')}, "
-               f"(long)({self._address(r)} - {self.name('base', i)}));"
+               f"{self._element_index(i, r)});"
                for i, r in refs if len(r.loops) == depth + 1]
         inner = {}
         for i, r in refs:
@@ -307,11 +307,10 @@ class NestWriter:
         accesses when a PE is its own, the access as written, or, when the nest has one PE,
         as the local load or store it then is."""
         i = next(n for n, x in calls.values() if x is r)
-        element = (f"{self.name('b', i)}[(long)({self._address(r)} - {self.name('base', i)}) - "
-                   f"{self.name('o', i)}]")
+        element = f"{self.name('b', i)}[{self._element_index(i, r)} - {self.name('o', i)}]"
         if r.inspected:   # checked: an index that changed since the inspection is read at once
             element = (f"{self.name('b', i)}[bamboo_lc_slot({self.name('v', i)}, "
-                       f"(long)({self._address(r)} - {self.name('base', i)}))]")
+                       f"{self._element_index(i, r)})]")
         bulk = self._access(calls, r.access, element)
         if r.source:   # the run time may put from the source: then there is no buffer to fill
             bulk = f"({self.name('b', i)} ? {bulk} : (void)0)"
@@ -349,6 +348,15 @@ class NestWriter:
             pos = c.extent.end.offset
         out.append(self._span(pos, end))
         return "".join(out)
+
+    def _element_index(self, i: int, r: Reference) -> str:
+        """The index of the remote element: its address less the array's, or, for an element
+        of one subscript (``&x[e]``, ``x + e``), the subscript itself, the same number (x is
+        not assigned in the nest) computed without the pointer arithmetic, which cost a read
+        of CGI's product 5 %."""
+        if len(r.address.subscripts) == 1:
+            return f"(long)({self._text(r.address.subscripts[0])})"
+        return f"(long)({self._address(r)} - {self.name('base', i)})"
 
     def _address(self, r: Reference) -> str:
         return f"({self._text(r.access.address)})"
