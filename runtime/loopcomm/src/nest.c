@@ -195,8 +195,17 @@ int bamboo_lc_ref_inspected(bamboo_lc_nest *n, const void *remote, size_t elem_s
     return ref;
 }
 
+static void forget_inspection(lc_inspected *c)
+{
+    for (int i = 0; i < c->nx; i++)
+        lc_inspection_free(&c->x[i]);
+    free(c->key);
+    free(c->x);
+    memset(c, 0, sizeof *c);
+}
+
 /* The inspection cached under key, or the slot to inspect into (a new one, or the least
- * recently used, emptied). */
+ * recently used of those no execution is using, emptied); NULL when every slot is in use. */
 static lc_inspected *inspection_for(lc_site_state *st, const long *key, size_t nkey, int *found)
 {
     lc_inspected *oldest = NULL;
@@ -206,16 +215,13 @@ static lc_inspected *inspection_for(lc_site_state *st, const long *key, size_t n
             *found = 1;
             return c;
         }
-        if (!oldest || c->used < oldest->used)
+        if (!c->in_use && (!oldest || c->used < oldest->used))
             oldest = c;
     }
     *found = 0;
     lc_inspected *c = st->ninspected < LC_MAX_INSPECTIONS ? &st->inspected[st->ninspected++] : oldest;
-    for (int i = 0; i < c->nx; i++)
-        lc_inspection_free(&c->x[i]);
-    free(c->key);
-    free(c->x);
-    memset(c, 0, sizeof *c);
+    if (c)
+        forget_inspection(c);
     return c;
 }
 
@@ -237,8 +243,13 @@ int bamboo_lc_inspect(bamboo_lc_nest *n, int nkey, const long *key)
         whole[k++] = key[i];
     int found;
     lc_inspected *c = inspection_for(st, whole, full, &found);
+    int again = !c || !found || c->stale || st->inspect_always;
+    if (!c || (again && c->in_use)) {   /* another execution (recursion) reads it: one of its own */
+        c = &n->own;
+        found = 0;
+    }
     c->used = ++st->clock;
-    int again = !found || c->stale || st->inspect_always;
+    c->in_use++;
     if (found) {
         free(whole);
     } else {
@@ -629,6 +640,9 @@ void bamboo_lc_end(bamboo_lc_nest *n)
                               st->model_strips, n->strip_limit);
     }
     if (n->inspection) {   /* indices that keep missing: inspect every execution */
+        n->inspection->in_use--;
+        if (n->inspection == &n->own)
+            forget_inspection(&n->own);
         st->missed_in_a_row = n->misses ? st->missed_in_a_row + 1 : 0;
         if (st->missed_in_a_row >= 2)
             st->inspect_always = 1;

@@ -22,6 +22,7 @@ typedef struct lc_inspected {
     int nx;
     unsigned long used; /* the site's clock when last used: the least recent is replaced */
     int stale;          /* an index missed it: inspect again */
+    int in_use;         /* executions using it now (a recursive site's): not replaced meanwhile */
 } lc_inspected;
 
 #define LC_MAX_INSPECTIONS 16   /* per site: CG's nest is run for each source PE's block */
@@ -83,6 +84,7 @@ struct bamboo_lc_nest {
     double began, compute_from, compute_us;
     int computing;
     lc_inspected *inspection;  /* the inspection this execution uses, if it has inspected references */
+    lc_inspected own;          /* its own, uncached, when the cached one is in use by another */
     long strip;                /* the strip of the last bamboo_lc_view_strip */
     int inspecting;            /* the inspector runs between bamboo_lc_inspect and _plan */
     double inspect_from, inspect_us;
