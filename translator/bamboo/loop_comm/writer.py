@@ -350,12 +350,17 @@ class NestWriter:
         return "".join(out)
 
     def _element_index(self, i: int, r: Reference) -> str:
-        """The index of the remote element: its address less the array's, or, for an element
-        of one subscript (``&x[e]``, ``x + e``), the subscript itself, the same number (x is
-        not assigned in the nest) computed without the pointer arithmetic, which cost a read
-        of CGI's product 5 %."""
+        """The index of the remote element: its address less the array's, or, for an address
+        written ``&x[e]`` or ``x + e``, e itself, the same number (x is not assigned in the
+        nest) computed without the pointer arithmetic, which cost a read of CGI's product 5 %.
+        Only where the address is written so at the call: an address a macro expands to
+        (``&ROW(j)``) has no subscript text of its own."""
         if len(r.address.subscripts) == 1:
-            return f"(long)({self._text(r.address.subscripts[0])})"
+            index = self._text(r.address.subscripts[0])
+            written, name, e = ("".join(self._text(r.access.address).split()), r.address.name,
+                                "".join(index.split()))
+            if written in (f"&{name}[{e}]", f"{name}+{e}", f"{name}+({e})"):
+                return f"(long)({index})"
         return f"(long)({self._address(r)} - {self.name('base', i)})"
 
     def _address(self, r: Reference) -> str:

@@ -442,3 +442,11 @@ def test_an_element_of_one_subscript_is_indexed_by_it(opt):
     assert "bamboo_lc_b_0_0[(long)(j + 1) - bamboo_lc_o_0_0]" in res.text
     assert "bamboo_lc_b_0_1[(long)(2 * j) - bamboo_lc_o_0_1]" in res.text
     assert "bamboo_lc_b_0_2[(long)((&z[3][j]) - bamboo_lc_base_0_2) - bamboo_lc_o_0_2]" in res.text
+
+
+def test_an_element_written_by_a_macro_is_indexed_by_its_address(opt):
+    """&ROW(j) has no subscript written at the call: its index is its address less the array's."""
+    res = opt("for (int j = 0; j < n; j++) q[j] = shmem_double_g(&ROW(j), pe);",
+              head=HEADER + "#define ROW(i) x[(i) + 1]\n")
+    assert optimized(res) == 1
+    assert "bamboo_lc_b_0_0[(long)((&ROW(j)) - bamboo_lc_base_0_0) - bamboo_lc_o_0_0]" in res.text
