@@ -122,7 +122,10 @@ def test_a_wait_says_what_it_waits_for_and_ends_with_its_message(tmp_path):
     end = next(e for e in lane[lane.index(wait):] if e["ph"] == "E")
     arrival = [e for e in events(trace, ph="f") if e["args"]["tag"] == 7]
     assert len(arrival) == 1 and arrival[0]["args"]["from"] == 3 and arrival[0]["args"]["remote"]
-    assert wait["ts"] <= arrival[0]["ts"] <= end["ts"]
+    # the wait ends with its message; that it began before the message came holds only while the
+    # sender's busy loop outlasts the receiver's start (beside two CPU hogs the message came
+    # 0.3 ms before the receive began, and the receive still recorded its wait)
+    assert wait["ts"] <= end["ts"] and arrival[0]["ts"] <= end["ts"]
 
 
 ONE_SIDED = re.compile(r"bamboo: stats: process (\d+) one-sided: puts (\d+) \(\d+ B\) within the process, (\d+) "
