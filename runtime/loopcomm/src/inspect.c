@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
-
 /* Outside the recording window: widen it geometrically, so that recording stays O(1) per
  * access, or give up past LC_MAX_INSPECTED_SPAN. */
 void bamboo_lc_see_outside(bamboo_lc_seen *s, int t, long e)
