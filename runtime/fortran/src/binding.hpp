@@ -1,0 +1,95 @@
+// What every file of the Fortran MPI bindings shares: a Fortran handle is an integer, so each
+// kind of handle has a table from integers to the runtime's C handles; statuses are integer
+// arrays; MPI_IN_PLACE, MPI_BOTTOM and the ignored statuses are variables whose address is the
+// sentinel.
+//
+// A binding is the C function a Fortran `CALL MPI_SEND(...)` links to: gfortran's name for it
+// (lower case, one trailing underscore), every argument by reference, CHARACTER arguments'
+// lengths appended by value, ierror last. It converts the handles and calls bamboo.h, the
+// same entry points a translated C program calls.
+#pragma once
+
+#include <bamboo.h>
+
+#include <cstddef>
+#include <vector>
+
+namespace bamboo::fortran {
+
+using Fint = MPI_Fint;
+
+// An MPI status in Fortran: the C MPI_Status's bytes, as many integers as cover them (the
+// MPI_SOURCE, MPI_TAG and MPI_ERROR indexes of mpif.h point at the C fields).
+constexpr int kStatusSize = static_cast<int>((sizeof(MPI_Status) + sizeof(Fint) - 1) / sizeof(Fint));
+
+// Where a Fortran call stands is not known to the runtime (no translation names it).
+constexpr bamboo_site kFortranSite{nullptr, 0};
+
+// The C handle of a Fortran integer; an integer that names nothing gives the null handle, which
+// the C entry point then rejects with MPI's error class for it (MPI_ERR_COMM, ...).
+MPI_Comm comm(Fint handle);
+MPI_Datatype datatype(Fint handle);
+MPI_Op op(Fint handle);
+MPI_Group group(Fint handle);
+
+// The Fortran integer of a handle the C interface returned: the null handle is 0, a
+// predefined one its fixed number, any other a new entry.
+Fint comm_handle(MPI_Comm comm);
+Fint datatype_handle(MPI_Datatype type);
+Fint group_handle(MPI_Group group);
+
+// After the C call freed the handle (it set it to null): the integer is free for reuse.
+void forget_comm(Fint handle);
+void forget_datatype(Fint handle);
+void forget_group(Fint handle);
+
+// Requests: the C requests of Fortran integers, and back after the C call, which set a
+// completed nonpersistent request to MPI_REQUEST_NULL (its integer is then freed, and 0).
+std::vector<MPI_Request> requests(const Fint* handles, int count);
+void update_requests(Fint* handles, const std::vector<MPI_Request>& after, int count);
+Fint request_handle(MPI_Request request);
+
+// A buffer argument: MPI_IN_PLACE and MPI_BOTTOM are the addresses of their variables.
+void* buffer(const void* argument);
+
+// A status argument: the C status to fill, or MPI_STATUS_IGNORE for the Fortran sentinel;
+// `store` copies it back into the Fortran array.
+class StatusOut {
+public:
+    explicit StatusOut(Fint* fortran);
+    MPI_Status* c() { return fortran_ ? &status_ : MPI_STATUS_IGNORE; }
+    void store() const;
+
+private:
+    Fint* fortran_;
+    MPI_Status status_{};
+};
+
+// Statuses of N requests (Waitall, Waitsome, ...): MPI_STATUSES_IGNORE for the sentinel.
+class StatusesOut {
+public:
+    StatusesOut(Fint* fortran, int count);
+    MPI_Status* c() { return fortran_ ? statuses_.data() : MPI_STATUSES_IGNORE; }
+    void store(int count) const;
+
+private:
+    Fint* fortran_;
+    std::vector<MPI_Status> statuses_;
+};
+
+void store_status(const MPI_Status& status, Fint* fortran);
+MPI_Status load_status(const Fint* fortran);
+
+// A Fortran CHARACTER result: the C string, blank-padded to the variable's length.
+void store_string(const char* text, char* fortran, std::size_t length);
+
+}  // namespace bamboo::fortran
+
+// The sentinel variables of mpif.h's COMMON blocks (gfortran's symbol names). The program
+// links to these definitions, so their addresses are the same in every task's copy.
+extern "C" {
+extern MPI_Fint bamboo_fortran_status_ignore_[bamboo::fortran::kStatusSize];
+extern MPI_Fint bamboo_fortran_statuses_ignore_[bamboo::fortran::kStatusSize];
+extern MPI_Fint bamboo_fortran_in_place_;
+extern MPI_Fint bamboo_fortran_bottom_;
+}
