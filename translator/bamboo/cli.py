@@ -15,8 +15,10 @@ stdout (and the C only to -o, if given).  Diagnostics go to stderr; exit status 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from .source import ENCODING
+from .fortran.sources import is_fortran
 from .translate import translate_file
 
 USAGE = ("usage: python3 -m bamboo translate FILE.c [-o OUT.c] [--explain] [--comm-only] "
@@ -73,6 +75,40 @@ def parse_args(argv):
     return files[0], out, explain, comm_only, loop_opt, flags
 
 
+FORTRAN_EXPLANATION = """\
+{path}: Fortran, compiled as written by gfortran against Bamboo's mpif.h and mpi module
+  (`bamboo translate` prints it unchanged: nothing is rewritten). Its MPI calls link to the
+  runtime's Fortran bindings; each task loads its own copy of the program, so module, COMMON
+  and SAVE data are the task's (docs/fortran.md).
+"""
+
+
+def _fortran(path: str, out: str | None, explain: bool, flags: list[str]) -> int:
+    """A Fortran file: the front end's diagnostics, and the file as it is compiled."""
+    from .driver import RUNTIME_LIBDIR
+    from .fortran.build import fortran_include_dir
+    from .fortran.check import check_fortran
+    source = Path(path)
+    if not source.is_file():
+        print(f"bamboo: error: {path}: no such file", file=sys.stderr)
+        return 1
+    includes = [str(source.resolve().parent), str(fortran_include_dir(RUNTIME_LIBDIR))]
+    result = check_fortran(path, [f for f in flags if f.startswith(("-I", "-D", "-U"))],
+                           includes + [f[2:] for f in flags if f.startswith("-I") and len(f) > 2])
+    for diagnostic in result.diagnostics:
+        print(diagnostic, file=sys.stderr)
+    if not result.ok:
+        return 1
+    if explain:
+        sys.stdout.write(FORTRAN_EXPLANATION.format(path=path))
+    elif out:
+        Path(out).write_bytes(source.read_bytes())
+    else:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(source.read_bytes())
+    return 0
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "trace":
@@ -83,6 +119,8 @@ def main(argv=None) -> int:
         print(USAGE)
         return 0
     path, out, explain, comm_only, loop_opt, flags = parsed
+    if is_fortran(path):
+        return _fortran(path, out, explain, flags)
     try:
         res = translate_file(path, flags, display=path, explain=explain, comm_only=comm_only,
                              loop_opt=loop_opt)

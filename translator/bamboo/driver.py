@@ -1,5 +1,5 @@
-"""bamboocc: an mpicc-compatible compiler driver that builds MPI C and C++ programs with
-Bamboo.
+"""bamboocc: an mpicc-compatible compiler driver that builds MPI C, C++ and Fortran programs
+with Bamboo (bamboofort is the same driver, for a program that has Fortran in it).
 
 Every C and C++ source on the command line is translated (`bamboo translate`) into a
 temporary file, then the MPI compiler wrapper (mpicxx if there is C++ among the sources)
@@ -7,7 +7,7 @@ runs with the user's own arguments, the sources replaced by their translations, 
 runtime's include directory added, and, when linking, the runtime library.  Objects,
 archives and libraries pass through untouched, so translated and untranslated objects can
 be linked together (an object not built by bamboocc must not call MPI itself: its calls
-would bypass the virtual ranks).
+would bypass the virtual ranks). A program with Fortran in it is built by fortran/build.py.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from .source import ENCODING
 from .toolchain import CXX_SOURCE_SUFFIXES
 from .loop_comm import INCLUDE_DIR as LOOPCOMM_INCLUDE
 from .translate import translate_file
+from .fortran.build import FortranBuild, gfortran, fortran_include_dir, is_fortran_link
+from .fortran.sources import is_fortran
 
 REPO = Path(__file__).resolve().parents[2]
 RUNTIME_INCLUDE = REPO / "runtime" / "include"
@@ -77,10 +79,17 @@ PARSE_PREFIXES = ("-I", "-D", "-U", "-std=", "-isystem", "-iquote", "-include", 
 
 BAMBOOCC_HELP = """\
 usage: bamboocc [mpicc options] FILE...
+       bamboofort [mpifort options] FILE...
 
-Compiles and links MPI C and C++ programs as Bamboo task programs. Accepts the options
-of mpicc; every .c file, and every C++ file (.cpp, .cc, .cxx, .C, ..., or after -x c++),
-is translated first (see `bamboo translate --explain FILE.c`).
+Compiles and links MPI C, C++ and Fortran programs as Bamboo task programs. Accepts the
+options of mpicc; every .c file, and every C++ file (.cpp, .cc, .cxx, .C, ..., or after
+-x c++), is translated first (see `bamboo translate --explain FILE.c`).
+
+Fortran sources (.f, .F, .f90, .F90, ...) are compiled as written by gfortran with the
+options of mpifort, against Bamboo's mpif.h and mpi module; each task runs its own copy
+of the program, so module, COMMON and SAVE data are per task (docs/fortran.md). A link
+with Fortran objects in it, or any link by bamboofort, builds such a program; bamboofort
+compiles C sources for one.
 
 An OpenSHMEM program (a source that includes shmem.h and not mpi.h) is built with oshcc:
 its comm directives are lowered and its loops of fine-grained remote accesses optimized
@@ -116,6 +125,7 @@ class Command:
     comm_only: bool = False
     loop_opt: bool = True
     preprocess_only: bool = False  # -E, -M, -MM: the user's sources as they are
+    fortran_sources: list[int] = field(default_factory=list)  # indices of Fortran sources in args
     dependency_file: str | None = None  # -MF
 
 
@@ -161,6 +171,8 @@ def parse_command(argv: list[str]) -> Command:
             else:  # another language (assembler, ...) passes through
                 cxx = forced_language.startswith("c++")
                 source = cxx or forced_language == "c"
+            if forced_language is None and is_fortran(arg):
+                cmd.fortran_sources.append(len(cmd.args))
             if source:
                 cmd.sources.append(len(cmd.args))
             if cxx:
@@ -285,12 +297,38 @@ def fix_dependency_files(cmd: Command, translated: dict[int, Path]) -> None:
             written.write_text(text.replace(str(path), source), encoding=ENCODING)
 
 
-def main(argv: list[str] | None = None) -> int:
+def is_fortran_program(cmd: Command, fortran_driver: bool) -> bool:
+    """Whether this command builds (part of) a program with Fortran in it."""
+    if cmd.fortran_sources or (fortran_driver and not cmd.cxx_sources):
+        return True
+    objects = [arg for arg in cmd.args if arg.endswith((".o", ".a"))]
+    return cmd.links and not cmd.sources and is_fortran_link(objects)
+
+
+def build_fortran_program(cmd: Command) -> int:
+    if cmd.cxx_sources:
+        print("bamboocc: error: C++ sources in a program with Fortran are not supported "
+              "(docs/fortran.md)", file=sys.stderr)
+        return 1
+    if cmd.comm_only:
+        print("bamboocc: error: --bamboo-comm-only does not take Fortran sources (docs/fortran.md)",
+              file=sys.stderr)
+        return 1
+    if cmd.preprocess_only:
+        return subprocess.call([gfortran(), f"-I{fortran_include_dir(RUNTIME_LIBDIR)}", *cmd.args])
+    build = FortranBuild(cmd, RUNTIME_INCLUDE, RUNTIME_LIBDIR, RUNTIME_LIBS, runtime_build_flags(),
+                         runtime_build_libs())
+    return build.run()
+
+
+def main(argv: list[str] | None = None, fortran_driver: bool = False) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or "--bamboo-help" in argv:
         print(BAMBOOCC_HELP, end="")
         return 0 if argv else 1
     cmd = parse_command(argv)
+    if is_fortran_program(cmd, fortran_driver):
+        return build_fortran_program(cmd)
     if cmd.preprocess_only:
         # What the preprocessor makes of the user's own sources (configure's CPP probes, -M
         # dependencies); `--bamboo-keep` shows the translation.

@@ -1,0 +1,122 @@
+"""The Fortran front end: fparser's parse of a source, for what gfortran cannot say about it
+under Bamboo. gfortran, which compiles the file as written, reports the language's own
+errors; this reports, located `file:line:col:`, MPI routines the runtime does not bind
+(they would otherwise fail only when a task loads its copy), `use mpi_f08`, and the
+directives that Fortran programs do not have yet."""
+from __future__ import annotations
+
+import re
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..diagnostics import Diagnostic
+from .bindings import BINDINGS
+from .sources import is_free_form, is_preprocessed
+
+DIRECTIVE = re.compile(r"^\s*[!cC*]\$(bamboo|comm_parameters|comm_p2p)\b", re.IGNORECASE)
+LINE_MARKER = re.compile(r'^# (\d+) "([^"]*)"')
+
+
+@dataclass
+class FortranCheck:
+    diagnostics: list[str] = field(default_factory=list)
+    ok: bool = True
+
+
+def _preprocessed(path: Path, flags: list[str]) -> tuple[str, list[tuple[str, int]]] | None:
+    """The text gfortran compiles for a .F file (its C preprocessor run with the user's -D,
+    -U and -I), with the line each output line comes from; markers become blank lines. None
+    where the preprocessor fails (gfortran then reports why)."""
+    done = subprocess.run(["gfortran", "-E", "-cpp", *flags, str(path)], capture_output=True, text=True)
+    if done.returncode != 0:
+        return None
+    lines, origin = [], []
+    where, line = str(path), 1
+    for text in done.stdout.splitlines():
+        marker = LINE_MARKER.match(text)
+        if marker:
+            line, where = int(marker.group(1)), marker.group(2)
+            lines.append("")
+            origin.append((where, 0))
+            continue
+        lines.append(text)
+        origin.append((where, line))
+        line += 1
+    return "\n".join(lines) + "\n", origin
+
+
+def _gfortran_accepts(source: Path, flags: list[str]) -> bool:
+    with tempfile.TemporaryDirectory(prefix="bamboo-fsyntax-") as modules:
+        done = subprocess.run(["gfortran", "-fsyntax-only", "-cpp" if is_preprocessed(str(source)) else "-nocpp",
+                               f"-J{modules}", *flags, str(source)], capture_output=True, text=True)
+    return done.returncode == 0
+
+
+def check_fortran(path: str, flags: list[str], include_dirs: list[str], display: str | None = None) -> FortranCheck:
+    # fparser is imported here: a C program's build never needs it.
+    from fparser.common.readfortran import FortranStringReader
+    from fparser.common.sourceinfo import FortranFormat
+    from fparser.two import Fortran2003
+    from fparser.two.parser import ParserFactory
+    from fparser.two.utils import FortranSyntaxError, walk
+
+    source = Path(path)
+    display = display or path
+    check = FortranCheck()
+    preprocessed = _preprocessed(source, flags) if is_preprocessed(path) else None
+    if preprocessed:
+        text, origin = preprocessed
+    else:
+        text = source.read_text(errors="replace")
+        origin = [(str(source), n + 1) for n in range(text.count("\n") + 2)]
+    lines = text.splitlines()
+
+    def report(severity: str, line: int, word: str | None, message: str, column: int = 0) -> None:
+        where, original = origin[line - 1] if 0 < line <= len(origin) else (display, line)
+        if not column and 0 < line <= len(lines):
+            found = lines[line - 1].lower().find(word.lower()) if word else -1
+            column = found + 1 if found >= 0 else len(lines[line - 1]) - len(lines[line - 1].lstrip()) + 1
+        column = column or 1
+        check.diagnostics.append(str(Diagnostic(where if where != str(source) else display, original, column,
+                                                severity, message)))
+        if severity == "error":
+            check.ok = False
+
+    for number, line_text in enumerate(lines, 1):
+        directive = DIRECTIVE.match(line_text)
+        if not directive:
+            continue
+        name = directive.group(1).lower()
+        column = len(line_text) - len(line_text.lstrip()) + 1
+        if name == "bamboo":
+            report("warning", number, None, "Bamboo directives are not implemented for Fortran yet: the code "
+                   "runs as written, each receive waiting on its own (docs/fortran.md)", column)
+        else:
+            report("error", number, None, f"the comm directive '{name}' is not implemented for Fortran yet "
+                   "(docs/fortran.md)", column)
+
+    reader = FortranStringReader(text, ignore_comments=True, include_dirs=include_dirs)
+    reader.set_format(FortranFormat(is_free_form(path), False))
+    try:
+        tree = ParserFactory().create(std="f2008")(reader)
+    except FortranSyntaxError as error:
+        if not _gfortran_accepts(source, flags):
+            return check  # gfortran reports the error where it compiles the file
+        at = re.search(r"at line (\d+)", str(error))
+        report("warning", int(at.group(1)) if at else 1, None,
+               "fparser cannot parse this statement, so this file's MPI calls are not checked "
+               "here (the link still finds routines Bamboo lacks)")
+        return check
+    for use in walk(tree, Fortran2003.Use_Stmt):
+        if str(use.items[2]).lower() == "mpi_f08" and use.item.reader is reader:
+            report("error", use.item.span[0], "mpi_f08", "'use mpi_f08' is not supported under Bamboo yet; "
+                   "use the mpi module or mpif.h (docs/fortran.md)")
+    for call in walk(tree, Fortran2003.Call_Stmt):
+        name = str(call.items[0]).lower()
+        if not name.startswith(("mpi_", "pmpi_")) or name in BINDINGS or call.item.reader is not reader:
+            continue
+        report("error", call.item.span[0], name, f"{name.upper()} is not supported in Fortran programs "
+               "under Bamboo (docs/fortran.md lists the MPI routines that are)")
+    return check
