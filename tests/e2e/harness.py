@@ -14,6 +14,7 @@ from typing import Sequence
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "translator"))
 from bamboo.toolchain import CXX_SOURCE_SUFFIXES  # noqa: E402 - needs the path above
+from bamboo.fortran.sources import is_fortran  # noqa: E402
 BAMBOOCC = REPO / "bin" / "bamboocc"
 MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
            # Keep runs of a few processes on 2 cores from busy-polling each other out.
@@ -36,14 +37,20 @@ class Run:
 
 
 def build(compiler: str, sources: list[Path], output: Path, flags: list[str] = ()) -> Path:
-    cmd = [compiler, "-O2", "-Wall", "-Wno-unknown-pragmas", *flags, "-o", str(output),
-           *map(str, sources)]
+    if any(is_fortran(str(source)) for source in sources):
+        # Fortran modules' .mod files beside the executable, not in the current directory.
+        language_flags = ["-J", str(output.parent)]
+    else:
+        language_flags = ["-Wno-unknown-pragmas"]
+    cmd = [compiler, "-O2", "-Wall", *language_flags, *flags, "-o", str(output), *map(str, sources)]
     done = subprocess.run(cmd, capture_output=True, text=True)
     assert done.returncode == 0, f"{' '.join(cmd)} failed:\n{done.stdout}{done.stderr}"
     return output
 
 
 def build_plain(sources: list[Path], output: Path) -> Path:
+    if any(is_fortran(str(source)) for source in sources):
+        return build("mpifort", sources, output)
     cxx = any(source.suffix in CXX_SOURCE_SUFFIXES for source in sources)
     return build("mpicxx" if cxx else "mpicc", sources, output)
 

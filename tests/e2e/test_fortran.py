@@ -1,0 +1,108 @@
+"""End to end: Fortran programs print the same under Bamboo (P processes x VF tasks) as
+built with plain mpifort and run with P*VF ranks; their module, COMMON and SAVE data are
+each task's own."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from harness import BAMBOOCC, REPO, WORKER_MODES, run_bamboo
+
+FORTRAN_DIR = Path(__file__).parent / "fortran"
+BAMBOOFORT = REPO / "bin" / "bamboofort"
+# name -> sources: one file each, and a Fortran program with C in it.
+PROGRAMS = {path.stem: [path] for path in sorted(FORTRAN_DIR.glob("*.f*"))}
+PROGRAMS["mixed"] = [FORTRAN_DIR / "mixed" / "main.f90", FORTRAN_DIR / "mixed" / "ring_sum.c"]
+
+# Within one process (VF 3 on 1) and between processes (VF 1, 2, 4 on 2).
+CONFIGS = [(1, 3), (2, 1), (2, 2), (2, 4)]
+
+
+def test_the_corpus_is_there():
+    assert len(PROGRAMS) >= 10, sorted(PROGRAMS)
+
+
+@pytest.mark.parametrize("processes,vf", CONFIGS, ids=[f"P{p}xVF{v}" for p, v in CONFIGS])
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_same_output_as_plain_mpifort(name, processes, vf, builds, ground_truth):
+    sources = PROGRAMS[name]
+    expected = ground_truth(name, sources, processes * vf)
+    _, bamboo = builds(name, sources)
+    run = run_bamboo(bamboo, processes, vf)
+    assert run.returncode == expected.returncode, run.stderr
+    assert run.lines() == expected.lines()
+
+
+@pytest.mark.parametrize("mode", ["single-thread", "two-workers-stealing"])
+@pytest.mark.parametrize("name", ["module_data", "common_blocks", "nonblocking"])
+def test_worker_modes(name, mode, builds, ground_truth):
+    # Tasks that move between workers keep their copy of the program.
+    sources = PROGRAMS[name]
+    expected = ground_truth(name, sources, 2 * 3)
+    _, bamboo = builds(name, sources)
+    run = run_bamboo(bamboo, 2, 3, [], WORKER_MODES[mode])
+    assert run.returncode == 0, run.stderr
+    assert run.lines() == expected.lines()
+
+
+def bamboofort(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BAMBOOFORT), *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_an_mpi_routine_without_a_binding_is_a_located_error(tmp_path):
+    done = bamboofort("-o", "prog", str(FORTRAN_DIR / "driver" / "unsupported.f90"), cwd=tmp_path)
+    assert done.returncode == 1
+    assert f"{FORTRAN_DIR / 'driver' / 'unsupported.f90'}:6:8: error: MPI_INFO_CREATE is not supported" in done.stderr
+    assert not (tmp_path / "prog").exists()
+
+
+def test_bamboo_directives_warn_and_comm_directives_are_errors(tmp_path):
+    source = FORTRAN_DIR / "driver" / "directives.f90"
+    done = bamboofort("-o", "prog", str(source), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert f"{source}:11:3: warning: Bamboo directives are not implemented for Fortran yet" in done.stderr
+    run = run_bamboo(tmp_path / "prog", 1, 3)
+    assert run.returncode == 0 and run.lines() == ["rank 0 got 2", "rank 1 got 0", "rank 2 got 1"], run.stderr
+    source = FORTRAN_DIR / "driver" / "comm_directive.f90"
+    done = bamboofort("-o", "prog2", str(source), cwd=tmp_path)
+    assert done.returncode == 1
+    assert f"{source}:7:1: error: the comm directive 'comm_p2p' is not implemented for Fortran yet" in done.stderr
+
+
+def test_compiled_apart_and_linked_by_bamboocc(tmp_path, ground_truth):
+    # Objects made by bamboofort -c, linked by bamboocc, which finds the Fortran in them.
+    sources = PROGRAMS["mixed"]
+    for source in sources:
+        done = bamboofort("-O2", "-c", str(source), cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+    linked = subprocess.run([str(BAMBOOCC), "-o", "prog", "main.o", "ring_sum.o"], capture_output=True, text=True,
+                            cwd=tmp_path)
+    assert linked.returncode == 0, linked.stderr
+    run = run_bamboo(tmp_path / "prog", 2, 2)
+    assert run.returncode == 0, run.stderr
+    assert run.lines() == ground_truth("mixed", sources, 4).lines()
+
+
+def test_a_c_object_translated_for_a_c_program_is_refused(tmp_path):
+    sources = PROGRAMS["mixed"]
+    assert bamboofort("-c", str(sources[0]), cwd=tmp_path).returncode == 0
+    translated = subprocess.run([str(BAMBOOCC), "-c", str(sources[1])], capture_output=True, text=True, cwd=tmp_path)
+    assert translated.returncode == 0, translated.stderr
+    done = bamboofort("-o", "prog", "main.o", "ring_sum.o", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "ring_sum.o was translated for a C program" in done.stderr
+
+
+def test_the_bindings_table_is_what_the_library_defines():
+    from bamboo.fortran.bindings import BINDINGS
+    library = REPO / "build" / "runtime" / "libbamboo_fortran.a"
+    done = subprocess.run(["nm", "--defined-only", str(library)], capture_output=True, text=True, check=True)
+    symbols = [line.split()[-1] for line in done.stdout.splitlines() if len(line.split()) == 3]
+    defined = {symbol[:-1] for symbol in symbols if symbol.startswith("mpi_") and symbol.endswith("_")}
+    assert defined == BINDINGS
+    documented = (REPO / "docs" / "fortran.md").read_text()
+    missing = sorted(name for name in BINDINGS if f"`{name.upper()}`" not in documented)
+    assert not missing, f"docs/fortran.md does not list {missing}"
