@@ -4,6 +4,7 @@ each task's own."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -59,17 +60,38 @@ def test_an_mpi_routine_without_a_binding_is_a_located_error(tmp_path):
     assert not (tmp_path / "prog").exists()
 
 
-def test_bamboo_directives_warn_and_comm_directives_are_errors(tmp_path):
-    source = FORTRAN_DIR / "driver" / "directives.f90"
-    done = bamboofort("-o", "prog", str(source), cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert f"{source}:11:3: warning: Bamboo directives are not implemented for Fortran yet" in done.stderr
-    run = run_bamboo(tmp_path / "prog", 1, 3)
-    assert run.returncode == 0 and run.lines() == ["rank 0 got 2", "rank 1 got 0", "rank 2 got 1"], run.stderr
+def test_comm_directives_are_errors(tmp_path):
     source = FORTRAN_DIR / "driver" / "comm_directive.f90"
-    done = bamboofort("-o", "prog2", str(source), cwd=tmp_path)
+    done = bamboofort("-o", "prog", str(source), cwd=tmp_path)
     assert done.returncode == 1
     assert f"{source}:7:1: error: the comm directive 'comm_p2p' is not implemented for Fortran yet" in done.stderr
+
+
+EVALUATION_POINTS = re.compile(r"worker 0: .* evaluation-points (\d+) ")
+
+
+def test_receive_blocks_wait_at_their_firing_rules(builds, ground_truth):
+    # halo_directives.f90: each task passes 6 + 1 receive blocks, rank 0 one more; every one
+    # is an evaluation point where the task waits for the block's messages (a rule that was
+    # not written would leave the count at 0).
+    sources = PROGRAMS["halo_directives"]
+    _, bamboo = builds("halo_directives", sources)
+    run = run_bamboo(bamboo, 1, 4, [], ["--bamboo-single-thread", "--bamboo-stats"])
+    assert run.returncode == 0, run.stderr
+    assert run.lines() == ground_truth("halo_directives", sources, 4).lines()
+    assert [int(n) for n in EVALUATION_POINTS.findall(run.stderr)] == [4 * 7 + 1], run.stderr
+
+
+def test_a_directive_on_nothing_is_an_error_and_a_rule_it_cannot_write_a_note(tmp_path):
+    source = tmp_path / "p.f90"
+    source.write_text("program p\n  use mpi\n  integer :: ierr, x, y\n  call MPI_Init(ierr)\n"
+                      "  !$bamboo receive\n  call MPI_Recv(x, 1, MPI_INTEGER, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE, ierr)\n"
+                      "  !$bamboo receive\n  do x = 1, 2\n    call helper(y)\n  end do\n"
+                      "  call MPI_Finalize(ierr)\n  !$bamboo send\nend program p\n")
+    done = bamboofort("-c", str(source), cwd=tmp_path)
+    assert done.returncode == 1
+    assert f"{source}:7:3: note: the receive block's messages are not announced: it calls HELPER" in done.stderr
+    assert f"{source}:12:3: error: '!$bamboo send' must be followed by a statement or construct" in done.stderr
 
 
 def test_compiled_apart_and_linked_by_bamboocc(tmp_path, ground_truth):

@@ -76,15 +76,16 @@ def parse_args(argv):
 
 
 FORTRAN_EXPLANATION = """\
-{path}: Fortran, compiled as written by gfortran against Bamboo's mpif.h and mpi module
-  (`bamboo translate` prints it unchanged: nothing is rewritten). Its MPI calls link to the
-  runtime's Fortran bindings; each task loads its own copy of the program, so module, COMMON
-  and SAVE data are the task's (docs/fortran.md).
+{path}: Fortran, compiled by gfortran against Bamboo's mpif.h and mpi module as written, but
+  for its Bamboo directives, lowered on their own lines. Its MPI calls link to the runtime's
+  Fortran bindings; each task loads its own copy of the program, so module, COMMON and SAVE
+  data are the task's (docs/fortran.md).
 """
 
 
 def _fortran(path: str, out: str | None, explain: bool, flags: list[str]) -> int:
-    """A Fortran file: the front end's diagnostics, and the file as it is compiled."""
+    """A Fortran file: the front end's diagnostics, and the file as it is compiled (with its
+    Bamboo directives lowered)."""
     from .driver import RUNTIME_LIBDIR
     from .fortran.build import fortran_include_dir
     from .fortran.check import check_fortran
@@ -99,13 +100,15 @@ def _fortran(path: str, out: str | None, explain: bool, flags: list[str]) -> int
         print(diagnostic, file=sys.stderr)
     if not result.ok:
         return 1
+    text = result.text.encode(ENCODING) if result.text is not None else source.read_bytes()
     if explain:
         sys.stdout.write(FORTRAN_EXPLANATION.format(path=path))
+        sys.stdout.write("".join(f"  {line}\n" for line in result.explanation))
     elif out:
-        Path(out).write_bytes(source.read_bytes())
+        Path(out).write_bytes(text)
     else:
         sys.stdout.flush()
-        sys.stdout.buffer.write(source.read_bytes())
+        sys.stdout.buffer.write(text)
     return 0
 
 

@@ -64,3 +64,61 @@ def test_bamboo_translate_prints_a_fortran_file_as_it_is_compiled(tmp_path, caps
     (tmp_path / "q.f90").write_text(text.replace("mpi_init(ierr)", "mpi_comm_spawn(ierr)"))
     assert bamboo_main(["translate", str(tmp_path / "q.f90")]) == 1
     assert ":4:8: error: MPI_COMM_SPAWN is not supported" in capsys.readouterr().err
+
+
+HALO = """program p
+  use mpi
+  integer :: ierr, d, lo(2), req(2)
+  double precision :: u(0:9), w(2)
+  !$bamboo send
+  do d = 1, 2
+    call mpi_isend(u(d), 1, MPI_DOUBLE_PRECISION, lo(d), d, MPI_COMM_WORLD, req(d), ierr)
+  end do ! the faces
+  !$bamboo receive
+  do d = 1, 2
+    if (lo(d) >= 0) call mpi_recv(u(8 + d), 1, MPI_DOUBLE_PRECISION, lo(d), 3 - d, MPI_COMM_WORLD, &
+                                  MPI_STATUS_IGNORE, ierr)
+  end do
+end program p
+"""
+
+
+def test_a_receive_block_of_receives_only_is_announced_whole_on_the_directives_line(tmp_path):
+    _, result = checked(tmp_path, "p.f90", HALO)
+    assert result.ok and result.diagnostics == []
+    lines = result.text.splitlines()
+    assert len(lines) == len(HALO.splitlines())
+    assert lines[4] == "  CALL bamboo_send_block_begin()"
+    assert lines[7] == "  end do; CALL bamboo_send_block_end() ! the faces"
+    assert lines[8] == ("  DO d = 1, 2; IF (lo(d) >= 0) THEN; CALL bamboo_expect_receive(u(8 + d), 1, "
+                        "MPI_DOUBLE_PRECISION, lo(d), 3 - d, MPI_COMM_WORLD); END IF; END DO; CALL bamboo_fire()")
+
+
+def test_a_block_that_unpacks_is_announced_by_source_and_tag(tmp_path):
+    text = HALO.replace("  end do\nend program", "    u(d) = u(8 + d)\n  end do\nend program")
+    _, result = checked(tmp_path, "p.f90", text)
+    assert result.text.splitlines()[8] == ("  DO d = 1, 2; IF (lo(d) >= 0) THEN; CALL bamboo_expect(lo(d), 3 - d, "
+                                           "MPI_COMM_WORLD); END IF; END DO; CALL bamboo_fire()")
+
+
+def test_receives_into_one_buffer_in_a_loop_are_not_announced_whole(tmp_path):
+    # Announced whole, both receives would be posted into w(1) at once (erroneous MPI).
+    _, result = checked(tmp_path, "p.f90", HALO.replace("u(8 + d), 1", "w(1), 1"))
+    assert "CALL bamboo_expect(lo(d), 3 - d, MPI_COMM_WORLD)" in result.text.splitlines()[8]
+
+
+def test_a_rule_that_would_read_what_the_block_assigns_is_left_out_with_a_note(tmp_path):
+    text = HALO.replace("  end do\nend program", "    lo(1) = 0\n  end do\nend program")
+    source, result = checked(tmp_path, "p.f90", text)
+    assert result.ok and result.text.splitlines()[8] == "  !$bamboo send".replace("send", "receive")
+    assert result.diagnostics == [f"{source}:9:3: note: the receive block's messages are not announced: it assigns "
+                                  "lo, which the rule reads; each of its receives waits on its own"]
+
+
+def test_a_preprocessed_files_directives_are_lowered_on_its_own_lines(tmp_path):
+    (tmp_path / "sizes.h").write_text("#define TWO 2\n")
+    text = "#include \"sizes.h\"\n" + HALO.replace("do d = 1, 2", "do d = 1, TWO")
+    _, result = checked(tmp_path, "p.F90", text)
+    lines = result.text.splitlines()
+    assert lines[0] == "#include \"sizes.h\"" and lines[5] == "  CALL bamboo_send_block_begin()"
+    assert lines[9].startswith("  DO d = 1, 2; IF (lo(d) >= 0) THEN; CALL bamboo_expect_receive(")

@@ -25,6 +25,23 @@ void mpi_type_indexed_(const Fint* count, const Fint* blocklengths, const Fint* 
     *newtype = datatype_handle(made);
 }
 
+// Strides in bytes are INTEGER(KIND=MPI_ADDRESS_KIND), C's MPI_Aint.
+void mpi_type_create_hvector_(const Fint* count, const Fint* blocklength, const MPI_Aint* stride,
+                              const Fint* oldtype, Fint* newtype, Fint* ierr) {
+    MPI_Datatype made = MPI_DATATYPE_NULL;
+    *ierr = bamboo_type_create_hvector(kFortranSite, *count, *blocklength, *stride, datatype(*oldtype), &made);
+    *newtype = datatype_handle(made);
+}
+
+// `order` is MPI_ORDER_FORTRAN or MPI_ORDER_C, whose values mpif.h takes from the C library.
+void mpi_type_create_subarray_(const Fint* ndims, const Fint* sizes, const Fint* subsizes, const Fint* starts,
+                               const Fint* order, const Fint* oldtype, Fint* newtype, Fint* ierr) {
+    MPI_Datatype made = MPI_DATATYPE_NULL;
+    *ierr = bamboo_type_create_subarray(kFortranSite, *ndims, sizes, subsizes, starts, *order, datatype(*oldtype),
+                                        &made);
+    *newtype = datatype_handle(made);
+}
+
 void mpi_type_commit_(const Fint* type, Fint* ierr) {
     MPI_Datatype c = datatype(*type);
     *ierr = bamboo_type_commit(kFortranSite, &c);

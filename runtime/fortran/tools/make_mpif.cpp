@@ -59,5 +59,14 @@ int main() {
                 "      common /bamboo_fortran_bottom/ MPI_BOTTOM\n"
                 "      double precision MPI_WTIME, MPI_WTICK\n"
                 "      external MPI_WTIME, MPI_WTICK\n");
+    // The firing rules bamboofort writes for `!$bamboo receive` (translator/bamboo/fortran/
+    // directives.py) announce receive buffers of any type: one interface, unchecked as MPI's.
+    std::printf("      interface\n"
+                "      subroutine bamboo_expect_receive(b, n, t, s, g, c)\n"
+                "!GCC$ ATTRIBUTES NO_ARG_CHECK :: b\n"
+                "      type(*), dimension(*) :: b\n"
+                "      integer n, t, s, g, c\n"
+                "      end subroutine\n"
+                "      end interface\n");
     return 0;
 }

@@ -18,6 +18,7 @@ BINDINGS = frozenset("""
     mpi_group_size mpi_group_rank mpi_group_translate_ranks
     mpi_dims_create mpi_cart_create mpi_cart_coords mpi_cart_rank mpi_cart_shift mpi_cart_sub
     mpi_cart_get mpi_cartdim_get
-    mpi_type_contiguous mpi_type_vector mpi_type_indexed mpi_type_commit mpi_type_free
+    mpi_type_contiguous mpi_type_vector mpi_type_indexed mpi_type_create_hvector
+    mpi_type_create_subarray mpi_type_commit mpi_type_free
     mpi_type_size mpi_type_get_extent
 """.split())

@@ -1,7 +1,8 @@
 """Building a Fortran program with Bamboo.
 
-Sources are compiled as written: Fortran by gfortran against Bamboo's mpif.h and `mpi`
-module, C beside it by the MPI C compiler with bamboo.h included first (its MPI calls go to
+Sources are compiled as written, but for their Bamboo directives, lowered line for line
+(directives.py): Fortran by gfortran against Bamboo's mpif.h and `mpi` module (a file with
+directives from its translation, which a line marker names the user's file), C beside it by the MPI C compiler with bamboo.h included first (its MPI calls go to
 the runtime as a translated file's do; its globals need no translation). Linking makes a
 shared object of the program, embeds it in an executable made of the runtime, its Fortran
 bindings and its main(), and exports to the program the symbols it must share with the
@@ -18,7 +19,7 @@ import shutil
 from pathlib import Path
 
 from .check import check_fortran
-from .sources import is_fortran
+from .sources import is_fortran, is_free_form, is_preprocessed
 
 # The symbols a task's copy of the program must find in the executable rather than in itself:
 # the Fortran bindings, the runtime's C interface (bamboo.h, which C beside the Fortran calls),
@@ -65,6 +66,7 @@ class FortranBuild:
         self.build_flags = build_flags
         self.build_libs = build_libs
         self.include = fortran_include_dir(runtime_libdir)
+        self.translations: dict[int, str] = {}  # source index -> the text with directives lowered
 
     # The user's arguments without the sources and without the output: for compiling, what is
     # not for the linker; for linking, all of it.
@@ -112,6 +114,8 @@ class FortranBuild:
             for diagnostic in result.diagnostics:
                 print(diagnostic, file=sys.stderr)
             ok &= result.ok
+            if result.text is not None:
+                self.translations[index] = result.text
         for index in self.cmd.sources:
             text = Path(self.cmd.args[index]).read_text(errors="replace") if Path(self.cmd.args[index]).is_file() else ""
             for number, line in enumerate(text.splitlines(), 1):
@@ -120,19 +124,37 @@ class FortranBuild:
                           "Fortran program are not implemented yet: the code runs as written", file=sys.stderr)
         return ok
 
-    def compile_commands(self, workdir: Path | None) -> list[tuple[list[str], str | None]]:
-        """One compiler command per source; with workdir, each writes its object there (to be
-        linked), otherwise where the user's -c and -o say."""
+    def _translation(self, index: int, n: int, workdir: Path) -> tuple[list[str], str]:
+        """The flags and file that compile a source's translation: the same name in a folder
+        of its own; a line marker gives the user's file and lines to gfortran's messages and
+        the debugger, includes are found beside the user's file, and the lowered directives
+        may make lines longer than the source form allows."""
+        source = Path(self.cmd.args[index])
+        translated = workdir / f"source-{n}" / source.name
+        translated.parent.mkdir(parents=True, exist_ok=True)
+        translated.write_text(f'# 1 "{source.resolve()}"\n' + self.translations[index])
+        flags = ["-cpp", f"-I{source.resolve().parent}",
+                 "-ffree-line-length-none" if is_free_form(str(source)) else "-ffixed-line-length-none"]
+        if not is_preprocessed(str(source)):
+            flags.append("-undef")  # no predefined macro may change a file not written for cpp
+        return flags, str(translated)
+
+    def compile_commands(self, workdir: Path, link: bool) -> list[tuple[list[str], str | None]]:
+        """One compiler command per source; when linking, each writes its object into workdir,
+        otherwise where the user's -c and -o say."""
         flags = self._flags(True)
         commands = []
         for n, index in enumerate(sorted([*self.cmd.sources, *self.cmd.fortran_sources])):
             source = self.cmd.args[index]
             if is_fortran(source):
                 compiler = [gfortran(), "-fPIC", f"-I{self.include}"]
+                if index in self.translations:
+                    extra, source = self._translation(index, n, workdir)
+                    compiler += extra
             else:
                 compiler = [os.environ.get("BAMBOO_MPICC", "mpicc"), "-fPIC", *self.build_flags,
                             f"-I{self.runtime_include}", "-include", "bamboo.h"]
-            if workdir is not None:
+            if link:
                 obj = workdir / f"{n}-{Path(source).stem}.o"
                 commands.append(([*compiler, *flags, "-c", source, "-o", str(obj)], str(obj)))
             else:
@@ -147,24 +169,26 @@ class FortranBuild:
             return 1
         if not self.check():
             return 1
-        if not self.cmd.links:
-            for command, _ in self.compile_commands(None):
-                status = subprocess.call(command)
-                if status:
-                    return status
-            return 0
         workdir = Path(tempfile.mkdtemp(prefix="bamboocc-fortran-"))
         try:
-            return self._link(workdir)
+            return self._link(workdir) if self.cmd.links else self._compile(workdir)
         finally:
             if self.cmd.keep:
-                print(f"bamboocc: the program's shared object and image kept in {workdir}", file=sys.stderr)
+                print(f"bamboocc: translated sources, the program's shared object and image kept in {workdir}",
+                      file=sys.stderr)
             else:
                 shutil.rmtree(workdir, ignore_errors=True)
 
+    def _compile(self, workdir: Path) -> int:
+        for command, _ in self.compile_commands(workdir, link=False):
+            status = subprocess.call(command)
+            if status:
+                return status
+        return 0
+
     def _link(self, workdir: Path) -> int:
         objects = []
-        for command, obj in self.compile_commands(workdir):
+        for command, obj in self.compile_commands(workdir, link=True):
             status = subprocess.call(command)
             if status:
                 return status

@@ -1,8 +1,9 @@
 """The Fortran front end: fparser's parse of a source, for what gfortran cannot say about it
-under Bamboo. gfortran, which compiles the file as written, reports the language's own
-errors; this reports, located `file:line:col:`, MPI routines the runtime does not bind
-(they would otherwise fail only when a task loads its copy), `use mpi_f08`, and the
-directives that Fortran programs do not have yet."""
+under Bamboo, and the lowering of its Bamboo directives (directives.py). gfortran, which
+compiles the file, reports the language's own errors; this reports, located
+`file:line:col:`, MPI routines the runtime does not bind (they would otherwise fail only
+when a task loads its copy), `use mpi_f08`, the comm directives Fortran programs do not have
+yet, and what the directives could not do."""
 from __future__ import annotations
 
 import re
@@ -13,9 +14,11 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic
 from .bindings import BINDINGS
+from .directives import apply, lower_directives
 from .sources import is_free_form, is_preprocessed
 
-DIRECTIVE = re.compile(r"^\s*[!cC*]\$(bamboo|comm_parameters|comm_p2p)\b", re.IGNORECASE)
+COMM_DIRECTIVE = re.compile(r"^\s*[!cC*]\$(comm_parameters|comm_p2p)\b", re.IGNORECASE)
+BAMBOO_DIRECTIVE = re.compile(r"^\s*[!cC*]\$bamboo\b", re.IGNORECASE)
 LINE_MARKER = re.compile(r'^# (\d+) "([^"]*)"')
 
 
@@ -23,6 +26,15 @@ LINE_MARKER = re.compile(r'^# (\d+) "([^"]*)"')
 class FortranCheck:
     diagnostics: list[str] = field(default_factory=list)
     ok: bool = True
+    text: str | None = None  # the file with its directives lowered; None: compiled as written
+    explanation: list[str] = field(default_factory=list)
+
+
+def _statement_item(node):
+    """The reader's item of a statement: a statement inside an IF statement has none of its own."""
+    while node is not None and getattr(node, "item", None) is None:
+        node = getattr(node, "parent", None)
+    return node.item if node is not None else None
 
 
 def _preprocessed(path: Path, flags: list[str]) -> tuple[str, list[tuple[str, int]]] | None:
@@ -84,18 +96,17 @@ def check_fortran(path: str, flags: list[str], include_dirs: list[str], display:
         if severity == "error":
             check.ok = False
 
+    def own_line(number: int) -> bool:
+        return 0 < number <= len(origin) and origin[number - 1][0] == str(source)
+
+    def indent(number: int) -> int:
+        return len(lines[number - 1]) - len(lines[number - 1].lstrip()) + 1
+
     for number, line_text in enumerate(lines, 1):
-        directive = DIRECTIVE.match(line_text)
-        if not directive:
-            continue
-        name = directive.group(1).lower()
-        column = len(line_text) - len(line_text.lstrip()) + 1
-        if name == "bamboo":
-            report("warning", number, None, "Bamboo directives are not implemented for Fortran yet: the code "
-                   "runs as written, each receive waiting on its own (docs/fortran.md)", column)
-        else:
-            report("error", number, None, f"the comm directive '{name}' is not implemented for Fortran yet "
-                   "(docs/fortran.md)", column)
+        directive = COMM_DIRECTIVE.match(line_text)
+        if directive:
+            report("error", number, None, f"the comm directive '{directive.group(1).lower()}' is not implemented "
+                   "for Fortran yet (docs/fortran.md)", indent(number))
 
     reader = FortranStringReader(text, ignore_comments=True, include_dirs=include_dirs)
     reader.set_format(FortranFormat(is_free_form(path), False))
@@ -105,9 +116,10 @@ def check_fortran(path: str, flags: list[str], include_dirs: list[str], display:
         if not _gfortran_accepts(source, flags):
             return check  # gfortran reports the error where it compiles the file
         at = re.search(r"at line (\d+)", str(error))
+        directives = " and its Bamboo directives are left as comments" if any(map(BAMBOO_DIRECTIVE.match, lines)) else ""
         report("warning", int(at.group(1)) if at else 1, None,
-               "fparser cannot parse this statement, so this file's MPI calls are not checked "
-               "here (the link still finds routines Bamboo lacks)")
+               f"fparser cannot parse this statement, so this file's MPI calls are not checked here (the "
+               f"link still finds routines Bamboo lacks){directives}")
         return check
     for use in walk(tree, Fortran2003.Use_Stmt):
         if str(use.items[2]).lower() == "mpi_f08" and use.item.reader is reader:
@@ -115,8 +127,19 @@ def check_fortran(path: str, flags: list[str], include_dirs: list[str], display:
                    "use the mpi module or mpif.h (docs/fortran.md)")
     for call in walk(tree, Fortran2003.Call_Stmt):
         name = str(call.items[0]).lower()
-        if not name.startswith(("mpi_", "pmpi_")) or name in BINDINGS or call.item.reader is not reader:
+        item = _statement_item(call)
+        if not name.startswith(("mpi_", "pmpi_")) or name in BINDINGS or item is None or item.reader is not reader:
             continue
-        report("error", call.item.span[0], name, f"{name.upper()} is not supported in Fortran programs "
+        report("error", item.span[0], name, f"{name.upper()} is not supported in Fortran programs "
                "under Bamboo (docs/fortran.md lists the MPI routines that are)")
+    lowering = lower_directives(tree, lines, own_line)
+    for number, message in lowering.errors:
+        report("error", number, None, message, indent(number))
+    for number, message in lowering.notes:
+        report("note", number, None, message, indent(number))
+    check.explanation = lowering.explanation
+    if check.ok and (lowering.lines or lowering.appended):
+        # The edits are to the lines of the user's file (after a preprocessor, the same lines).
+        original = source.read_text(errors="replace").splitlines()
+        check.text = apply(original, lowering.remap(lambda number: origin[number - 1][1]))
     return check
