@@ -128,3 +128,15 @@ def test_the_bindings_table_is_what_the_library_defines():
     documented = (REPO / "docs" / "fortran.md").read_text()
     missing = sorted(name for name in BINDINGS if f"`{name.upper()}`" not in documented)
     assert not missing, f"docs/fortran.md does not list {missing}"
+
+
+def test_a_task_that_waits_forever_in_a_rule_is_reported_at_its_line(tmp_path):
+    source = tmp_path / "stuck.f90"
+    source.write_text("program stuck\n  use mpi\n  integer :: ierr, x\n  call MPI_Init(ierr)\n  !$bamboo receive\n"
+                      "  call MPI_Recv(x, 1, MPI_INTEGER, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)\n"
+                      "  call MPI_Finalize(ierr)\nend program stuck\n")
+    assert bamboofort("-o", "stuck", "stuck.f90", cwd=tmp_path).returncode == 0
+    run = run_bamboo(tmp_path / "stuck", 1, 2, [], ["--bamboo-deadlock-timeout", "1"])
+    assert run.returncode != 0
+    assert ("task vrank 1 waits in its firing rule at stuck.f90:5 for: a message from vrank 0, tag 5, "
+            "MPI_COMM_WORLD") in run.stderr

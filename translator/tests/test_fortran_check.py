@@ -84,21 +84,22 @@ end program p
 
 
 def test_a_receive_block_of_receives_only_is_announced_whole_on_the_directives_line(tmp_path):
-    _, result = checked(tmp_path, "p.f90", HALO)
+    source, result = checked(tmp_path, "p.f90", HALO)
     assert result.ok and result.diagnostics == []
     lines = result.text.splitlines()
     assert len(lines) == len(HALO.splitlines())
     assert lines[4] == "  CALL bamboo_send_block_begin()"
     assert lines[7] == "  end do; CALL bamboo_send_block_end() ! the faces"
     assert lines[8] == ("  DO d = 1, 2; IF (lo(d) >= 0) THEN; CALL bamboo_expect_receive(u(8 + d), 1, "
-                        "MPI_DOUBLE_PRECISION, lo(d), 3 - d, MPI_COMM_WORLD); END IF; END DO; CALL bamboo_fire()")
+                        "MPI_DOUBLE_PRECISION, lo(d), 3 - d, MPI_COMM_WORLD); END IF; END DO; "
+                        f"CALL bamboo_fire_at('{source}', 9)")
 
 
 def test_a_block_that_unpacks_is_announced_by_source_and_tag(tmp_path):
     text = HALO.replace("  end do\nend program", "    u(d) = u(8 + d)\n  end do\nend program")
-    _, result = checked(tmp_path, "p.f90", text)
+    source, result = checked(tmp_path, "p.f90", text)
     assert result.text.splitlines()[8] == ("  DO d = 1, 2; IF (lo(d) >= 0) THEN; CALL bamboo_expect(lo(d), 3 - d, "
-                                           "MPI_COMM_WORLD); END IF; END DO; CALL bamboo_fire()")
+                                           f"MPI_COMM_WORLD); END IF; END DO; CALL bamboo_fire_at('{source}', 9)")
 
 
 def test_receives_into_one_buffer_in_a_loop_are_not_announced_whole(tmp_path):
@@ -118,7 +119,8 @@ def test_a_rule_that_would_read_what_the_block_assigns_is_left_out_with_a_note(t
 def test_a_preprocessed_files_directives_are_lowered_on_its_own_lines(tmp_path):
     (tmp_path / "sizes.h").write_text("#define TWO 2\n")
     text = "#include \"sizes.h\"\n" + HALO.replace("do d = 1, 2", "do d = 1, TWO")
-    _, result = checked(tmp_path, "p.F90", text)
+    source, result = checked(tmp_path, "p.F90", text)
     lines = result.text.splitlines()
     assert lines[0] == "#include \"sizes.h\"" and lines[5] == "  CALL bamboo_send_block_begin()"
     assert lines[9].startswith("  DO d = 1, 2; IF (lo(d) >= 0) THEN; CALL bamboo_expect_receive(")
+    assert lines[9].endswith(f"CALL bamboo_fire_at('{source}', 10)")

@@ -1,9 +1,27 @@
 // What bamboofort writes for Bamboo's directives in Fortran (translator/bamboo/fortran/
 // directives.py): a receive block's firing rule and a send block's bounds, called as Fortran
 // subroutines.
+#include <mutex>
+#include <set>
+#include <string>
+
 #include "binding.hpp"
 
 using namespace bamboo::fortran;
+
+namespace {
+
+// The file name of a rule's site, terminated and kept for the life of the process: the runtime
+// keeps the site's pointer (the report of a waiting task names it), and a Fortran string
+// carries its length instead of a terminating NUL.
+const char* kept_name(const char* name, std::size_t length) {
+    static std::mutex mutex;
+    static std::set<std::string> names;
+    std::lock_guard<std::mutex> lock(mutex);
+    return names.emplace(name, length).first->c_str();
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -14,7 +32,10 @@ void bamboo_expect_receive_(void* buf, const Fint* count, const Fint* type, cons
     bamboo_expect_receive(buffer(buf), *count, datatype(*type), *source, *tag, comm(*c));
 }
 
-void bamboo_fire_() { bamboo_fire(kFortranSite); }
+// Where the rule stands in the user's file: the report of a task that waits in it says so.
+void bamboo_fire_at_(const char* file, const Fint* line, std::size_t file_length) {
+    bamboo_fire(bamboo_site{kept_name(file, file_length), *line});
+}
 
 void bamboo_send_block_begin_() { bamboo_send_block_begin(); }
 void bamboo_send_block_end_() { bamboo_send_block_end(); }

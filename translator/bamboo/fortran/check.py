@@ -132,7 +132,7 @@ def check_fortran(path: str, flags: list[str], include_dirs: list[str], display:
             continue
         report("error", item.span[0], name, f"{name.upper()} is not supported in Fortran programs "
                "under Bamboo (docs/fortran.md lists the MPI routines that are)")
-    lowering = lower_directives(tree, lines, own_line)
+    lowering = lower_directives(tree, lines, own_line, lambda number: (display, origin[number - 1][1]))
     for number, message in lowering.errors:
         report("error", number, None, message, indent(number))
     for number, message in lowering.notes:

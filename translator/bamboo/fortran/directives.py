@@ -265,8 +265,9 @@ def _code_end(text: str) -> int:
     return len(text)
 
 
-def lower_directives(tree, lines: list[str], own_line) -> Lowering:
-    """Edits for the directives on the lines `own_line(n)` says are the file's own."""
+def lower_directives(tree, lines: list[str], own_line, site) -> Lowering:
+    """Edits for the directives on the lines `own_line(n)` says are the file's own; `site(n)`
+    is the file and line a rule written on line n reports its waits at."""
     lowering = Lowering()
     statements = list(_statements(tree))
     for number, text in enumerate(lines, 1):
@@ -303,7 +304,9 @@ def lower_directives(tree, lines: list[str], own_line) -> Lowering:
             if not statements_of_rule:
                 lowering.notes.append((number, "the receive block has no receive to announce"))
                 continue
-            lowering.lines[number] = indent + "; ".join([*statements_of_rule, "CALL bamboo_fire()"])
+            where, line = site(number)
+            fire = "CALL bamboo_fire_at('{}', {})".format(where.replace("'", "''"), line)
+            lowering.lines[number] = indent + "; ".join([*statements_of_rule, fire])
             how = "whole (received into their buffers as they arrive)" if rule.whole else "by source and tag"
             lowering.explanation.append(f"line {number}: receive block, lines {first}-{last}, announced {how}:")
             lowering.explanation += [f"    {s}" for s in statements_of_rule]
