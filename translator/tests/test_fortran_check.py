@@ -124,3 +124,18 @@ def test_a_preprocessed_files_directives_are_lowered_on_its_own_lines(tmp_path):
     assert lines[0] == "#include \"sizes.h\"" and lines[5] == "  CALL bamboo_send_block_begin()"
     assert lines[9].startswith("  DO d = 1, 2; IF (lo(d) >= 0) THEN; CALL bamboo_expect_receive(")
     assert lines[9].endswith(f"CALL bamboo_fire_at('{source}', 10)")
+
+
+def test_a_receive_into_a_pointer_or_an_assumed_shape_array_is_not_announced_whole(tmp_path):
+    # gfortran may pass either as a temporary copy, gone before an announced message lands.
+    for declaration in ("double precision, pointer :: u(:)", "double precision :: u(:)"):
+        text = HALO.replace("end program p", "end subroutine p").replace("program p\n", "subroutine p(u)\n")
+        text = text.replace("  double precision :: u(0:9), w(2)\n", f"  {declaration}\n")
+        _, result = checked(tmp_path, "p.f90", text.replace("u(8 + d), 1", "u, 1").replace("3 - d, MPI_COMM", "d, MPI_COMM"))
+        assert "CALL bamboo_expect(lo(d), d, MPI_COMM_WORLD)" in result.text.splitlines()[8], declaration
+
+
+def test_a_whole_array_received_with_a_datatype_per_loop_is_announced_whole(tmp_path):
+    text = HALO.replace("double precision :: u(0:9), w(2)", "double precision, allocatable :: u(:)\n  integer :: ghost(2)")
+    _, result = checked(tmp_path, "p.f90", text.replace("u(8 + d), 1, MPI_DOUBLE_PRECISION", "u, 1, ghost(d)"))
+    assert "CALL bamboo_expect_receive(u, 1, ghost(d), lo(d), 3 - d, MPI_COMM_WORLD)" in result.text.splitlines()[9]

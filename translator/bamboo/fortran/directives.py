@@ -199,22 +199,46 @@ def _loop_variables(node, top) -> set[str]:
     return found
 
 
-def _receives_only(node) -> bool:
-    """Whether a block holds nothing but receives, waits, loops and IFs, each receive into a
-    buffer of its own address that changes with every loop around it (two receives posted
-    into one buffer at once would be erroneous MPI)."""
+def _copied_when_passed(node) -> set[str]:
+    """The arrays of the program unit around `node` that gfortran may pass to an MPI routine
+    as a contiguous copy: pointers, and assumed-shape dummies (not allocatables)."""
     from fparser.two import Fortran2003 as F
     from fparser.two.utils import walk
+    while node is not None and type(node).__name__ not in (
+            "Main_Program", "Subroutine_Subprogram", "Function_Subprogram", "Module"):
+        node = getattr(node, "parent", None)
+    copied = set()
+    shapes = (F.Assumed_Shape_Spec, F.Deferred_Shape_Spec)
+    for declaration in walk(node, F.Type_Declaration_Stmt) if node is not None else []:
+        attributes = declaration.items[1]
+        pointer = "POINTER" in str(attributes or "").upper()
+        allocatable = "ALLOCATABLE" in str(attributes or "").upper()
+        shaped_by_attribute = bool(walk(attributes, shapes)) if attributes is not None else False
+        for entity in walk(declaration, F.Entity_Decl):
+            shaped = shaped_by_attribute or bool(walk(entity, shapes))
+            if pointer or (shaped and not allocatable):
+                copied.add(str(entity.items[0]).lower())
+    return copied
+
+
+def _receives_only(node) -> bool:
+    """Whether a block holds nothing but receives, waits, loops and IFs, each receive into a
+    buffer passed by its own address (not a copy, which would be gone when the message lands)
+    and different with every loop around it, by its subscripts or its datatype (two receives
+    posted into one buffer at once would be erroneous MPI)."""
+    from fparser.two import Fortran2003 as F
+    from fparser.two.utils import walk
+    copied = _copied_when_passed(node)
     for statement in [node, *walk(node)]:
         kind = type(statement).__name__
         if isinstance(statement, F.Call_Stmt):
             name = str(statement.items[0]).lower()
             if name in RECEIVES:
                 args = _args(statement)
-                if not args or not _stable_address(args[0]):
+                if len(args) < 3 or not _stable_address(args[0]) or _base(args[0]) in copied:
                     return False
-                indexes = _names(args[0]) - {_base(args[0])}
-                if not _loop_variables(statement, node) <= indexes:
+                varies = (_names(args[0]) - {_base(args[0])}) | _names(args[2])
+                if not _loop_variables(statement, node) <= varies:
                     return False
             elif name not in WAITS:
                 return False
