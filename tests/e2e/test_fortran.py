@@ -140,3 +140,9 @@ def test_a_task_that_waits_forever_in_a_rule_is_reported_at_its_line(tmp_path):
     assert run.returncode != 0
     assert ("task vrank 1 waits in its firing rule at stuck.f90:5 for: a message from vrank 0, tag 5, "
             "MPI_COMM_WORLD") in run.stderr
+
+
+def test_bamboofort_without_inputs_answers_as_mpifort(tmp_path):
+    # Build systems ask the compiler's version before they compile anything.
+    done = bamboofort("--version", cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.startswith("GNU Fortran"), done.stderr

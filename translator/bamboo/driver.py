@@ -314,7 +314,9 @@ def build_fortran_program(cmd: Command) -> int:
         print("bamboocc: error: --bamboo-comm-only does not take Fortran sources (docs/fortran.md)",
               file=sys.stderr)
         return 1
-    if cmd.preprocess_only:
+    inputs = cmd.fortran_sources or cmd.sources or any(arg.endswith((".o", ".a")) for arg in cmd.args)
+    if cmd.preprocess_only or not inputs:
+        # -E, and what has no input: --version, -dumpversion, -v, as mpifort passes them on
         return subprocess.call([gfortran(), f"-I{fortran_include_dir(RUNTIME_LIBDIR)}", *cmd.args])
     build = FortranBuild(cmd, RUNTIME_INCLUDE, RUNTIME_LIBDIR, RUNTIME_LIBS, runtime_build_flags(),
                          runtime_build_libs())
