@@ -24,7 +24,7 @@ def test_an_unbound_routine_is_an_error_at_its_name_in_fixed_form(tmp_path):
 def test_lines_of_a_preprocessed_file_are_the_users(tmp_path):
     (tmp_path / "defs.h").write_text("#define NX 4\n#define NY 5\n")
     source, result = checked(tmp_path, "p.F90", "#include \"defs.h\"\nprogram p\n  integer :: ierr, a(NX)\n"
-                             "#ifdef EXTRA\n  call mpi_comm_spawn(ierr)\n#endif\n  call mpi_ibarrier(ierr)\n"
+                             "#ifdef EXTRA\n  call mpi_comm_spawn(ierr)\n#endif\n  call mpi_win_free(ierr)\n"
                              "end program p\n", flags=["-DEXTRA"])
     assert [d.split(": error:")[0] for d in result.diagnostics] == [f"{source}:5:8", f"{source}:7:8"]
 

@@ -12,6 +12,7 @@
 #include <bamboo.h>
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace bamboo::fortran {
@@ -31,17 +32,26 @@ MPI_Comm comm(Fint handle);
 MPI_Datatype datatype(Fint handle);
 MPI_Op op(Fint handle);
 MPI_Group group(Fint handle);
+MPI_Errhandler errhandler(Fint handle);
+MPI_Info info(Fint handle);
+MPI_File file(Fint handle);
 
 // The Fortran integer of a handle the C interface returned: the null handle is 0, a
 // predefined one its fixed number, any other a new entry.
 Fint comm_handle(MPI_Comm comm);
 Fint datatype_handle(MPI_Datatype type);
 Fint group_handle(MPI_Group group);
+Fint errhandler_handle(MPI_Errhandler handler);
+Fint info_handle(MPI_Info info);
+Fint file_handle(MPI_File file);
 
 // After the C call freed the handle (it set it to null): the integer is free for reuse.
 void forget_comm(Fint handle);
 void forget_datatype(Fint handle);
 void forget_group(Fint handle);
+void forget_errhandler(Fint handle);
+void forget_info(Fint handle);
+void forget_file(Fint handle);
 
 // Requests: the C requests of Fortran integers, and back after the C call, which set a
 // completed nonpersistent request to MPI_REQUEST_NULL (its integer is then freed, and 0).
@@ -82,6 +92,10 @@ MPI_Status load_status(const Fint* fortran);
 
 // A Fortran CHARACTER result: the C string, blank-padded to the variable's length.
 void store_string(const char* text, char* fortran, std::size_t length);
+
+// A Fortran CHARACTER argument as a C string: without the blanks that pad it, at either end
+// (as MPI strips an info key's and value's).
+std::string load_string(const char* fortran, std::size_t length);
 
 }  // namespace bamboo::fortran
 

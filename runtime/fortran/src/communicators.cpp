@@ -29,6 +29,13 @@ void mpi_comm_dup_(const Fint* c, Fint* newcomm, Fint* ierr) {
     *newcomm = comm_handle(made);
 }
 
+void mpi_comm_split_type_(const Fint* c, const Fint* split_type, const Fint* key, const Fint* i, Fint* newcomm,
+                          Fint* ierr) {
+    MPI_Comm made = MPI_COMM_NULL;
+    *ierr = bamboo_comm_split_type(kFortranSite, comm(*c), *split_type, *key, info(*i), &made);
+    *newcomm = comm_handle(made);
+}
+
 void mpi_comm_create_(const Fint* c, const Fint* g, Fint* newcomm, Fint* ierr) {
     MPI_Comm made = MPI_COMM_NULL;
     *ierr = bamboo_comm_create(kFortranSite, comm(*c), group(*g), &made);
@@ -48,6 +55,34 @@ void mpi_comm_compare_(const Fint* a, const Fint* b, Fint* result, Fint* ierr) {
     int r = 0;
     *ierr = bamboo_comm_compare(kFortranSite, comm(*a), comm(*b), &r);
     *result = r;
+}
+
+// The value of a predefined attribute (MPI_TAG_UB, ...) is an int the C call points to; Fortran
+// gets the value itself, INTEGER(KIND=MPI_ADDRESS_KIND). A Fortran program makes no keyvals
+// (MPI_Comm_create_keyval is C's only), so the other keys are C's, whose values are addresses.
+void mpi_comm_get_attr_(const Fint* c, const Fint* keyval, MPI_Aint* value, Fint* flag, Fint* ierr) {
+    void* got = nullptr;
+    int found = 0;
+    *ierr = bamboo_comm_get_attr(kFortranSite, comm(*c), *keyval, &got, &found);
+    *flag = found != 0;
+    if (!found) return;
+    const int predefined[] = {MPI_TAG_UB,        MPI_HOST,   MPI_IO,          MPI_WTIME_IS_GLOBAL,
+                              MPI_UNIVERSE_SIZE, MPI_APPNUM, MPI_LASTUSEDCODE};
+    bool is_predefined = false;
+    for (int key : predefined) is_predefined = is_predefined || key == *keyval;
+    *value = is_predefined ? *static_cast<const int*>(got) : reinterpret_cast<MPI_Aint>(got);
+}
+
+void mpi_comm_set_name_(const Fint* c, const char* name, Fint* ierr, std::size_t name_length) {
+    *ierr = bamboo_comm_set_name(kFortranSite, comm(*c), load_string(name, name_length).c_str());
+}
+
+void mpi_comm_get_name_(const Fint* c, char* name, Fint* resultlen, Fint* ierr, std::size_t name_length) {
+    char got[MPI_MAX_OBJECT_NAME + 1] = {};
+    int length = 0;
+    *ierr = bamboo_comm_get_name(kFortranSite, comm(*c), got, &length);
+    store_string(got, name, name_length);
+    *resultlen = length;
 }
 
 void mpi_comm_group_(const Fint* c, Fint* g, Fint* ierr) {

@@ -1,4 +1,4 @@
-// Fortran bindings: waiting for and testing requests, and freeing them.
+// Fortran bindings: waiting for, testing, cancelling and freeing requests.
 #include "binding.hpp"
 
 using namespace bamboo::fortran;
@@ -86,6 +86,20 @@ void mpi_request_free_(Fint* request, Fint* ierr) {
     auto c = requests(request, 1);
     *ierr = bamboo_request_free(kFortranSite, c.data());
     update_requests(request, c, 1);
+}
+
+// A cancelled request is still completed by a wait or test, whose status says it was cancelled.
+void mpi_cancel_(Fint* request, Fint* ierr) {
+    auto c = requests(request, 1);
+    *ierr = bamboo_cancel(kFortranSite, c.data());
+    update_requests(request, c, 1);
+}
+
+void mpi_test_cancelled_(const Fint* status, Fint* flag, Fint* ierr) {
+    MPI_Status c = load_status(status);
+    int cancelled = 0;
+    *ierr = bamboo_test_cancelled(kFortranSite, &c, &cancelled);
+    *flag = cancelled != 0;
 }
 
 }  // extern "C"

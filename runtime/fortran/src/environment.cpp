@@ -1,4 +1,5 @@
-// Fortran bindings: starting and ending MPI, MPI_Abort, the clock and the processor name.
+// Fortran bindings: starting and ending MPI, MPI_Abort, the clock, the processor name and the
+// MPI version.
 #include "binding.hpp"
 
 using namespace bamboo::fortran;
@@ -37,6 +38,21 @@ void mpi_get_processor_name_(char* name, Fint* resultlen, Fint* ierr, std::size_
     int length = 0;
     *ierr = bamboo_get_processor_name(kFortranSite, c, &length);
     store_string(c, name, name_length);
+    *resultlen = length;
+}
+
+void mpi_get_version_(Fint* version, Fint* subversion, Fint* ierr) {
+    int v = 0, sub = 0;
+    *ierr = bamboo_get_version(kFortranSite, &v, &sub);
+    *version = v;
+    *subversion = sub;
+}
+
+void mpi_get_library_version_(char* version, Fint* resultlen, Fint* ierr, std::size_t version_length) {
+    char c[MPI_MAX_LIBRARY_VERSION_STRING + 1] = {};
+    int length = 0;
+    *ierr = bamboo_get_library_version(kFortranSite, c, &length);
+    store_string(c, version, version_length);
     *resultlen = length;
 }
 

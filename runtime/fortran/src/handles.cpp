@@ -88,6 +88,18 @@ HandleTable<MPI_Group>& groups() {
     static HandleTable<MPI_Group> table(MPI_GROUP_NULL, {BAMBOO_FORTRAN_GROUPS(BAMBOO_LISTED)});
     return table;
 }
+HandleTable<MPI_Errhandler>& errhandlers() {
+    static HandleTable<MPI_Errhandler> table(MPI_ERRHANDLER_NULL, {BAMBOO_FORTRAN_ERRHANDLERS(BAMBOO_LISTED)});
+    return table;
+}
+HandleTable<MPI_Info>& infos() {
+    static HandleTable<MPI_Info> table(MPI_INFO_NULL, {});
+    return table;
+}
+HandleTable<MPI_File>& files() {
+    static HandleTable<MPI_File> table(MPI_FILE_NULL, {});
+    return table;
+}
 HandleTable<MPI_Request>& request_table() {
     static HandleTable<MPI_Request> table(MPI_REQUEST_NULL, {});
     return table;
@@ -99,14 +111,23 @@ MPI_Comm comm(Fint handle) { return comms().get(handle); }
 MPI_Datatype datatype(Fint handle) { return datatypes().get(handle); }
 MPI_Op op(Fint handle) { return ops().get(handle); }
 MPI_Group group(Fint handle) { return groups().get(handle); }
+MPI_Errhandler errhandler(Fint handle) { return errhandlers().get(handle); }
+MPI_Info info(Fint handle) { return infos().get(handle); }
+MPI_File file(Fint handle) { return files().get(handle); }
 
 Fint comm_handle(MPI_Comm c) { return comms().add(c); }
 Fint datatype_handle(MPI_Datatype type) { return datatypes().add(type); }
 Fint group_handle(MPI_Group g) { return groups().add(g); }
+Fint errhandler_handle(MPI_Errhandler handler) { return errhandlers().add(handler); }
+Fint info_handle(MPI_Info i) { return infos().add(i); }
+Fint file_handle(MPI_File f) { return files().add(f); }
 
 void forget_comm(Fint handle) { comms().remove(handle); }
 void forget_datatype(Fint handle) { datatypes().remove(handle); }
 void forget_group(Fint handle) { groups().remove(handle); }
+void forget_errhandler(Fint handle) { errhandlers().remove(handle); }
+void forget_info(Fint handle) { infos().remove(handle); }
+void forget_file(Fint handle) { files().remove(handle); }
 
 std::vector<MPI_Request> requests(const Fint* handles, int count) {
     std::vector<MPI_Request> c(static_cast<std::size_t>(std::max(count, 0)));
@@ -165,6 +186,13 @@ void store_string(const char* text, char* fortran, std::size_t length) {
     std::size_t n = std::min(std::strlen(text), length);
     std::memcpy(fortran, text, n);
     std::memset(fortran + n, ' ', length - n);
+}
+
+std::string load_string(const char* fortran, std::size_t length) {
+    std::size_t begin = 0, end = length;
+    while (begin < end && fortran[begin] == ' ') ++begin;
+    while (end > begin && fortran[end - 1] == ' ') --end;
+    return std::string(fortran + begin, end - begin);
 }
 
 }  // namespace bamboo::fortran

@@ -10,11 +10,13 @@
 //       NO_ARG_CHECK, as Open MPI's module does), so that one routine takes buffers of every
 //       type as MPI allows; gfortran checks the other arguments. The other routines stay
 //       external, as through mpif.h.
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../src/binding.hpp"
@@ -28,8 +30,9 @@ void parameter(const char* type, const char* name, long long value) {
 
 int index_of(std::size_t offset) { return static_cast<int>(offset / sizeof(MPI_Fint)) + 1; }
 
-// The routines with buffers (any argument whose name ends in "buf"), and their arguments;
-// "(*)" marks an integer array.
+// The routines with buffers (any argument whose name ends in "buf", and MPI_Get_address's
+// location), and their arguments, default integers unless marked: "(*)" marks an array,
+// ":address" and ":offset" an INTEGER(KIND=MPI_ADDRESS_KIND) and (KIND=MPI_OFFSET_KIND).
 const char* const kBufferRoutines[] = {
     "mpi_send buf count datatype dest tag comm ierror",
     "mpi_ssend buf count datatype dest tag comm ierror",
@@ -58,6 +61,37 @@ const char* const kBufferRoutines[] = {
     "mpi_allgatherv sendbuf sendcount sendtype recvbuf recvcounts(*) displs(*) recvtype comm ierror",
     "mpi_alltoallv sendbuf sendcounts(*) sdispls(*) sendtype recvbuf recvcounts(*) rdispls(*) recvtype comm "
     "ierror",
+    "mpi_send_init buf count datatype dest tag comm request ierror",
+    "mpi_ssend_init buf count datatype dest tag comm request ierror",
+    "mpi_rsend_init buf count datatype dest tag comm request ierror",
+    "mpi_recv_init buf count datatype source tag comm request ierror",
+    "mpi_ibcast buf count datatype root comm request ierror",
+    "mpi_ireduce sendbuf recvbuf count datatype op root comm request ierror",
+    "mpi_iallreduce sendbuf recvbuf count datatype op comm request ierror",
+    "mpi_iscan sendbuf recvbuf count datatype op comm request ierror",
+    "mpi_iexscan sendbuf recvbuf count datatype op comm request ierror",
+    "mpi_ireduce_scatter sendbuf recvbuf recvcounts(*) datatype op comm request ierror",
+    "mpi_ireduce_scatter_block sendbuf recvbuf recvcount datatype op comm request ierror",
+    "mpi_igather sendbuf sendcount sendtype recvbuf recvcount recvtype root comm request ierror",
+    "mpi_iscatter sendbuf sendcount sendtype recvbuf recvcount recvtype root comm request ierror",
+    "mpi_igatherv sendbuf sendcount sendtype recvbuf recvcounts(*) displs(*) recvtype root comm request ierror",
+    "mpi_iscatterv sendbuf sendcounts(*) displs(*) sendtype recvbuf recvcount recvtype root comm request ierror",
+    "mpi_iallgather sendbuf sendcount sendtype recvbuf recvcount recvtype comm request ierror",
+    "mpi_ialltoall sendbuf sendcount sendtype recvbuf recvcount recvtype comm request ierror",
+    "mpi_iallgatherv sendbuf sendcount sendtype recvbuf recvcounts(*) displs(*) recvtype comm request ierror",
+    "mpi_ialltoallv sendbuf sendcounts(*) sdispls(*) sendtype recvbuf recvcounts(*) rdispls(*) recvtype comm "
+    "request ierror",
+    "mpi_get_address location address:address ierror",
+    "mpi_pack inbuf incount datatype outbuf outsize position comm ierror",
+    "mpi_unpack inbuf insize position outbuf outcount datatype comm ierror",
+    "mpi_file_read_at fh offset:offset buf count datatype status(*) ierror",
+    "mpi_file_write_at fh offset:offset buf count datatype status(*) ierror",
+    "mpi_file_read_at_all fh offset:offset buf count datatype status(*) ierror",
+    "mpi_file_write_at_all fh offset:offset buf count datatype status(*) ierror",
+    "mpi_file_read fh buf count datatype status(*) ierror",
+    "mpi_file_write fh buf count datatype status(*) ierror",
+    "mpi_file_read_all fh buf count datatype status(*) ierror",
+    "mpi_file_write_all fh buf count datatype status(*) ierror",
 };
 
 // Free-form lines, continued with & before 90 columns.
@@ -76,22 +110,35 @@ void write_module() {
                 "module mpi\n  implicit none\n  include 'mpif.h'\n  interface\n");
     for (const char* routine : kBufferRoutines) {
         std::istringstream words(routine);
-        std::string name, word, dummies, integers;
+        std::string name, word, dummies;
         std::vector<std::string> buffers;
+        std::vector<std::pair<std::string, std::string>> declarations;  // type, its dummies
         words >> name;
         while (words >> word) {
+            std::string kind = word.find(':') == std::string::npos ? "" : word.substr(word.find(':') + 1);
+            word = word.substr(0, word.find(':'));
             std::string dummy = word.substr(0, word.find('('));
             dummies += (dummies.empty() ? "" : ", ") + dummy;
-            if (dummy.size() >= 3 && dummy.compare(dummy.size() - 3, 3, "buf") == 0)
+            if ((dummy.size() >= 3 && dummy.compare(dummy.size() - 3, 3, "buf") == 0) || dummy == "location") {
                 buffers.push_back(dummy);
+                continue;
+            }
+            // The kinds' numbers: an interface body does not see mpif.h's parameters.
+            std::string type = kind == "address" ? "integer(kind=" + std::to_string(sizeof(MPI_Aint)) + ")"
+                               : kind == "offset" ? "integer(kind=" + std::to_string(sizeof(MPI_Offset)) + ")"
+                                                  : "integer";
+            auto same = std::find_if(declarations.begin(), declarations.end(),
+                                     [&](const auto& declaration) { return declaration.first == type; });
+            if (same == declarations.end())
+                declarations.emplace_back(type, word);
             else
-                integers += (integers.empty() ? "" : ", ") + word;
+                same->second += ", " + word;
         }
         free_form("    subroutine " + name + "(" + dummies + ")");
         for (const std::string& buffer : buffers)
             std::printf("      !GCC$ ATTRIBUTES NO_ARG_CHECK :: %s\n      type(*), dimension(*) :: %s\n",
                         buffer.c_str(), buffer.c_str());
-        free_form("      integer :: " + integers);
+        for (const auto& [type, names] : declarations) free_form("      " + type + " :: " + names);
         std::printf("    end subroutine %s\n", name.c_str());
     }
     std::printf("  end interface\nend module mpi\n");
@@ -111,6 +158,9 @@ int main(int argc, char** argv) {
     parameter("integer", "MPI_OP_NULL", 0);
     parameter("integer", "MPI_GROUP_NULL", 0);
     parameter("integer", "MPI_REQUEST_NULL", 0);
+    parameter("integer", "MPI_ERRHANDLER_NULL", 0);
+    parameter("integer", "MPI_INFO_NULL", 0);
+    parameter("integer", "MPI_FILE_NULL", 0);
     // Numbered per kind, as the tables are.
     {
         int n = 0;
@@ -122,6 +172,8 @@ int main(int argc, char** argv) {
         BAMBOO_FORTRAN_OPS(BAMBOO_KIND)
         n = 0;
         BAMBOO_FORTRAN_GROUPS(BAMBOO_KIND)
+        n = 0;
+        BAMBOO_FORTRAN_ERRHANDLERS(BAMBOO_KIND)
 #undef BAMBOO_KIND
     }
 #define BAMBOO_CONSTANT(name) parameter("integer", #name, name);
