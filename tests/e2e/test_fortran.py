@@ -146,3 +146,15 @@ def test_bamboofort_without_inputs_answers_as_mpifort(tmp_path):
     # Build systems ask the compiler's version before they compile anything.
     done = bamboofort("--version", cwd=tmp_path)
     assert done.returncode == 0 and done.stdout.startswith("GNU Fortran"), done.stderr
+
+
+def test_mpi_calls_are_checked_through_bamboos_mpif_h(tmp_path):
+    # fparser reads the program with Bamboo's mpif.h included (its interface of a Fortran 2018
+    # assumed-type argument left out, which fparser cannot parse): the check still runs.
+    source = tmp_path / "old.f"
+    source.write_text("      program old\n      include 'mpif.h'\n      integer ierr\n"
+                      "      call mpi_init(ierr)\n      call mpi_win_free(ierr, ierr)\n      end\n")
+    done = bamboofort("-c", "old.f", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "old.f:5:12: error: MPI_WIN_FREE is not supported" in done.stderr
+    assert "fparser cannot parse" not in done.stderr

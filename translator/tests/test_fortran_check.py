@@ -139,3 +139,17 @@ def test_a_whole_array_received_with_a_datatype_per_loop_is_announced_whole(tmp_
     text = HALO.replace("double precision :: u(0:9), w(2)", "double precision, allocatable :: u(:)\n  integer :: ghost(2)")
     _, result = checked(tmp_path, "p.f90", text.replace("u(8 + d), 1, MPI_DOUBLE_PRECISION", "u, 1, ghost(d)"))
     assert "CALL bamboo_expect_receive(u, 1, ghost(d), lo(d), 3 - d, MPI_COMM_WORLD)" in result.text.splitlines()[9]
+
+
+def test_fixed_form_lines_keep_only_their_columns_the_compiler_reads(tmp_path):
+    # The translation is compiled without a line length limit, for its long rules: the
+    # sequence numbers old code keeps in columns 73-80 must not become code.
+    text = ("      program p\n      integer ierr, x, st(6)\n      integer comm\nc$bamboo receive\n"
+            + "      call mpi_recv(x, 1, 7, 0, 0, comm,".ljust(72) + "00000040\n"
+            + "     &              st, ierr)".ljust(72) + "00000050\n      end\n")
+    _, result = checked(tmp_path, "p.f", text)
+    assert result.ok and result.diagnostics == []
+    lines = result.text.splitlines()
+    assert lines[3].startswith("      CALL bamboo_expect_receive(x, 1, 7, 0, 0, comm); CALL bamboo_fire_at(")
+    assert lines[4] == "      call mpi_recv(x, 1, 7, 0, 0, comm,".ljust(72)
+    assert lines[5] == "     &              st, ierr)".ljust(72)

@@ -102,7 +102,7 @@ class FortranBuild:
 
     def check(self) -> bool:
         ok = True
-        parse_flags = [a for a in self._flags(True) if a.startswith(("-D", "-U", "-I"))]
+        parse_flags = [a for a in self._flags(True) if a.startswith(("-D", "-U", "-I", "-ffixed-line-length-"))]
         for index in self.cmd.fortran_sources:
             path = self.cmd.args[index]
             if not Path(path).is_file():

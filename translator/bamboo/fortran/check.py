@@ -6,6 +6,7 @@ when a task loads its copy), `use mpi_f08`, the comm directives Fortran programs
 yet, and what the directives could not do."""
 from __future__ import annotations
 
+import functools
 import re
 import subprocess
 import tempfile
@@ -59,6 +60,35 @@ def _preprocessed(path: Path, flags: list[str]) -> tuple[str, list[tuple[str, in
     return "\n".join(lines) + "\n", origin
 
 
+INTERFACE = re.compile(r"^ +interface\n.*?^ +end interface\n", re.M | re.S | re.I)
+
+
+@functools.lru_cache(maxsize=None)
+def _for_fparser(include_dir: str) -> str:
+    """An include directory as fparser can read it: Bamboo's mpif.h declares an interface with
+    an assumed-type argument (TYPE(*), Fortran 2018), which fparser's Fortran 2008 does not
+    parse; a copy without it, beside the real ones, declares everything else."""
+    header = Path(include_dir) / "mpif.h"
+    if not header.is_file():
+        return include_dir
+    text = header.read_text(errors="replace")
+    if not INTERFACE.search(text):
+        return include_dir
+    copy = Path(tempfile.mkdtemp(prefix="bamboo-fparser-include-"))
+    (copy / "mpif.h").write_text(INTERFACE.sub("", text))
+    return str(copy)
+
+
+def _fixed_columns(flags: list[str]) -> int | None:
+    """How many columns of a fixed-form line gfortran reads (-ffixed-line-length-N; 72
+    by default); None: all of them."""
+    for flag in reversed(flags):
+        match = re.fullmatch(r"-ffixed-line-length-(\d+|none)", flag)
+        if match:
+            return None if match.group(1) in ("none", "0") else int(match.group(1))
+    return 72
+
+
 def _gfortran_accepts(source: Path, flags: list[str]) -> bool:
     with tempfile.TemporaryDirectory(prefix="bamboo-fsyntax-") as modules:
         done = subprocess.run(["gfortran", "-fsyntax-only", "-cpp" if is_preprocessed(str(source)) else "-nocpp",
@@ -83,6 +113,10 @@ def check_fortran(path: str, flags: list[str], include_dirs: list[str], display:
     else:
         text = source.read_text(errors="replace")
         origin = [(str(source), n + 1) for n in range(text.count("\n") + 2)]
+    columns = None if is_free_form(path) else _fixed_columns(flags)
+    if columns is not None:
+        # what gfortran reads of a fixed-form line (fparser would read on)
+        text = "".join(line[:columns] + "\n" for line in text.splitlines())
     lines = text.splitlines()
 
     def report(severity: str, line: int, word: str | None, message: str, column: int = 0) -> None:
@@ -108,7 +142,7 @@ def check_fortran(path: str, flags: list[str], include_dirs: list[str], display:
             report("error", number, None, f"the comm directive '{directive.group(1).lower()}' is not implemented "
                    "for Fortran yet (docs/fortran.md)", indent(number))
 
-    reader = FortranStringReader(text, ignore_comments=True, include_dirs=include_dirs)
+    reader = FortranStringReader(text, ignore_comments=True, include_dirs=[_for_fparser(d) for d in include_dirs])
     reader.set_format(FortranFormat(is_free_form(path), False))
     try:
         tree = ParserFactory().create(std="f2008")(reader)
@@ -132,7 +166,8 @@ def check_fortran(path: str, flags: list[str], include_dirs: list[str], display:
             continue
         report("error", item.span[0], name, f"{name.upper()} is not supported in Fortran programs "
                "under Bamboo (docs/fortran.md lists the MPI routines that are)")
-    lowering = lower_directives(tree, lines, own_line, lambda number: (display, origin[number - 1][1]))
+    lowering = lower_directives(tree, lines, own_line, lambda number: (display, origin[number - 1][1]),
+                                fixed_form=not is_free_form(path))
     for number, message in lowering.errors:
         report("error", number, None, message, indent(number))
     for number, message in lowering.notes:
@@ -141,5 +176,5 @@ def check_fortran(path: str, flags: list[str], include_dirs: list[str], display:
     if check.ok and (lowering.lines or lowering.appended):
         # The edits are to the lines of the user's file (after a preprocessor, the same lines).
         original = source.read_text(errors="replace").splitlines()
-        check.text = apply(original, lowering.remap(lambda number: origin[number - 1][1]))
+        check.text = apply(original, lowering.remap(lambda number: origin[number - 1][1]), columns)
     return check

@@ -289,9 +289,10 @@ def _code_end(text: str) -> int:
     return len(text)
 
 
-def lower_directives(tree, lines: list[str], own_line, site) -> Lowering:
+def lower_directives(tree, lines: list[str], own_line, site, fixed_form: bool) -> Lowering:
     """Edits for the directives on the lines `own_line(n)` says are the file's own; `site(n)`
-    is the file and line a rule written on line n reports its waits at."""
+    is the file and line a rule written on line n reports its waits at. In fixed form the
+    statements written start at column 7 at the earliest, where a statement may."""
     lowering = Lowering()
     statements = list(_statements(tree))
     for number, text in enumerate(lines, 1):
@@ -299,6 +300,8 @@ def lower_directives(tree, lines: list[str], own_line, site) -> Lowering:
         if not directive or not own_line(number):
             continue
         indent, kind = directive.group(1), directive.group(2).lower()
+        if fixed_form:
+            indent = indent.ljust(6)
         if kind not in ("olap", "send", "receive"):
             lowering.errors.append((number, f"unknown Bamboo directive '{kind}' (olap, send, receive)"))
             continue
@@ -337,9 +340,14 @@ def lower_directives(tree, lines: list[str], own_line, site) -> Lowering:
     return lowering
 
 
-def apply(lines: list[str], lowering: Lowering) -> str:
+def apply(lines: list[str], lowering: Lowering, columns: int | None = None) -> str:
+    """The file with the edits. The translation is compiled without a line length limit (a
+    rule may be long), so in fixed form, whose compiler ignores what stands past `columns`
+    (old code keeps sequence numbers there), the user's lines are cut at that column first."""
     out = []
     for number, text in enumerate(lines, 1):
+        if columns is not None and number not in lowering.lines:
+            text = text[:columns]
         text = lowering.lines.get(number, text)
         if number in lowering.appended:
             end = _code_end(text)
