@@ -6,7 +6,6 @@ when a task loads its copy), `use mpi_f08`, the comm directives Fortran programs
 yet, and what the directives could not do."""
 from __future__ import annotations
 
-import functools
 import re
 import subprocess
 import tempfile
@@ -60,23 +59,12 @@ def _preprocessed(path: Path, flags: list[str]) -> tuple[str, list[tuple[str, in
     return "\n".join(lines) + "\n", origin
 
 
-INTERFACE = re.compile(r"^ +interface\n.*?^ +end interface\n", re.M | re.S | re.I)
-
-
-@functools.lru_cache(maxsize=None)
 def _for_fparser(include_dir: str) -> str:
-    """An include directory as fparser can read it: Bamboo's mpif.h declares an interface with
-    an assumed-type argument (TYPE(*), Fortran 2018), which fparser's Fortran 2008 does not
-    parse; a copy without it, beside the real ones, declares everything else."""
-    header = Path(include_dir) / "mpif.h"
-    if not header.is_file():
-        return include_dir
-    text = header.read_text(errors="replace")
-    if not INTERFACE.search(text):
-        return include_dir
-    copy = Path(tempfile.mkdtemp(prefix="bamboo-fparser-include-"))
-    (copy / "mpif.h").write_text(INTERFACE.sub("", text))
-    return str(copy)
+    """An include directory as fparser reads it: for Bamboo's mpif.h, the runtime build's copy
+    without the interface that declares a Fortran 2018 assumed-type argument, which fparser's
+    Fortran 2008 does not parse (fortran/fparser beside fortran/include)."""
+    alternative = Path(include_dir).parent / "fparser"
+    return str(alternative) if (alternative / "mpif.h").is_file() else include_dir
 
 
 def _fixed_columns(flags: list[str]) -> int | None:
@@ -89,10 +77,11 @@ def _fixed_columns(flags: list[str]) -> int | None:
     return 72
 
 
-def _gfortran_accepts(source: Path, flags: list[str]) -> bool:
+def _gfortran_accepts(source: Path, flags: list[str], include_dirs: list[str]) -> bool:
     with tempfile.TemporaryDirectory(prefix="bamboo-fsyntax-") as modules:
         done = subprocess.run(["gfortran", "-fsyntax-only", "-cpp" if is_preprocessed(str(source)) else "-nocpp",
-                               f"-J{modules}", *flags, str(source)], capture_output=True, text=True)
+                               f"-J{modules}", *flags, *(f"-I{d}" for d in include_dirs), str(source)],
+                              capture_output=True, text=True)
     return done.returncode == 0
 
 
@@ -147,7 +136,7 @@ def check_fortran(path: str, flags: list[str], include_dirs: list[str], display:
     try:
         tree = ParserFactory().create(std="f2008")(reader)
     except FortranSyntaxError as error:
-        if not _gfortran_accepts(source, flags):
+        if not _gfortran_accepts(source, flags, include_dirs):
             return check  # gfortran reports the error where it compiles the file
         at = re.search(r"at line (\d+)", str(error))
         directives = " and its Bamboo directives are left as comments" if any(map(BAMBOO_DIRECTIVE.match, lines)) else ""
