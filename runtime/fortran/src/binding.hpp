@@ -40,6 +40,10 @@ MPI_File file(Fint handle);
 // predefined one its fixed number, any other a new entry.
 Fint comm_handle(MPI_Comm comm);
 Fint datatype_handle(MPI_Datatype type);
+Fint op_handle(MPI_Op op);
+// The integer of a datatype the program already has one for (a user reduction is handed the
+// datatype it reduces), or a new one.
+Fint known_datatype_handle(MPI_Datatype type);
 Fint group_handle(MPI_Group group);
 Fint errhandler_handle(MPI_Errhandler handler);
 Fint info_handle(MPI_Info info);
@@ -49,6 +53,7 @@ Fint file_handle(MPI_File file);
 void forget_comm(Fint handle);
 void forget_datatype(Fint handle);
 void forget_group(Fint handle);
+void forget_op(Fint handle);
 void forget_errhandler(Fint handle);
 void forget_info(Fint handle);
 void forget_file(Fint handle);

@@ -49,6 +49,16 @@ public:
         return static_cast<Fint>(slots_.size() - 1);
     }
 
+    // The integer already naming `handle`, or a new one.
+    Fint find_or_add(Handle handle) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            for (std::size_t i = 1; i < slots_.size(); ++i)
+                if (slots_[i] == handle && handle != null_) return static_cast<Fint>(i);
+        }
+        return add(handle);
+    }
+
     void set(Fint handle, Handle value) {
         std::lock_guard<std::mutex> lock(mutex_);
         if (handle > 0 && static_cast<std::size_t>(handle) < slots_.size()) slots_[static_cast<std::size_t>(handle)] = value;
@@ -117,6 +127,8 @@ MPI_File file(Fint handle) { return files().get(handle); }
 
 Fint comm_handle(MPI_Comm c) { return comms().add(c); }
 Fint datatype_handle(MPI_Datatype type) { return datatypes().add(type); }
+Fint known_datatype_handle(MPI_Datatype type) { return datatypes().find_or_add(type); }
+Fint op_handle(MPI_Op o) { return ops().add(o); }
 Fint group_handle(MPI_Group g) { return groups().add(g); }
 Fint errhandler_handle(MPI_Errhandler handler) { return errhandlers().add(handler); }
 Fint info_handle(MPI_Info i) { return infos().add(i); }
@@ -125,6 +137,7 @@ Fint file_handle(MPI_File f) { return files().add(f); }
 void forget_comm(Fint handle) { comms().remove(handle); }
 void forget_datatype(Fint handle) { datatypes().remove(handle); }
 void forget_group(Fint handle) { groups().remove(handle); }
+void forget_op(Fint handle) { ops().remove(handle); }
 void forget_errhandler(Fint handle) { errhandlers().remove(handle); }
 void forget_info(Fint handle) { infos().remove(handle); }
 void forget_file(Fint handle) { files().remove(handle); }

@@ -26,6 +26,7 @@ BINDINGS = frozenset("""
     mpi_cart_get mpi_cartdim_get
     mpi_type_contiguous mpi_type_vector mpi_type_indexed mpi_type_create_hvector
     mpi_type_create_subarray mpi_type_commit mpi_type_free
+    mpi_op_create mpi_op_free
     mpi_type_size mpi_type_get_extent
     mpi_type_create_hindexed mpi_type_create_struct mpi_type_struct mpi_type_create_resized mpi_type_dup
     mpi_type_get_true_extent mpi_type_extent mpi_get_address mpi_get_elements
