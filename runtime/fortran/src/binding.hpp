@@ -35,6 +35,7 @@ MPI_Group group(Fint handle);
 MPI_Errhandler errhandler(Fint handle);
 MPI_Info info(Fint handle);
 MPI_File file(Fint handle);
+MPI_Win window(Fint handle);
 
 // The Fortran integer of a handle the C interface returned: the null handle is 0, a
 // predefined one its fixed number, any other a new entry.
@@ -48,6 +49,7 @@ Fint group_handle(MPI_Group group);
 Fint errhandler_handle(MPI_Errhandler handler);
 Fint info_handle(MPI_Info info);
 Fint file_handle(MPI_File file);
+Fint window_handle(MPI_Win window);
 
 // After the C call freed the handle (it set it to null): the integer is free for reuse.
 void forget_comm(Fint handle);
@@ -57,6 +59,7 @@ void forget_op(Fint handle);
 void forget_errhandler(Fint handle);
 void forget_info(Fint handle);
 void forget_file(Fint handle);
+void forget_window(Fint handle);
 
 // Requests: the C requests of Fortran integers, and back after the C call, which set a
 // completed nonpersistent request to MPI_REQUEST_NULL (its integer is then freed, and 0).

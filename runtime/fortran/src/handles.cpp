@@ -110,6 +110,10 @@ HandleTable<MPI_File>& files() {
     static HandleTable<MPI_File> table(MPI_FILE_NULL, {});
     return table;
 }
+HandleTable<MPI_Win>& windows() {
+    static HandleTable<MPI_Win> table(MPI_WIN_NULL, {});
+    return table;
+}
 HandleTable<MPI_Request>& request_table() {
     static HandleTable<MPI_Request> table(MPI_REQUEST_NULL, {});
     return table;
@@ -124,6 +128,7 @@ MPI_Group group(Fint handle) { return groups().get(handle); }
 MPI_Errhandler errhandler(Fint handle) { return errhandlers().get(handle); }
 MPI_Info info(Fint handle) { return infos().get(handle); }
 MPI_File file(Fint handle) { return files().get(handle); }
+MPI_Win window(Fint handle) { return windows().get(handle); }
 
 Fint comm_handle(MPI_Comm c) { return comms().add(c); }
 Fint datatype_handle(MPI_Datatype type) { return datatypes().add(type); }
@@ -133,6 +138,7 @@ Fint group_handle(MPI_Group g) { return groups().add(g); }
 Fint errhandler_handle(MPI_Errhandler handler) { return errhandlers().add(handler); }
 Fint info_handle(MPI_Info i) { return infos().add(i); }
 Fint file_handle(MPI_File f) { return files().add(f); }
+Fint window_handle(MPI_Win w) { return windows().add(w); }
 
 void forget_comm(Fint handle) { comms().remove(handle); }
 void forget_datatype(Fint handle) { datatypes().remove(handle); }
@@ -141,6 +147,7 @@ void forget_op(Fint handle) { ops().remove(handle); }
 void forget_errhandler(Fint handle) { errhandlers().remove(handle); }
 void forget_info(Fint handle) { infos().remove(handle); }
 void forget_file(Fint handle) { files().remove(handle); }
+void forget_window(Fint handle) { windows().remove(handle); }
 
 std::vector<MPI_Request> requests(const Fint* handles, int count) {
     std::vector<MPI_Request> c(static_cast<std::size_t>(std::max(count, 0)));

@@ -33,8 +33,8 @@ void parameter(const char* type, const char* name, long long value) {
 
 int index_of(std::size_t offset) { return static_cast<int>(offset / sizeof(MPI_Fint)) + 1; }
 
-// The routines with buffers (any argument whose name ends in "buf", and MPI_Get_address's
-// location), and their arguments, default integers unless marked: "(*)" marks an array,
+// The routines with buffers (any argument whose name ends in "buf" or "_addr", MPI_Get_address's
+// location and a window's base), and their arguments, default integers unless marked: "(*)" marks an array,
 // ":address" and ":offset" an INTEGER(KIND=MPI_ADDRESS_KIND) and (KIND=MPI_OFFSET_KIND).
 const char* const kBufferRoutines[] = {
     "mpi_send buf count datatype dest tag comm ierror",
@@ -95,6 +95,18 @@ const char* const kBufferRoutines[] = {
     "mpi_file_write fh buf count datatype status(*) ierror",
     "mpi_file_read_all fh buf count datatype status(*) ierror",
     "mpi_file_write_all fh buf count datatype status(*) ierror",
+    "mpi_win_create base size:address disp_unit info comm win ierror",
+    "mpi_put origin_addr origin_count origin_datatype target_rank target_disp:address target_count "
+    "target_datatype win ierror",
+    "mpi_get origin_addr origin_count origin_datatype target_rank target_disp:address target_count "
+    "target_datatype win ierror",
+    "mpi_accumulate origin_addr origin_count origin_datatype target_rank target_disp:address target_count "
+    "target_datatype op win ierror",
+    "mpi_get_accumulate origin_addr origin_count origin_datatype result_addr result_count result_datatype "
+    "target_rank target_disp:address target_count target_datatype op win ierror",
+    "mpi_fetch_and_op origin_addr result_addr datatype target_rank target_disp:address op win ierror",
+    "mpi_compare_and_swap origin_addr compare_addr result_addr datatype target_rank target_disp:address win "
+    "ierror",
 };
 
 // Free-form lines, continued with & before 90 columns.
@@ -122,7 +134,11 @@ void write_module() {
             word = word.substr(0, word.find(':'));
             std::string dummy = word.substr(0, word.find('('));
             dummies += (dummies.empty() ? "" : ", ") + dummy;
-            if ((dummy.size() >= 3 && dummy.compare(dummy.size() - 3, 3, "buf") == 0) || dummy == "location") {
+            auto ends_with = [&dummy](const char* end) {
+                std::size_t n = std::strlen(end);
+                return dummy.size() >= n && dummy.compare(dummy.size() - n, n, end) == 0;
+            };
+            if (ends_with("buf") || ends_with("_addr") || dummy == "location" || dummy == "base") {
                 buffers.push_back(dummy);
                 continue;
             }
@@ -165,6 +181,7 @@ int main(int argc, char** argv) {
     parameter("integer", "MPI_ERRHANDLER_NULL", 0);
     parameter("integer", "MPI_INFO_NULL", 0);
     parameter("integer", "MPI_FILE_NULL", 0);
+    parameter("integer", "MPI_WIN_NULL", 0);
     // Numbered per kind, as the tables are.
     {
         int n = 0;

@@ -27,6 +27,10 @@ BINDINGS = frozenset("""
     mpi_type_contiguous mpi_type_vector mpi_type_indexed mpi_type_create_hvector
     mpi_type_create_subarray mpi_type_commit mpi_type_free
     mpi_op_create mpi_op_free
+    mpi_win_create mpi_win_free mpi_win_get_group mpi_put mpi_get mpi_accumulate mpi_get_accumulate
+    mpi_fetch_and_op mpi_compare_and_swap mpi_win_fence mpi_win_lock mpi_win_unlock mpi_win_lock_all
+    mpi_win_unlock_all mpi_win_flush mpi_win_flush_all mpi_win_flush_local mpi_win_flush_local_all
+    mpi_win_sync mpi_win_post mpi_win_start mpi_win_complete mpi_win_wait
     mpi_type_size mpi_type_get_extent
     mpi_type_create_hindexed mpi_type_create_struct mpi_type_struct mpi_type_create_resized mpi_type_dup
     mpi_type_get_true_extent mpi_type_extent mpi_get_address mpi_get_elements
