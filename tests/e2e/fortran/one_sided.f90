@@ -40,9 +40,19 @@ program one_sided
   call MPI_Fetch_and_op(one, fetched, MPI_INTEGER, 0, zero, MPI_SUM, counter_win, ierr)
   call MPI_Win_flush(0, counter_win, ierr)
   call MPI_Win_unlock(0, counter_win, ierr)
+  ! Rank 0 reads both through the windows (what others wrote under locks), before anyone swaps.
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
-  if (rank == 0) write(*, '(a,i0,a,i0)') 'rank 0 slot 2 ', slots(2), ' counter ', counter
+  if (rank == 0) then
+    call MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win, ierr)
+    call MPI_Get(peek, 1, MPI_INTEGER, 0, 1_MPI_ADDRESS_KIND, 1, MPI_INTEGER, win, ierr)
+    call MPI_Win_unlock(0, win, ierr)
+    call MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, counter_win, ierr)
+    call MPI_Get(old, 1, MPI_INTEGER, 0, zero, 1, MPI_INTEGER, counter_win, ierr)
+    call MPI_Win_unlock(0, counter_win, ierr)
+    write(*, '(a,i0,a,i0)') 'rank 0 slot 2 ', peek(1), ' counter ', old
+  end if
   write(*, '(a,i0,a,l1)') 'rank ', rank, ' fetched in range ', fetched >= 0 .and. fetched < np
+  call MPI_Barrier(MPI_COMM_WORLD, ierr)
 
   ! Compare-and-swap: only the rank that finds the counter at np changes it.
   call MPI_Win_lock_all(0, counter_win, ierr)
@@ -51,7 +61,12 @@ program one_sided
   call MPI_Win_flush_all(counter_win, ierr)
   call MPI_Win_unlock_all(counter_win, ierr)
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
-  if (rank == 0) write(*, '(a,i0)') 'counter after one swap ', counter
+  if (rank == 0) then
+    call MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, counter_win, ierr)
+    call MPI_Get(old, 1, MPI_INTEGER, 0, zero, 1, MPI_INTEGER, counter_win, ierr)
+    call MPI_Win_unlock(0, counter_win, ierr)
+    write(*, '(a,i0)') 'counter after one swap ', old
+  end if
 
   ! General active target: each rank exposes to its left and accesses its right.
   call MPI_Comm_group(MPI_COMM_WORLD, world_group, ierr)
