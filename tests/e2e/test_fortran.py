@@ -56,7 +56,7 @@ def bamboofort(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 def test_an_mpi_routine_without_a_binding_is_a_located_error(tmp_path):
     done = bamboofort("-o", "prog", str(FORTRAN_DIR / "driver" / "unsupported.f90"), cwd=tmp_path)
     assert done.returncode == 1
-    assert f"{FORTRAN_DIR / 'driver' / 'unsupported.f90'}:6:8: error: MPI_WIN_FREE is not supported" in done.stderr
+    assert f"{FORTRAN_DIR / 'driver' / 'unsupported.f90'}:7:8: error: MPI_WIN_SHARED_QUERY is not supported" in done.stderr
     assert not (tmp_path / "prog").exists()
 
 
@@ -153,8 +153,8 @@ def test_mpi_calls_are_checked_through_bamboos_mpif_h(tmp_path):
     # assumed-type argument left out, which fparser cannot parse): the check still runs.
     source = tmp_path / "old.f"
     source.write_text("      program old\n      include 'mpif.h'\n      integer ierr\n"
-                      "      call mpi_init(ierr)\n      call mpi_win_free(ierr, ierr)\n      end\n")
+                      "      call mpi_init(ierr)\n      call mpi_win_shared_query(ierr, ierr)\n      end\n")
     done = bamboofort("-c", "old.f", cwd=tmp_path)
     assert done.returncode == 1
-    assert "old.f:5:12: error: MPI_WIN_FREE is not supported" in done.stderr
+    assert "old.f:5:12: error: MPI_WIN_SHARED_QUERY is not supported" in done.stderr
     assert "fparser cannot parse" not in done.stderr

@@ -15,16 +15,16 @@ def checked(tmp_path: Path, name: str, text: str, flags=()):
 
 def test_an_unbound_routine_is_an_error_at_its_name_in_fixed_form(tmp_path):
     source, result = checked(tmp_path, "p.f", "      program p\n      integer ierr\n"
-                             "      call mpi_init(ierr)\n      call MPI_WIN_FENCE(0, 0, ierr)\n      end\n")
+                             "      call mpi_init(ierr)\n      call MPI_WIN_ALLOCATE(0, 0, ierr)\n      end\n")
     assert not result.ok
-    assert result.diagnostics == [f"{source}:4:12: error: MPI_WIN_FENCE is not supported in Fortran programs "
+    assert result.diagnostics == [f"{source}:4:12: error: MPI_WIN_ALLOCATE is not supported in Fortran programs "
                                   "under Bamboo (docs/fortran.md lists the MPI routines that are)"]
 
 
 def test_lines_of_a_preprocessed_file_are_the_users(tmp_path):
     (tmp_path / "defs.h").write_text("#define NX 4\n#define NY 5\n")
     source, result = checked(tmp_path, "p.F90", "#include \"defs.h\"\nprogram p\n  integer :: ierr, a(NX)\n"
-                             "#ifdef EXTRA\n  call mpi_comm_spawn(ierr)\n#endif\n  call mpi_win_free(ierr)\n"
+                             "#ifdef EXTRA\n  call mpi_comm_spawn(ierr)\n#endif\n  call mpi_win_shared_query(ierr)\n"
                              "end program p\n", flags=["-DEXTRA"])
     assert [d.split(": error:")[0] for d in result.diagnostics] == [f"{source}:5:8", f"{source}:7:8"]
 
@@ -153,3 +153,13 @@ def test_fixed_form_lines_keep_only_their_columns_the_compiler_reads(tmp_path):
     assert lines[3].startswith("      CALL bamboo_expect_receive(x, 1, 7, 0, 0, comm); CALL bamboo_fire_at(")
     assert lines[4] == "      call mpi_recv(x, 1, 7, 0, 0, comm,".ljust(72)
     assert lines[5] == "     &              st, ierr)".ljust(72)
+
+
+def test_priority_is_set_where_it_stands_and_dimension_is_checked(tmp_path):
+    text = HALO.replace("  !$bamboo send\n", "  !$bamboo dimension 2\n  !$bamboo priority 10 - lo(1)\n  !$bamboo send\n", 1)
+    source, result = checked(tmp_path, "p.f90", text)
+    assert result.ok and result.diagnostics == []
+    lines = result.text.splitlines()
+    assert lines[4] == "  !$bamboo dimension 2" and lines[5] == "  CALL bamboo_set_priority(10 - lo(1))"
+    _, result = checked(tmp_path, "q.f90", text.replace("dimension 2", "dimension two"))
+    assert not result.ok and result.diagnostics[0].endswith("error: '!$bamboo dimension' takes a positive integer")

@@ -1,6 +1,6 @@
 // What bamboofort writes for Bamboo's directives in Fortran (translator/bamboo/fortran/
-// directives.py): a receive block's firing rule and a send block's bounds, called as Fortran
-// subroutines.
+// directives.py): a receive block's firing rule, a send block's bounds and a priority, called
+// as Fortran subroutines.
 #include <mutex>
 #include <set>
 #include <string>
@@ -38,6 +38,7 @@ void bamboo_fire_at_(const char* file, const Fint* line, std::size_t file_length
 }
 
 void bamboo_send_block_begin_() { bamboo_send_block_begin(); }
+void bamboo_set_priority_(const Fint* priority) { bamboo_set_priority(*priority); }
 void bamboo_send_block_end_() { bamboo_send_block_end(); }
 
 }  // extern "C"

@@ -1,6 +1,7 @@
 ! Bamboo's directives in Fortran: an olap region whose send blocks and receive blocks get
 ! firing rules, announced whole (a block of receives only), by source and tag (a block that
-! unpacks), under a DO loop and IFs (no neighbour past the ends), and with MPI_ANY_SOURCE.
+! unpacks), under a DO loop and IFs (no neighbour past the ends), and with MPI_ANY_SOURCE;
+! a priority and a dimension.
 program halo_directives
   use mpi
   implicit none
@@ -17,6 +18,8 @@ program halo_directives
   if (rank == np - 1) nbr(2) = MPI_PROC_NULL
   u = 0
   u(1:n) = [(dble(rank * n + d), d = 1, n)]
+  !$bamboo dimension 1
+  !$bamboo priority np - rank
   !$bamboo olap
   do it = 1, steps
     !$bamboo send

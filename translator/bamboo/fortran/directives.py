@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-DIRECTIVE = re.compile(r"^(\s*)[!cC*]\$bamboo\s+(\w+)", re.IGNORECASE)
+DIRECTIVE = re.compile(r"^(\s*)[!cC*]\$bamboo\s+(\w+)(.*)$", re.IGNORECASE)
 RECEIVES = {"mpi_recv", "mpi_irecv"}
 WAITS = {"mpi_wait", "mpi_waitall", "mpi_waitany", "mpi_waitsome", "mpi_test", "mpi_testall", "mpi_testany"}
 # Functions the rule may evaluate: Fortran's intrinsics, which change nothing.
@@ -299,11 +299,25 @@ def lower_directives(tree, lines: list[str], own_line, site, fixed_form: bool) -
         directive = DIRECTIVE.match(text)
         if not directive or not own_line(number):
             continue
-        indent, kind = directive.group(1), directive.group(2).lower()
+        indent, kind, rest = directive.group(1), directive.group(2).lower(), directive.group(3).strip()
         if fixed_form:
             indent = indent.ljust(6)
-        if kind not in ("olap", "send", "receive"):
-            lowering.errors.append((number, f"unknown Bamboo directive '{kind}' (olap, send, receive)"))
+        if kind not in ("olap", "send", "receive", "priority", "dimension"):
+            lowering.errors.append((number, f"unknown Bamboo directive '{kind}' (olap, send, receive, priority, "
+                                            "dimension)"))
+            continue
+        if kind == "priority":
+            # From here on, as C's: EXPR is the task's priority (gfortran checks it, on this line).
+            if not rest:
+                lowering.errors.append((number, "'!$bamboo priority' needs an integer expression"))
+                continue
+            lowering.lines[number] = f"{indent}CALL bamboo_set_priority({rest})"
+            lowering.explanation.append(f"line {number}: priority {rest} from here on")
+            continue
+        if kind == "dimension":
+            # The layouts' geometry, as in C: checked, not needed by the runtime yet.
+            if not re.fullmatch(r"[1-9]\d*", rest):
+                lowering.errors.append((number, "'!$bamboo dimension' takes a positive integer"))
             continue
         found = _following(statements, number, lines)
         if found is None:
