@@ -107,6 +107,23 @@ std::string load_string(const char* fortran, std::size_t length);
 
 }  // namespace bamboo::fortran
 
+// The bindings of the sends and receives that return a request: nonblocking (MPI_Isend,
+// MPI_Irecv, ...) and persistent (MPI_Send_init, MPI_Recv_init, ...) alike.
+#define BAMBOO_FORTRAN_SEND_WITH_REQUEST(fortran_name, c_name)                                      \
+    void fortran_name(const void* buf, const Fint* count, const Fint* type, const Fint* dest,    \
+                      const Fint* tag, const Fint* c, Fint* request, Fint* ierr) {               \
+        MPI_Request r = MPI_REQUEST_NULL;                                                         \
+        *ierr = c_name(kFortranSite, buffer(buf), *count, datatype(*type), *dest, *tag, comm(*c), &r); \
+        *request = request_handle(r);                                                             \
+    }
+#define BAMBOO_FORTRAN_RECEIVE_WITH_REQUEST(fortran_name, c_name)                                   \
+    void fortran_name(void* buf, const Fint* count, const Fint* type, const Fint* source,         \
+                      const Fint* tag, const Fint* c, Fint* request, Fint* ierr) {               \
+        MPI_Request r = MPI_REQUEST_NULL;                                                         \
+        *ierr = c_name(kFortranSite, buffer(buf), *count, datatype(*type), *source, *tag, comm(*c), &r); \
+        *request = request_handle(r);                                                             \
+    }
+
 // The sentinel variables of mpif.h's COMMON blocks (gfortran's symbol names). The program
 // links to these definitions, so their addresses are the same in every task's copy.
 extern "C" {

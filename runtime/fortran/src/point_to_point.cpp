@@ -14,23 +14,10 @@ BAMBOO_FORTRAN_BLOCKING_SEND(mpi_send_, bamboo_send)
 BAMBOO_FORTRAN_BLOCKING_SEND(mpi_ssend_, bamboo_ssend)
 BAMBOO_FORTRAN_BLOCKING_SEND(mpi_rsend_, bamboo_rsend)
 
-#define BAMBOO_FORTRAN_NONBLOCKING_SEND(fortran_name, c_name)                                       \
-    void fortran_name(const void* buf, const Fint* count, const Fint* type, const Fint* dest,    \
-                      const Fint* tag, const Fint* c, Fint* request, Fint* ierr) {               \
-        MPI_Request r = MPI_REQUEST_NULL;                                                         \
-        *ierr = c_name(kFortranSite, buffer(buf), *count, datatype(*type), *dest, *tag, comm(*c), &r); \
-        *request = request_handle(r);                                                             \
-    }
-BAMBOO_FORTRAN_NONBLOCKING_SEND(mpi_isend_, bamboo_isend)
-BAMBOO_FORTRAN_NONBLOCKING_SEND(mpi_issend_, bamboo_issend)
-BAMBOO_FORTRAN_NONBLOCKING_SEND(mpi_irsend_, bamboo_irsend)
-
-void mpi_irecv_(void* buf, const Fint* count, const Fint* type, const Fint* source, const Fint* tag,
-                const Fint* c, Fint* request, Fint* ierr) {
-    MPI_Request r = MPI_REQUEST_NULL;
-    *ierr = bamboo_irecv(kFortranSite, buffer(buf), *count, datatype(*type), *source, *tag, comm(*c), &r);
-    *request = request_handle(r);
-}
+BAMBOO_FORTRAN_SEND_WITH_REQUEST(mpi_isend_, bamboo_isend)
+BAMBOO_FORTRAN_SEND_WITH_REQUEST(mpi_issend_, bamboo_issend)
+BAMBOO_FORTRAN_SEND_WITH_REQUEST(mpi_irsend_, bamboo_irsend)
+BAMBOO_FORTRAN_RECEIVE_WITH_REQUEST(mpi_irecv_, bamboo_irecv)
 
 void mpi_recv_(void* buf, const Fint* count, const Fint* type, const Fint* source, const Fint* tag,
                const Fint* c, Fint* status, Fint* ierr) {
