@@ -24,7 +24,7 @@ MALFORMED = [
     ("loopcomm/run", "--kinds", "packed"),
     ("hpl/run", "--grid", "2by4"),
     ("hpl/run", "--processes", "3"),
-    ("npb/run", "--benchmarks", "is,ft"),
+    ("npb/run", "--benchmarks", "is,ua"),
     ("npb/run", "--processes", "1,x"),
     ("overdecomposition/run", "--sizes", "96"),
     ("overdecomposition/run", "--vfs", "1,two"),
