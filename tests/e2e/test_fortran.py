@@ -18,8 +18,9 @@ BAMBOOFORT = REPO / "bin" / "bamboofort"
 PROGRAMS = {path.stem: [path] for path in sorted(FORTRAN_DIR.glob("*.f*"))}
 PROGRAMS["mixed"] = [FORTRAN_DIR / "mixed" / "main.f90", FORTRAN_DIR / "mixed" / "ring_sum.c"]
 
-# Within one process (VF 3 on 1) and between processes (VF 1, 2, 4 on 2).
-CONFIGS = [(1, 3), (2, 1), (2, 2), (2, 4)]
+# Within one process (VF 3 on 1) and between processes (VF 1 and 4 on 2): make test stays
+# within its 15 minutes.
+CONFIGS = [(1, 3), (2, 1), (2, 4)]
 
 
 def test_the_corpus_is_there():
