@@ -23,8 +23,9 @@ from .sources import is_fortran, is_free_form, is_preprocessed
 
 # The symbols a task's copy of the program must find in the executable rather than in itself:
 # the Fortran bindings, the runtime's C interface (bamboo.h, which C beside the Fortran calls),
-# mpif.h's sentinels and STOP.
-EXPORTED = ("mpi_*", "bamboo_*", "_gfortran_stop_*", "_gfortran_error_stop_*")
+# mpif.h's sentinels, STOP, and OPEN and CLOSE (runtime/fortran/src/units.cpp).
+EXPORTED = ("mpi_*", "bamboo_*", "_gfortran_stop_*", "_gfortran_error_stop_*", "_gfortran_st_open",
+            "_gfortran_st_close")
 # What a translated C object defines or calls: it keeps its globals through the runtime's
 # registration, made once for the executable; a copy per task would register them again.
 TRANSLATED_C = re.compile(r"\b(bamboo_register_globals?|bamboo_main)\b")
