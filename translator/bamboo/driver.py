@@ -25,8 +25,8 @@ from .source import ENCODING
 from .toolchain import CXX_SOURCE_SUFFIXES
 from .loop_comm import INCLUDE_DIR as LOOPCOMM_INCLUDE
 from .translate import translate_file
-from .fortran.build import FortranBuild, gfortran, fortran_include_dir, is_fortran_link
-from .fortran.sources import is_fortran
+from .fortran.build import FortranBuild, fortran_include_dir, is_fortran_link
+from .fortran.sources import gfortran, is_fortran
 
 REPO = Path(__file__).resolve().parents[2]
 RUNTIME_INCLUDE = REPO / "runtime" / "include"

@@ -2,24 +2,25 @@
 
 Sources are compiled as written, but for their Bamboo directives, lowered line for line
 (directives.py): Fortran by gfortran against Bamboo's mpif.h and `mpi` module (a file with
-directives from its translation, which a line marker names the user's file), C beside it by the MPI C compiler with bamboo.h included first (its MPI calls go to
-the runtime as a translated file's do; its globals need no translation). Linking makes a
-shared object of the program, embeds it in an executable made of the runtime, its Fortran
-bindings and its main(), and exports to the program the symbols it must share with the
-runtime (runtime/fortran/src/program_copies.cpp says why each task loads a copy).
+directives from its translation, which a line marker names the user's file), C beside it by
+the MPI C compiler with bamboo.h included first (its MPI calls go to the runtime as a
+translated file's do; its globals need no translation). Linking makes a shared object of the
+program, embeds it in an executable made of the runtime, its Fortran bindings and its
+main(), and exports to the program the symbols it must share with the runtime
+(runtime/fortran/src/program_copies.cpp says why each task loads a copy).
 """
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
-import shutil
 from pathlib import Path
 
 from .check import check_fortran
-from .sources import is_fortran, is_free_form, is_preprocessed
+from .sources import gfortran, is_fortran, is_free_form, is_preprocessed
 
 # The symbols a task's copy of the program must find in the executable rather than in itself:
 # the Fortran bindings, the runtime's C interface (bamboo.h, which C beside the Fortran calls),
@@ -36,10 +37,6 @@ C_MAIN = re.compile(r" T bamboo_main$", re.M)
 
 def fortran_include_dir(runtime_libdir: Path) -> Path:
     return runtime_libdir / "fortran" / "include"
-
-
-def gfortran() -> str:
-    return os.environ.get("BAMBOO_FC", "gfortran")
 
 
 def _symbols(path: str) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from ..diagnostics import Diagnostic
 from .bindings import BINDINGS
 from .directives import apply, lower_directives
-from .sources import is_free_form, is_preprocessed
+from .sources import gfortran, is_free_form, is_preprocessed
 
 COMM_DIRECTIVE = re.compile(r"^\s*[!cC*]\$(comm_parameters|comm_p2p)\b", re.IGNORECASE)
 BAMBOO_DIRECTIVE = re.compile(r"^\s*[!cC*]\$bamboo\b", re.IGNORECASE)
@@ -41,7 +41,7 @@ def _preprocessed(path: Path, flags: list[str]) -> tuple[str, list[tuple[str, in
     """The text gfortran compiles for a .F file (its C preprocessor run with the user's -D,
     -U and -I), with the line each output line comes from; markers become blank lines. None
     where the preprocessor fails (gfortran then reports why)."""
-    done = subprocess.run(["gfortran", "-E", "-cpp", *flags, str(path)], capture_output=True, text=True)
+    done = subprocess.run([gfortran(), "-E", "-cpp", *flags, str(path)], capture_output=True, text=True)
     if done.returncode != 0:
         return None
     lines, origin = [], []
@@ -79,7 +79,7 @@ def _fixed_columns(flags: list[str]) -> int | None:
 
 def _gfortran_accepts(source: Path, flags: list[str], include_dirs: list[str]) -> bool:
     with tempfile.TemporaryDirectory(prefix="bamboo-fsyntax-") as modules:
-        done = subprocess.run(["gfortran", "-fsyntax-only", "-cpp" if is_preprocessed(str(source)) else "-nocpp",
+        done = subprocess.run([gfortran(), "-fsyntax-only", "-cpp" if is_preprocessed(str(source)) else "-nocpp",
                                f"-J{modules}", *flags, *(f"-I{d}" for d in include_dirs), str(source)],
                               capture_output=True, text=True)
     return done.returncode == 0

@@ -13,6 +13,9 @@ of a send block on the block's last line, so every line keeps its number.
 The rule can only be announced if it reads nothing the block changes: a receive block that
 calls a procedure other than MPI's receives and waits, or assigns what the rule reads, keeps
 its receives as written, each waiting on its own (a note says why); that is always correct.
+A function in the rule's expressions is evaluated once more, by the rule: Fortran does not
+tell `f(i)` a function from an array element without declarations that may be in another
+file's module, so such a function must not change anything (C's translator checks it).
 """
 from __future__ import annotations
 
@@ -22,9 +25,6 @@ from dataclasses import dataclass, field
 DIRECTIVE = re.compile(r"^(\s*)[!cC*]\$bamboo\s+(\w+)(.*)$", re.IGNORECASE)
 RECEIVES = {"mpi_recv", "mpi_irecv"}
 WAITS = {"mpi_wait", "mpi_waitall", "mpi_waitany", "mpi_waitsome", "mpi_test", "mpi_testall", "mpi_testany"}
-# Functions the rule may evaluate: Fortran's intrinsics, which change nothing.
-INTRINSICS = {"mod", "modulo", "min", "max", "abs", "size", "lbound", "ubound", "merge", "int", "iand", "ior",
-              "ieor", "ishft", "btest", "len", "len_trim", "kind", "sign", "shape", "present"}
 
 
 class NotAnnounced(Exception):
@@ -335,7 +335,7 @@ def lower_directives(tree, lines: list[str], own_line, site, fixed_form: bool) -
             rule = _Rule(_receives_only(node))
             try:
                 statements_of_rule = rule.block(node)
-                conflict = sorted((rule.reads - INTRINSICS) & rule.writes)
+                conflict = sorted(rule.reads & rule.writes)
                 if conflict:
                     raise NotAnnounced(f"it assigns {', '.join(conflict)}, which the rule reads")
             except NotAnnounced as why:

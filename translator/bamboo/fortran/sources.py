@@ -1,6 +1,8 @@
-"""Which sources are Fortran, as gfortran tells them apart."""
+"""Which sources are Fortran, as gfortran tells them apart, and the compiler that compiles
+them."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 # gfortran runs the C preprocessor over the upper-case suffixes.
@@ -20,3 +22,8 @@ def is_free_form(path: str) -> bool:
 
 def is_preprocessed(path: str) -> bool:
     return Path(path).suffix in PREPROCESSED
+
+
+def gfortran() -> str:
+    """The Fortran compiler: gfortran, or the one BAMBOO_FC names (a gfortran too)."""
+    return os.environ.get("BAMBOO_FC", "gfortran")
