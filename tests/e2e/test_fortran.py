@@ -165,15 +165,16 @@ def test_a_task_opening_a_unit_another_task_holds_is_warned(tmp_path):
     # Each rank writes its own file on unit 20, as MPI processes may: the tasks of a process
     # share libgfortran's units, so the second OPEN is reported, with its line. A unit closed
     # before the next task opens it is not.
+    # The files go to tmp_path: the program runs in the test's directory.
     source = tmp_path / "units.f90"
-    source.write_text("program units\n  use mpi\n  integer :: ierr, rank\n  character(16) :: name\n"
+    source.write_text("program units\n  use mpi\n  integer :: ierr, rank\n  character(512) :: name\n"
                       "  call MPI_Init(ierr)\n  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)\n"
-                      "  write(name, '(a,i0)') 'out.', rank\n"
+                      f"  write(name, '(a,i0)') '{tmp_path}/out.', rank\n"
                       "  open(unit=20, file=name)\n  call MPI_Barrier(MPI_COMM_WORLD, ierr)\n"
                       "  close(20)\n  call MPI_Barrier(MPI_COMM_WORLD, ierr)\n"
-                      "  if (rank == 0) open(unit=21, file='shared.txt')\n  if (rank == 0) close(21)\n"
+                      f"  if (rank == 0) open(unit=21, file='{tmp_path}/shared.txt')\n  if (rank == 0) close(21)\n"
                       "  call MPI_Barrier(MPI_COMM_WORLD, ierr)\n"
-                      "  if (rank == 1) open(unit=21, file='shared.txt')\n  if (rank == 1) close(21)\n"
+                      f"  if (rank == 1) open(unit=21, file='{tmp_path}/shared.txt')\n  if (rank == 1) close(21)\n"
                       "  call MPI_Finalize(ierr)\nend program units\n")
     assert bamboofort("-o", "units", "units.f90", cwd=tmp_path).returncode == 0
     run = run_bamboo(tmp_path / "units", 1, 2, [], ["--bamboo-single-thread"])
