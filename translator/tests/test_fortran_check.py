@@ -163,3 +163,66 @@ def test_priority_is_set_where_it_stands_and_dimension_is_checked(tmp_path):
     assert lines[4] == "  !$bamboo dimension 2" and lines[5] == "  CALL bamboo_set_priority(10 - lo(1))"
     _, result = checked(tmp_path, "q.f90", text.replace("dimension 2", "dimension two"))
     assert not result.ok and result.diagnostics[0].endswith("error: '!$bamboo dimension' takes a positive integer")
+
+
+RING = """program p
+  integer :: prev, next, a(4), b(4), c
+  !$comm_parameters sender(prev) receiver(next)
+  block
+    !$comm_p2p sbuf(a) rbuf(b)
+    c = 1
+    !$comm_p2p sbuf(b) rbuf(a) count(2)
+    c = 2
+  end block ! done
+end program p
+"""
+
+
+def test_comm_directives_post_on_their_lines_and_complete_at_the_regions_end(tmp_path):
+    source, result = checked(tmp_path, "p.f90", RING)
+    assert result.ok and result.diagnostics == []
+    lines = result.text.splitlines()
+    assert len(lines) == len(RING.splitlines())
+    assert lines[4] == ("    CALL bamboo_cd_transfer(a, b, min(size(a), size(b)) * (storage_size(a) / 8), prev, next, "
+                        f".TRUE., .TRUE., 32000, '{source}', 5)")
+    # the second names the first's buffers: what the region posted completes first
+    assert lines[6] == (f"    CALL bamboo_cd_complete('{source}', 7); CALL bamboo_cd_transfer(b, a, (2) * "
+                        f"(storage_size(b) / 8), prev, next, .TRUE., .TRUE., 32001, '{source}', 7)")
+    assert lines[8] == f"  end block; CALL bamboo_cd_complete('{source}', 3) ! done"
+
+
+def test_comm_directives_say_what_they_cannot_lower_where_they_stand(tmp_path):
+    cases = {
+        "sbuf(a) rbuf(b) target(TARGET_COMM_SHMEM)": "target(TARGET_COMM_SHMEM) is not lowered for Fortran yet",
+        "sbuf(a, b) rbuf(b, a)": "lists of buffers are not lowered for Fortran yet",
+        "sbuf(a(2)) rbuf(b)": "give count(...): the size of 'a(2)' is not known",
+        "sbuf(a) rbuf(d)": "rbuf 'd' is REAL, sbuf 'a' is INTEGER: the types must agree",
+        "sbuf(a) rbuf(b) sendwhen(.true.)": "sendwhen and receivewhen go together",
+        "sbuf(a) rbuf(b) place_sync(END_PARAM_REGION)": "'place_sync' is a clause of comm_parameters only",
+        "sbuf(a) rbuf(b) colour(red)": "unknown clause 'colour'",
+    }
+    for clauses, message in cases.items():
+        text = RING.replace("sbuf(a) rbuf(b)", clauses, 1).replace("integer :: prev, next, a(4), b(4), c",
+                                                                   "integer :: prev, next, a(4), b(4)\n  integer :: c\n  real :: d(4)")
+        source, result = checked(tmp_path, "p.f90", text)
+        line = text.splitlines().index(f"    !$comm_p2p {clauses}") + 1
+        assert not result.ok, clauses
+        assert any(f"{source}:{line}:5: error: comm_p2p: {message}" in d for d in result.diagnostics), (clauses, result)
+
+
+def test_an_instance_in_a_loop_without_max_comm_iter_completes_before_it_posts_again(tmp_path):
+    text = RING.replace("  block\n    !$comm_p2p sbuf(a) rbuf(b)\n    c = 1", "  do c = 1, 2\n    !$comm_p2p sbuf(a(c)) rbuf(b(c)) count(1)\n    c = c")
+    text = text.replace("    !$comm_p2p sbuf(b) rbuf(a) count(2)\n    c = 2\n  end block", "  end do")
+    source, result = checked(tmp_path, "p.f90", text)
+    assert result.ok, result.diagnostics
+    assert result.text.splitlines()[4].startswith(f"    CALL bamboo_cd_complete('{source}', 5); CALL bamboo_cd_transfer(")
+    with_iterations = text.replace("receiver(next)", "receiver(next) max_comm_iter(2)")
+    _, result = checked(tmp_path, "q.f90", with_iterations)
+    assert result.text.splitlines()[4].startswith("    CALL bamboo_cd_transfer(")
+
+
+def test_a_return_out_of_a_comm_region_is_an_error(tmp_path):
+    source, result = checked(tmp_path, "p.f90", RING.replace("    c = 2\n", "    return\n"))
+    assert not result.ok
+    assert (f"{source}:8:5: error: a jump out of the comm_parameters region at line 3 would skip the completion "
+            "of its transfers") in result.diagnostics

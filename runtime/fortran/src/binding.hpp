@@ -101,6 +101,11 @@ MPI_Status load_status(const Fint* fortran);
 // A Fortran CHARACTER result: the C string, blank-padded to the variable's length.
 void store_string(const char* text, char* fortran, std::size_t length);
 
+// A source file's name from a Fortran string, terminated and kept for the life of the process:
+// the runtime keeps a call site's pointer (the report of a waiting task names it), and a
+// Fortran string carries its length instead of a terminating NUL.
+const char* kept_name(const char* name, std::size_t length);
+
 // A Fortran CHARACTER argument as a C string: without the blanks that pad it, at either end
 // (as MPI strips an info key's and value's).
 std::string load_string(const char* fortran, std::size_t length);

@@ -1,27 +1,9 @@
 // What bamboofort writes for Bamboo's directives in Fortran (translator/bamboo/fortran/
 // directives.py): a receive block's firing rule, a send block's bounds and a priority, called
 // as Fortran subroutines.
-#include <mutex>
-#include <set>
-#include <string>
-
 #include "binding.hpp"
 
 using namespace bamboo::fortran;
-
-namespace {
-
-// The file name of a rule's site, terminated and kept for the life of the process: the runtime
-// keeps the site's pointer (the report of a waiting task names it), and a Fortran string
-// carries its length instead of a terminating NUL.
-const char* kept_name(const char* name, std::size_t length) {
-    static std::mutex mutex;
-    static std::set<std::string> names;
-    std::lock_guard<std::mutex> lock(mutex);
-    return names.emplace(name, length).first->c_str();
-}
-
-}  // namespace
 
 extern "C" {
 

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <set>
+#include <string>
 
 #include "binding.hpp"
 #include "predefined.hpp"
@@ -206,6 +208,13 @@ void store_string(const char* text, char* fortran, std::size_t length) {
     std::size_t n = std::min(std::strlen(text), length);
     std::memcpy(fortran, text, n);
     std::memset(fortran + n, ' ', length - n);
+}
+
+const char* kept_name(const char* name, std::size_t length) {
+    static std::mutex mutex;
+    static std::set<std::string> names;
+    std::lock_guard<std::mutex> lock(mutex);
+    return names.emplace(name, length).first->c_str();
 }
 
 std::string load_string(const char* fortran, std::size_t length) {

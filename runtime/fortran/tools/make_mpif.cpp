@@ -217,13 +217,21 @@ int main(int argc, char** argv) {
                 "      double precision MPI_WTIME, MPI_WTICK\n"
                 "      external MPI_WTIME, MPI_WTICK\n");
     // The firing rules bamboofort writes for `!$bamboo receive` (translator/bamboo/fortran/
-    // directives.py) announce receive buffers of any type: one interface, unchecked as MPI's.
+    // directives.py) announce receive buffers of any type, and its comm directives
+    // (comm_directives.py) transfer them: interfaces, unchecked as MPI's.
     if (for_fparser) return 0;
     std::printf("      interface\n"
                 "      subroutine bamboo_expect_receive(b, n, t, s, g, c)\n"
                 "!GCC$ ATTRIBUTES NO_ARG_CHECK :: b\n"
                 "      type(*), dimension(*) :: b\n"
                 "      integer n, t, s, g, c\n"
+                "      end subroutine\n"
+                "      subroutine bamboo_cd_transfer(sb, rb, n, f, t, s, r, g, w, l)\n"
+                "!GCC$ ATTRIBUTES NO_ARG_CHECK :: sb, rb\n"
+                "      type(*), dimension(*) :: sb, rb\n"
+                "      integer n, f, t, g, l\n"
+                "      logical s, r\n"
+                "      character(*) w\n"
                 "      end subroutine\n"
                 "      end interface\n");
     return 0;

@@ -1,9 +1,9 @@
 """The Fortran front end: fparser's parse of a source, for what gfortran cannot say about it
-under Bamboo, and the lowering of its Bamboo directives (directives.py). gfortran, which
-compiles the file, reports the language's own errors; this reports, located
-`file:line:col:`, MPI routines the runtime does not bind (they would otherwise fail only
-when a task loads its copy), `use mpi_f08`, the comm directives Fortran programs do not have
-yet, and what the directives could not do."""
+under Bamboo, and the lowering of its Bamboo directives (directives.py) and communication
+directives (comm_directives.py). gfortran, which compiles the file, reports the language's
+own errors; this reports, located `file:line:col:`, MPI routines the runtime does not bind
+(they would otherwise fail only when a task loads its copy), `use mpi_f08`, and what the
+directives could not do."""
 from __future__ import annotations
 
 import re
@@ -14,10 +14,10 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic
 from .bindings import BINDINGS
-from .directives import apply, lower_directives
+from .comm_directives import DIRECTIVE as COMM_DIRECTIVE, lower_comm_directives
+from .directives import Lowering, apply, lower_directives
 from .sources import gfortran, is_free_form, is_preprocessed
 
-COMM_DIRECTIVE = re.compile(r"^\s*[!cC*]\$(comm_parameters|comm_p2p)\b", re.IGNORECASE)
 BAMBOO_DIRECTIVE = re.compile(r"^\s*[!cC*]\$bamboo\b", re.IGNORECASE)
 LINE_MARKER = re.compile(r'^# (\d+) "([^"]*)"')
 
@@ -125,12 +125,6 @@ def check_fortran(path: str, flags: list[str], include_dirs: list[str], display:
     def indent(number: int) -> int:
         return len(lines[number - 1]) - len(lines[number - 1].lstrip()) + 1
 
-    for number, line_text in enumerate(lines, 1):
-        directive = COMM_DIRECTIVE.match(line_text)
-        if directive:
-            report("error", number, None, f"the comm directive '{directive.group(1).lower()}' is not implemented "
-                   "for Fortran yet (docs/fortran.md)", indent(number))
-
     reader = FortranStringReader(text, ignore_comments=True, include_dirs=[_for_fparser(d) for d in include_dirs])
     reader.set_format(FortranFormat(is_free_form(path), False))
     try:
@@ -139,6 +133,10 @@ def check_fortran(path: str, flags: list[str], include_dirs: list[str], display:
         if not _gfortran_accepts(source, flags, include_dirs):
             return check  # gfortran reports the error where it compiles the file
         at = re.search(r"at line (\d+)", str(error))
+        for number, line_text in enumerate(lines, 1):
+            if COMM_DIRECTIVE.match(line_text):  # left a comment, it would leave its data untransferred
+                report("error", number, None, "this comm directive cannot be lowered: fparser cannot parse "
+                       f"line {at.group(1) if at else '?'} of this file", indent(number))
         directives = " and its Bamboo directives are left as comments" if any(map(BAMBOO_DIRECTIVE.match, lines)) else ""
         report("warning", int(at.group(1)) if at else 1, None,
                f"fparser cannot parse this statement, so this file's MPI calls are not checked here (the "
@@ -155,8 +153,10 @@ def check_fortran(path: str, flags: list[str], include_dirs: list[str], display:
             continue
         report("error", item.span[0], name, f"{name.upper()} is not supported in Fortran programs "
                "under Bamboo (docs/fortran.md lists the MPI routines that are)")
-    lowering = lower_directives(tree, lines, own_line, lambda number: (display, origin[number - 1][1]),
-                                fixed_form=not is_free_form(path))
+    lowering = Lowering()
+    site = lambda number: (display, origin[number - 1][1])  # noqa: E731 - where a generated call reports
+    lower_directives(tree, lines, own_line, site, not is_free_form(path), lowering)
+    lower_comm_directives(tree, lines, own_line, site, not is_free_form(path), lowering)
     for number, message in lowering.errors:
         report("error", number, None, message, indent(number))
     for number, message in lowering.notes:

@@ -40,6 +40,10 @@ class Lowering:
     notes: list[tuple[int, str]] = field(default_factory=list)
     errors: list[tuple[int, str]] = field(default_factory=list)
 
+    def append(self, line: int, text: str) -> None:
+        """Code at the end of a line's statement (after what other directives put there)."""
+        self.appended[line] = self.appended.get(line, "") + text
+
     def remap(self, line_of) -> "Lowering":
         """The same edits on other line numbers (a preprocessed text's, back to its file's)."""
         return Lowering({line_of(n): text for n, text in self.lines.items()},
@@ -58,7 +62,7 @@ def _span(node) -> tuple[int, int] | None:
     return (spans[0][0], spans[-1][1]) if spans else None
 
 
-def _statements(tree):
+def statements_of(tree):
     """Every executable statement and construct, outermost first (the END of a construct is
     part of it, never a statement of its own)."""
     from fparser.two import Fortran2003 as F
@@ -257,7 +261,7 @@ def _stable_address(buf) -> bool:
     return bool(re.fullmatch(r"\w+\s*\((?:[^():]|\([^()]*\))*\)", text))
 
 
-def _following(statements, line: int, lines: list[str]):
+def following(statements, line: int, lines: list[str]):
     """The outermost statement or construct that starts first after `line`, with only comments
     and blank lines between."""
     best = None
@@ -289,12 +293,12 @@ def _code_end(text: str) -> int:
     return len(text)
 
 
-def lower_directives(tree, lines: list[str], own_line, site, fixed_form: bool) -> Lowering:
+def lower_directives(tree, lines: list[str], own_line, site, fixed_form: bool, lowering: Lowering) -> None:
     """Edits for the directives on the lines `own_line(n)` says are the file's own; `site(n)`
     is the file and line a rule written on line n reports its waits at. In fixed form the
-    statements written start at column 7 at the earliest, where a statement may."""
-    lowering = Lowering()
-    statements = list(_statements(tree))
+    statements written start at column 7 at the earliest, where a statement may. Adds the
+    edits to `lowering`."""
+    statements = list(statements_of(tree))
     for number, text in enumerate(lines, 1):
         directive = DIRECTIVE.match(text)
         if not directive or not own_line(number):
@@ -319,7 +323,7 @@ def lower_directives(tree, lines: list[str], own_line, site, fixed_form: bool) -
             if not re.fullmatch(r"[1-9]\d*", rest):
                 lowering.errors.append((number, "'!$bamboo dimension' takes a positive integer"))
             continue
-        found = _following(statements, number, lines)
+        found = following(statements, number, lines)
         if found is None:
             lowering.errors.append((number, f"'!$bamboo {kind}' must be followed by a statement or construct"))
             continue
@@ -328,7 +332,7 @@ def lower_directives(tree, lines: list[str], own_line, site, fixed_form: bool) -
             lowering.explanation.append(f"line {number}: olap region, lines {first}-{last}")
         elif kind == "send":
             lowering.lines[number] = f"{indent}CALL bamboo_send_block_begin()"
-            lowering.appended[last] = "; CALL bamboo_send_block_end()"
+            lowering.append(last, "; CALL bamboo_send_block_end()")
             lowering.explanation.append(f"line {number}: send block, lines {first}-{last}: its messages to "
                                         "another process may leave together")
         else:
@@ -351,7 +355,6 @@ def lower_directives(tree, lines: list[str], own_line, site, fixed_form: bool) -
             how = "whole (received into their buffers as they arrive)" if rule.whole else "by source and tag"
             lowering.explanation.append(f"line {number}: receive block, lines {first}-{last}, announced {how}:")
             lowering.explanation += [f"    {s}" for s in statements_of_rule]
-    return lowering
 
 
 def apply(lines: list[str], lowering: Lowering, columns: int | None = None) -> str:
