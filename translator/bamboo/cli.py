@@ -76,10 +76,10 @@ def parse_args(argv):
 
 
 FORTRAN_EXPLANATION = """\
-{path}: Fortran, compiled by gfortran against Bamboo's mpif.h and mpi module as written, but
-  for its directives (Bamboo's and seed 003's), lowered on their own lines. Its MPI calls link to the runtime's
-  Fortran bindings; each task loads its own copy of the program, so module, COMMON and SAVE
-  data are the task's (docs/fortran.md).
+{path}: Fortran, compiled by gfortran against Bamboo's mpif.h and mpi module
+  as written, but for its directives (Bamboo's and seed 003's), lowered on their own lines.
+  Its MPI calls link to the runtime's Fortran bindings; each task loads its own copy of the
+  program, so module, COMMON and SAVE data are the task's (docs/fortran.md).
 """
 
 
