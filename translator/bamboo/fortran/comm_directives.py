@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from ..comm_directives.clauses import (CLAUSES, END_PARAM_REGION, PARAMETERS, P2P, REGION_ONLY,
                                        REQUIRED, TWO_SIDED)
 from ..comm_directives.targets import TAG_BASE
-from .directives import Lowering, following, statements_of
+from .directives import Lowering, base_variable, following, program_unit_of, statement_lines, statements_of
 
 DIRECTIVE = re.compile(r"^(\s*)[!cC*]\$(comm_parameters|comm_p2p)\b(.*)$", re.IGNORECASE)
 
@@ -95,17 +95,11 @@ def _top_level_items(text: str) -> list[str]:
     return items
 
 
-def _base(buffer: str) -> str:
-    return re.split(r"[(%]", buffer, maxsplit=1)[0].strip().lower()
-
-
 def _declarations(node) -> dict[str, tuple[str, bool]]:
     """The variables the program unit around `node` declares: name -> (type, is an array)."""
     from fparser.two import Fortran2003 as F
     from fparser.two.utils import walk
-    while node is not None and type(node).__name__ not in (
-            "Main_Program", "Subroutine_Subprogram", "Function_Subprogram", "Module"):
-        node = getattr(node, "parent", None)
+    node = program_unit_of(node)
     found = {}
     for declaration in walk(node, F.Type_Declaration_Stmt) if node is not None else []:
         type_text = str(declaration.items[0]).upper().replace(" ", "")
@@ -122,7 +116,7 @@ def _byte_count(clauses: dict[str, str], sbuf: str, rbuf: str, declared) -> str:
         return f"({clauses['count']}) * {element}"
     counts = []
     for buffer in (sbuf, rbuf):
-        name = _base(buffer)
+        name = base_variable(buffer)
         if not re.fullmatch(r"\w+", buffer) or name not in declared:
             raise ClauseError(f"give count(...): the size of '{buffer}' is not known from a declaration in "
                               "this program unit")
@@ -133,10 +127,9 @@ def _byte_count(clauses: dict[str, str], sbuf: str, rbuf: str, declared) -> str:
 def _loops_between(statements, line: int, first: int, last: int) -> bool:
     """Whether a DO loop inside lines first..last holds `line`."""
     from fparser.two import Fortran2003 as F
-    from .directives import _span
     for node in statements:
         if isinstance(node, (F.Block_Nonlabel_Do_Construct, F.Block_Label_Do_Construct)):
-            span = _span(node)
+            span = statement_lines(node)
             if span and first <= span[0] and span[1] <= last and span[0] < line < span[1]:
                 return True
     return False
@@ -146,10 +139,9 @@ def _jumps_out(statements, first: int, last: int) -> int | None:
     """The line of a RETURN or GO TO between lines first and last: it would skip the
     region's completion."""
     from fparser.two import Fortran2003 as F
-    from .directives import _span
     for node in statements:
         if isinstance(node, (F.Return_Stmt, F.Goto_Stmt, F.Computed_Goto_Stmt)):
-            span = _span(node)
+            span = statement_lines(node)
             if span and first <= span[0] <= last:
                 return span[0]
     return None
@@ -191,7 +183,7 @@ def lower_comm_directives(tree, lines: list[str], own_line, site, fixed_form: bo
         except ClauseError as error:
             lowering.errors.append((instance.line, f"comm_p2p: {error}"))
             continue
-        named = {_base(clauses["sbuf"]), _base(clauses["rbuf"])}
+        named = {base_variable(clauses["sbuf"]), base_variable(clauses["rbuf"])}
         key = region.line if region else instance.line
         in_loop = _loops_between(statements, instance.line, start, end) and "max_comm_iter" not in clauses
         wait_first = bool(named & posted.get(key, set())) or in_loop
@@ -236,7 +228,7 @@ def _transfer(clauses: dict[str, str], instance: Directive, index: int, site, de
     if len(sbufs) != 1 or len(rbufs) != 1:
         raise ClauseError("lists of buffers are not lowered for Fortran yet: one sbuf and one rbuf")
     sbuf, rbuf = sbufs[0], rbufs[0]
-    types = [declared.get(_base(b), (None,))[0] for b in (sbuf, rbuf)]
+    types = [declared.get(base_variable(b), (None,))[0] for b in (sbuf, rbuf)]
     if re.fullmatch(r"\w+", sbuf) and re.fullmatch(r"\w+", rbuf) and None not in types and types[0] != types[1]:
         raise ClauseError(f"rbuf '{rbuf}' is {types[1]}, sbuf '{sbuf}' is {types[0]}: the types must agree")
     where, line = site(instance.line)

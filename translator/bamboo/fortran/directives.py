@@ -50,7 +50,7 @@ class Lowering:
                         {line_of(n): text for n, text in self.appended.items()})
 
 
-def _span(node) -> tuple[int, int] | None:
+def statement_lines(node) -> tuple[int, int] | None:
     """First and last line of a statement or construct."""
     item = getattr(node, "item", None)
     if item is not None and getattr(item, "span", None):
@@ -58,7 +58,7 @@ def _span(node) -> tuple[int, int] | None:
     content = getattr(node, "content", None)
     if not content:
         return None
-    spans = [s for s in (_span(child) for child in content if type(child).__name__ != "Comment") if s]
+    spans = [s for s in (statement_lines(child) for child in content if type(child).__name__ != "Comment") if s]
     return (spans[0][0], spans[-1][1]) if spans else None
 
 
@@ -85,7 +85,7 @@ def _names(node) -> set[str]:
     return {str(n).lower() for n in walk(node, Fortran2003.Name)}
 
 
-def _base(reference) -> str:
+def base_variable(reference) -> str:
     """The variable a reference writes: `lo` of `lo(d)`, `p` of `p%x(3)`."""
     return re.split(r"[(%]", str(reference), maxsplit=1)[0].strip().lower()
 
@@ -125,7 +125,7 @@ class _Rule:
             inner = self.block(node.items[1])
             return [f"IF ({node.items[0]}) THEN", *inner, "END IF"] if inner else []
         if isinstance(node, F.Assignment_Stmt):
-            self.writes.add(_base(node.items[0]))
+            self.writes.add(base_variable(node.items[0]))
             return []
         if isinstance(node, (F.Write_Stmt, F.Print_Stmt)):
             return []
@@ -136,14 +136,14 @@ class _Rule:
         args = _args(node)
         if name in RECEIVES and len(args) >= 8:
             buf, count, datatype, source, tag, comm = args[:6]
-            self.writes |= {_base(args[6]), _base(args[7]), _base(buf)}  # status or request, ierror
+            self.writes |= {base_variable(args[6]), base_variable(args[7]), base_variable(buf)}  # status or request, ierror
             self.reads |= {*_names(count), *_names(datatype), *_names(source), *_names(tag), *_names(comm)}
             if self.whole:
-                self.reads |= _names(buf) - {_base(buf)}
+                self.reads |= _names(buf) - {base_variable(buf)}
                 return [f"CALL bamboo_expect_receive({buf}, {count}, {datatype}, {source}, {tag}, {comm})"]
             return [f"CALL bamboo_expect({source}, {tag}, {comm})"]
         if name in WAITS:
-            self.writes |= {_base(a) for a in args}
+            self.writes |= {base_variable(a) for a in args}
             return []
         raise NotAnnounced(f"it calls {name.upper()}, which may change what the rule reads")
 
@@ -203,14 +203,20 @@ def _loop_variables(node, top) -> set[str]:
     return found
 
 
+def program_unit_of(node):
+    """The program, subprogram or module a node stands in (its declarations are there)."""
+    while node is not None and type(node).__name__ not in (
+            "Main_Program", "Subroutine_Subprogram", "Function_Subprogram", "Module"):
+        node = getattr(node, "parent", None)
+    return node
+
+
 def _copied_when_passed(node) -> set[str]:
     """The arrays of the program unit around `node` that gfortran may pass to an MPI routine
     as a contiguous copy: pointers, and assumed-shape dummies (not allocatables)."""
     from fparser.two import Fortran2003 as F
     from fparser.two.utils import walk
-    while node is not None and type(node).__name__ not in (
-            "Main_Program", "Subroutine_Subprogram", "Function_Subprogram", "Module"):
-        node = getattr(node, "parent", None)
+    node = program_unit_of(node)
     copied = set()
     shapes = (F.Assumed_Shape_Spec, F.Deferred_Shape_Spec)
     for declaration in walk(node, F.Type_Declaration_Stmt) if node is not None else []:
@@ -239,9 +245,9 @@ def _receives_only(node) -> bool:
             name = str(statement.items[0]).lower()
             if name in RECEIVES:
                 args = _args(statement)
-                if len(args) < 3 or not _stable_address(args[0]) or _base(args[0]) in copied:
+                if len(args) < 3 or not _stable_address(args[0]) or base_variable(args[0]) in copied:
                     return False
-                varies = (_names(args[0]) - {_base(args[0])}) | _names(args[2])
+                varies = (_names(args[0]) - {base_variable(args[0])}) | _names(args[2])
                 if not _loop_variables(statement, node) <= varies:
                     return False
             elif name not in WAITS:
@@ -266,7 +272,7 @@ def following(statements, line: int, lines: list[str]):
     and blank lines between."""
     best = None
     for node in statements:
-        span = _span(node)
+        span = statement_lines(node)
         if not span or span[0] <= line:
             continue
         if best is None or span[0] < best[1][0] or (span[0] == best[1][0] and span[1] > best[1][1]):
